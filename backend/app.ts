@@ -1,0 +1,110 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import cookieParser from 'cookie-parser';
+import express, { type Express, type RequestHandler } from 'express';
+import type { Store } from 'express-session';
+import helmet from 'helmet';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { LIMITS } from '../contract/limits.ts';
+import type { Database } from '../db/connect.ts';
+import { authRouter } from './auth/auth.routes.ts';
+import { boardsRouter } from './boards/boards.routes.ts';
+import { commentsRouter } from './comments/comments.routes.ts';
+import type { Config } from './config.ts';
+import type { ServiceContext } from './context.ts';
+import type { EventBus } from './events/event-bus.ts';
+import { favoritesRouter } from './favorites/favorites.routes.ts';
+import { createCsrf } from './http/csrf.ts';
+import { apiNotFound, errorHandler } from './http/error-handler.ts';
+import { healthRoutes } from './http/health.ts';
+import { createRateLimiters } from './http/rate-limits.ts';
+import { requestLogger } from './http/request-logger.ts';
+import { sessionMiddleware } from './http/session.ts';
+import { buildOpenApiDocument } from './openapi.ts';
+import { pinsRouter } from './pins/pins.routes.ts';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  events: EventBus;
+  logger: Logger;
+  sessionStore: Store;
+  redis?: Redis | undefined;
+}
+
+export interface PinboardApp {
+  app: Express;
+  /** The same session middleware, for the socket handshake to share. */
+  session: RequestHandler;
+}
+
+const SEED_IMAGES_DIR = path.resolve(import.meta.dirname, '../db/seed-images');
+
+export function createApp(deps: AppDeps): PinboardApp {
+  const { config, database, events, logger } = deps;
+  const ctx: ServiceContext = { db: database.db, events };
+  const app = express();
+  app.set('trust proxy', config.trustProxy);
+  app.disable('x-powered-by');
+
+  app.use(requestLogger(logger));
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          // Pins point at images anywhere on the web.
+          'img-src': ["'self'", 'data:', 'blob:', 'https:', 'http:'],
+          'connect-src': ["'self'", 'ws:', 'wss:'],
+          // Local http:// development must not have its requests upgraded to https.
+          'upgrade-insecure-requests': null,
+        },
+      },
+    }),
+  );
+
+  app.use(healthRoutes({ database, redis: deps.redis }));
+
+  // Static files first: they need no session, cookie or CSRF work.
+  app.use('/seed-images', express.static(SEED_IMAGES_DIR, { maxAge: '1d', fallthrough: false }));
+  const staticDir = path.resolve(config.staticDir);
+  const indexHtml = path.join(staticDir, 'index.html');
+  app.use(express.static(staticDir, { index: false, maxAge: '1h' }));
+
+  const session = sessionMiddleware({
+    store: deps.sessionStore,
+    secret: config.sessionSecret,
+    maxAgeMs: config.sessionMaxAgeMs,
+  });
+  const csrf = createCsrf(config.sessionSecret);
+  const limits = createRateLimiters(config.rateLimits, deps.redis);
+  const openApiDocument = buildOpenApiDocument();
+
+  app.use(cookieParser());
+  app.use(session);
+  app.use(csrf.issue);
+
+  const api = express.Router();
+  api.use(limits.apiPerIp);
+  api.use(express.json({ limit: LIMITS.bodyBytes }));
+  api.get('/openapi.json', (_req, res) => {
+    res.json(openApiDocument);
+  });
+  api.use(csrf.protect);
+  api.use('/auth', authRouter(ctx, { csrf, limits }));
+  api.use('/pins', pinsRouter(ctx));
+  api.use('/boards', boardsRouter(ctx));
+  api.use('/favorites', favoritesRouter(ctx));
+  api.use('/comments', commentsRouter(ctx));
+  api.use(apiNotFound);
+  app.use('/api', api);
+
+  // Client-side routes: every other GET gets the single-page app, so deep links work on reload.
+  app.get('/{*path}', (_req, res) => {
+    if (existsSync(indexHtml)) res.sendFile(indexHtml);
+    else res.status(503).type('text').send('The web client is not built yet: run `npm run build`.');
+  });
+
+  app.use(errorHandler(logger));
+  return { app, session };
+}

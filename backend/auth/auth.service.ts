@@ -1,0 +1,77 @@
+import { type Kysely, sql } from 'kysely';
+import { MSG } from '../../contract/messages.ts';
+import type { User } from '../../contract/users.ts';
+import type { DB, UserRow } from '../../db/schema.ts';
+import { HttpError, unauthorized } from '../http/errors.ts';
+import { burnVerifyTime, hashPassword, verifyPassword } from './passwords.ts';
+
+function toUser(row: Pick<UserRow, 'id' | 'username' | 'email' | 'first_name'>): User {
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    ...(row.first_name ? { firstName: row.first_name } : {}),
+  };
+}
+
+const userColumns = ['id', 'username', 'email', 'first_name'] as const;
+
+export async function findUser(db: Kysely<DB>, id: number): Promise<User | undefined> {
+  const row = await db.selectFrom('users').select(userColumns).where('id', '=', id).executeTakeFirst();
+  return row && toUser(row);
+}
+
+/**
+ * Creates an account. Taken email and username are both reported at once; the unique indexes
+ * still decide a race between two sign-ups (mapped to the same 409 by the error handler).
+ */
+export async function signup(
+  db: Kysely<DB>,
+  input: { email: string; username: string; password: string; firstName?: string | undefined },
+): Promise<User> {
+  const taken = await db
+    .selectFrom('users')
+    .select(['email', 'username'])
+    .where((eb) =>
+      eb.or([
+        eb(sql`lower(email)`, '=', input.email.toLowerCase()),
+        eb(sql`lower(username)`, '=', input.username.toLowerCase()),
+      ]),
+    )
+    .execute();
+  const fields: Record<string, string> = {};
+  for (const row of taken) {
+    if (row.email.toLowerCase() === input.email.toLowerCase()) fields.email = MSG.emailTaken;
+    if (row.username.toLowerCase() === input.username.toLowerCase()) fields.username = MSG.usernameTaken;
+  }
+  const messages = Object.values(fields);
+  if (messages.length > 0) throw new HttpError(409, messages.join(' '), { errors: messages, fields });
+  const row = await db
+    .insertInto('users')
+    .values({
+      email: input.email.toLowerCase(),
+      username: input.username,
+      first_name: input.firstName || null,
+      password_hash: await hashPassword(input.password),
+    })
+    .returning(userColumns)
+    .executeTakeFirstOrThrow();
+  return toUser(row);
+}
+
+/** The same answer for an unknown email and a wrong password, in the same time. */
+export async function login(db: Kysely<DB>, input: { email: string; password: string }): Promise<User> {
+  const row = await db
+    .selectFrom('users')
+    .select([...userColumns, 'password_hash'])
+    .where(sql`lower(email)`, '=', input.email.toLowerCase())
+    .executeTakeFirst();
+  if (!row) {
+    await burnVerifyTime(input.password);
+    throw unauthorized(MSG.badCredentials, { credential: MSG.badCredentials });
+  }
+  if (!(await verifyPassword(row.password_hash, input.password))) {
+    throw unauthorized(MSG.badCredentials, { credential: MSG.badCredentials });
+  }
+  return toUser(row);
+}

@@ -1,0 +1,61 @@
+import { Router } from 'express';
+import { BoardBody } from '../../contract/boards.ts';
+import { PinRefBody } from '../../contract/pins.ts';
+import { requireUser, userIdOf } from '../auth/require-user.ts';
+import type { ServiceContext } from '../context.ts';
+import { parseBody, parseId } from '../http/validate.ts';
+import {
+  addPinToBoard,
+  createBoard,
+  deleteBoard,
+  getOwnBoard,
+  listBoards,
+  removePinFromBoard,
+  renameBoard,
+} from './boards.service.ts';
+
+export function boardsRouter(ctx: ServiceContext): Router {
+  const router = Router();
+  router.use(requireUser);
+
+  router.get('/', async (req, res) => {
+    res.json({ boards: await listBoards(ctx.db, userIdOf(req)) });
+  });
+
+  router.get('/:id', async (req, res) => {
+    res.json(await getOwnBoard(ctx.db, userIdOf(req), parseId(req, 'id')));
+  });
+
+  router.post('/', async (req, res) => {
+    const { name } = parseBody(BoardBody, req);
+    res.status(201).json(await createBoard(ctx, userIdOf(req), name));
+  });
+
+  router.patch('/:id', async (req, res) => {
+    const id = parseId(req, 'id');
+    const { name } = parseBody(BoardBody, req);
+    res.json(await renameBoard(ctx, userIdOf(req), id, name));
+  });
+
+  router.delete('/:id', async (req, res) => {
+    const id = parseId(req, 'id');
+    await deleteBoard(ctx, userIdOf(req), id);
+    res.json({ message: 'Board deleted', id });
+  });
+
+  router.post('/:id/pins', async (req, res) => {
+    const id = parseId(req, 'id');
+    const { pin_id } = parseBody(PinRefBody, req);
+    const { pin, added } = await addPinToBoard(ctx, userIdOf(req), id, pin_id);
+    res.status(added ? 201 : 200).json(pin);
+  });
+
+  router.delete('/:id/pins/:pinId', async (req, res) => {
+    const id = parseId(req, 'id');
+    const pinId = parseId(req, 'pinId');
+    await removePinFromBoard(ctx, userIdOf(req), id, pinId);
+    res.json({ message: 'Pin removed from board', board_id: id, pin_id: pinId });
+  });
+
+  return router;
+}

@@ -1,0 +1,34 @@
+import { Router } from 'express';
+import { CommentBody } from '../../contract/comments.ts';
+import { requireUser, userIdOf } from '../auth/require-user.ts';
+import type { ServiceContext } from '../context.ts';
+import { parseBody, parseId } from '../http/validate.ts';
+import { createComment, deleteComment, listComments, updateComment } from './comments.service.ts';
+
+export function commentsRouter(ctx: ServiceContext): Router {
+  const router = Router();
+
+  router.get('/pins/:pinId/comments', async (req, res) => {
+    res.json({ comments: await listComments(ctx.db, parseId(req, 'pinId')) });
+  });
+
+  router.post('/pins/:pinId/comments', requireUser, async (req, res) => {
+    const pinId = parseId(req, 'pinId');
+    const { text } = parseBody(CommentBody, req);
+    res.status(201).json(await createComment(ctx, userIdOf(req), pinId, text));
+  });
+
+  router.put('/:id', requireUser, async (req, res) => {
+    const id = parseId(req, 'id');
+    const { text } = parseBody(CommentBody, req);
+    res.json(await updateComment(ctx, userIdOf(req), id, text));
+  });
+
+  router.delete('/:id', requireUser, async (req, res) => {
+    const id = parseId(req, 'id');
+    const { pinId } = await deleteComment(ctx, userIdOf(req), id);
+    res.json({ message: 'Comment deleted', id, pin_id: pinId });
+  });
+
+  return router;
+}

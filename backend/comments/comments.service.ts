@@ -1,0 +1,95 @@
+import type { Kysely } from 'kysely';
+import type { Comment } from '../../contract/comments.ts';
+import type { DB } from '../../db/schema.ts';
+import type { ServiceContext } from '../context.ts';
+import { forbidden, notFound } from '../http/errors.ts';
+
+function selectComments(db: Kysely<DB>) {
+  return db
+    .selectFrom('comments')
+    .innerJoin('users', 'users.id', 'comments.user_id')
+    .select([
+      'comments.id',
+      'comments.text',
+      'comments.pin_id',
+      'comments.user_id',
+      'users.username',
+      'comments.created_at',
+      'comments.updated_at',
+    ]);
+}
+
+type CommentRow = Awaited<ReturnType<ReturnType<typeof selectComments>['executeTakeFirstOrThrow']>>;
+
+function toComment(row: CommentRow): Comment {
+  return { ...row, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() };
+}
+
+async function assertPinExists(db: Kysely<DB>, pinId: number): Promise<void> {
+  const pin = await db.selectFrom('pins').select('id').where('id', '=', pinId).executeTakeFirst();
+  if (!pin) throw notFound('Pin');
+}
+
+/** Newest first. */
+export async function listComments(db: Kysely<DB>, pinId: number): Promise<Comment[]> {
+  await assertPinExists(db, pinId);
+  const rows = await selectComments(db)
+    .where('comments.pin_id', '=', pinId)
+    .orderBy('comments.created_at', 'desc')
+    .orderBy('comments.id', 'desc')
+    .execute();
+  return rows.map(toComment);
+}
+
+async function getComment(db: Kysely<DB>, id: number): Promise<Comment> {
+  const row = await selectComments(db).where('comments.id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('Comment');
+  return toComment(row);
+}
+
+/** One comment per user and pin: the unique constraint answers a second one with 409. */
+export async function createComment(ctx: ServiceContext, userId: number, pinId: number, text: string): Promise<Comment> {
+  await assertPinExists(ctx.db, pinId);
+  const { id } = await ctx.db
+    .insertInto('comments')
+    .values({ user_id: userId, pin_id: pinId, text })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const comment = await getComment(ctx.db, id);
+  ctx.events.publish('comment.created', { comment });
+  return comment;
+}
+
+async function assertOwnComment(db: Kysely<DB>, userId: number, id: number): Promise<void> {
+  const row = await db.selectFrom('comments').select('user_id').where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('Comment');
+  if (row.user_id !== userId) throw forbidden();
+}
+
+export async function updateComment(ctx: ServiceContext, userId: number, id: number, text: string): Promise<Comment> {
+  await assertOwnComment(ctx.db, userId, id);
+  const updated = await ctx.db
+    .updateTable('comments')
+    .set({ text, updated_at: new Date() })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .returning('id')
+    .executeTakeFirst();
+  if (!updated) throw notFound('Comment');
+  const comment = await getComment(ctx.db, id);
+  ctx.events.publish('comment.updated', { comment });
+  return comment;
+}
+
+export async function deleteComment(ctx: ServiceContext, userId: number, id: number): Promise<{ pinId: number }> {
+  await assertOwnComment(ctx.db, userId, id);
+  const deleted = await ctx.db
+    .deleteFrom('comments')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .returning('pin_id')
+    .executeTakeFirst();
+  if (!deleted) throw notFound('Comment');
+  ctx.events.publish('comment.deleted', { commentId: id, pinId: deleted.pin_id });
+  return { pinId: deleted.pin_id };
+}

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+
+// All configuration is read and validated here, once. A bad value stops start-up with a message
+// naming the variable, instead of failing later in some request.
+
+const DEV_SESSION_SECRET = 'dev-only-session-secret-change-me-0123456789';
+const DEV_DEMO_PASSWORD = 'demo-password';
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  PGLITE_DIR: z.string().default('./data/pglite'),
+  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEV_SESSION_SECRET),
+  SESSION_MAX_AGE_HOURS: positiveInt(24 * 14),
+  SESSION_MEMORY_MAX: positiveInt(10_000),
+  DEMO_EMAIL: z.email().default('demo@pinboard.test'),
+  DEMO_USERNAME: z.string().min(3).max(40).default('demo'),
+  DEMO_PASSWORD: z.string().min(8).default(DEV_DEMO_PASSWORD),
+  AUTO_MIGRATE: z.enum(['true', 'false']).optional(),
+  AUTO_SEED: z.enum(['true', 'false']).optional(),
+  TRUST_PROXY: z.string().default('false'),
+  PUBLIC_ORIGIN: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  RATE_LIMIT_WINDOW_SECONDS: positiveInt(15 * 60),
+  AUTH_RATE_LIMIT_PER_IP: positiveInt(1000),
+  LOGIN_FAILURES_PER_ACCOUNT: positiveInt(10),
+  API_RATE_LIMIT_PER_IP: positiveInt(20_000),
+  STATIC_DIR: z.string().default('./dist/public'),
+});
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  database: { kind: 'postgres'; url: string } | { kind: 'pglite'; dir: string };
+  redisUrl: string | undefined;
+  sessionSecret: string;
+  sessionMaxAgeMs: number;
+  sessionMemoryMax: number;
+  demo: { email: string; username: string; password: string };
+  autoMigrate: boolean;
+  autoSeed: boolean;
+  trustProxy: boolean | number | string;
+  publicOrigins: string[];
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  rateLimits: {
+    windowMs: number;
+    authPerIp: number;
+    loginFailuresPerAccount: number;
+    apiPerIp: number;
+  };
+  staticDir: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Express's `trust proxy` takes a boolean, a hop count or a list of addresses. */
+function parseTrustProxy(value: string): boolean | number | string {
+  if (value === 'true') return true;
+  if (value === 'false' || value === '') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
+function parseOrigins(value: string | undefined): string[] {
+  if (!value) return [];
+  return value.split(',').map((item) => {
+    const origin = item.trim();
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      throw new ConfigError(`PUBLIC_ORIGIN: "${origin}" is not a URL`);
+    }
+    return url.origin;
+  });
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.NODE_ENV === 'production') {
+    if (e.SESSION_SECRET === DEV_SESSION_SECRET) {
+      throw new ConfigError('SESSION_SECRET must be set to a secret value when NODE_ENV=production');
+    }
+    if (e.DEMO_PASSWORD === DEV_DEMO_PASSWORD) {
+      throw new ConfigError('DEMO_PASSWORD must be set to a secret value when NODE_ENV=production');
+    }
+  }
+  const embedded = e.DATABASE_URL === undefined;
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    database: e.DATABASE_URL
+      ? { kind: 'postgres', url: e.DATABASE_URL }
+      : { kind: 'pglite', dir: e.PGLITE_DIR },
+    redisUrl: e.REDIS_URL,
+    sessionSecret: e.SESSION_SECRET,
+    sessionMaxAgeMs: e.SESSION_MAX_AGE_HOURS * 3600_000,
+    sessionMemoryMax: e.SESSION_MEMORY_MAX,
+    demo: { email: e.DEMO_EMAIL.toLowerCase(), username: e.DEMO_USERNAME, password: e.DEMO_PASSWORD },
+    // The embedded mode sets itself up; with services, `npm run db:migrate` / `db:seed` do it.
+    autoMigrate: e.AUTO_MIGRATE ? e.AUTO_MIGRATE === 'true' : embedded,
+    autoSeed: e.AUTO_SEED ? e.AUTO_SEED === 'true' : embedded,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    publicOrigins: parseOrigins(e.PUBLIC_ORIGIN),
+    logLevel: e.LOG_LEVEL,
+    rateLimits: {
+      windowMs: e.RATE_LIMIT_WINDOW_SECONDS * 1000,
+      authPerIp: e.AUTH_RATE_LIMIT_PER_IP,
+      loginFailuresPerAccount: e.LOGIN_FAILURES_PER_ACCOUNT,
+      apiPerIp: e.API_RATE_LIMIT_PER_IP,
+    },
+    staticDir: e.STATIC_DIR,
+  };
+}

@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import type { Request, RequestHandler, Response } from 'express';
+import { doubleCsrf } from 'csrf-csrf';
+
+export const CSRF_COOKIE = 'XSRF-TOKEN';
+export const CSRF_HEADER = 'x-xsrf-token';
+/** A random id for visitors without a session, so their token is bound to something stable. */
+const ANON_COOKIE = 'pinboard.aid';
+
+export interface Csrf {
+  /** Gives every visitor an anonymous id and a valid XSRF-TOKEN cookie (on GET/HEAD). */
+  issue: RequestHandler;
+  /** 403 for a non-GET request whose X-XSRF-TOKEN header does not match a valid cookie. */
+  protect: RequestHandler;
+  /** A fresh token after login or logout changed what the token is bound to. */
+  rotate(req: Request, res: Response): void;
+}
+
+/**
+ * Signed double-submit tokens (csrf-csrf). A token is bound to the session id of a signed-in
+ * visitor, or to the anonymous id cookie before sign-in (with saveUninitialized: false an anonymous
+ * visitor has no stable session id). Every instance derives the same secret from SESSION_SECRET,
+ * so a token issued by one instance is accepted by all.
+ */
+export function createCsrf(sessionSecret: string): Csrf {
+  const secret = createHmac('sha256', sessionSecret).update('pinboard csrf').digest('hex');
+  const { generateCsrfToken, doubleCsrfProtection } = doubleCsrf({
+    getSecret: () => secret,
+    getSessionIdentifier: (req) =>
+      req.session?.userId !== undefined ? `session:${req.sessionID}` : `anon:${String(req.cookies[ANON_COOKIE] ?? '')}`,
+    cookieName: CSRF_COOKIE,
+    // Readable by the page's script (double submit); "lax" like the session cookie.
+    cookieOptions: { sameSite: 'lax', path: '/', secure: false, httpOnly: false },
+    getCsrfTokenFromRequest: (req) => {
+      const header = req.headers[CSRF_HEADER];
+      return typeof header === 'string' ? header : undefined;
+    },
+  });
+
+  const cookieOptions = (req: Request) => ({ sameSite: 'lax' as const, path: '/', secure: req.secure, httpOnly: false });
+
+  const ensureAnonId: RequestHandler = (req, res, next) => {
+    const current: unknown = req.cookies[ANON_COOKIE];
+    if (typeof current !== 'string' || !/^[0-9a-f]{32}$/.test(current)) {
+      const id = randomBytes(16).toString('hex');
+      req.cookies[ANON_COOKIE] = id;
+      res.cookie(ANON_COOKIE, id, { httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/', maxAge: 365 * 24 * 3600_000 });
+    }
+    next();
+  };
+
+  return {
+    issue: (req, res, next) => {
+      ensureAnonId(req, res, () => {
+        if (req.method === 'GET' || req.method === 'HEAD') {
+          // Reuses a still-valid token, otherwise mints one; either way the cookie is (re)sent.
+          generateCsrfToken(req, res, { cookieOptions: cookieOptions(req) });
+        }
+        next();
+      });
+    },
+    protect: doubleCsrfProtection,
+    rotate: (req, res) => {
+      generateCsrfToken(req, res, { overwrite: true, cookieOptions: cookieOptions(req) });
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import type { Request, RequestHandler } from 'express';
+import { type AugmentedRequest, type Options, rateLimit, type Store } from 'express-rate-limit';
+import type { Redis } from 'ioredis';
+import { RedisStore } from 'rate-limit-redis';
+import { MSG } from '../../contract/messages.ts';
+import type { Config } from '../config.ts';
+import { HttpError } from './errors.ts';
+
+export interface RateLimiters {
+  /** All auth calls, per client address. */
+  authPerIp: RequestHandler;
+  /** Failed sign-ins per account (OWASP: throttle guessing against one account from anywhere). */
+  loginFailuresPerAccount: RequestHandler;
+  /** Every API call, per client address: a coarse flood guard. */
+  apiPerIp: RequestHandler;
+}
+
+function limiter(
+  name: string,
+  options: Partial<Options> & { limit: number; windowMs: number },
+  redis: Redis | undefined,
+  message: string,
+): RequestHandler {
+  const store: Store | undefined = redis
+    ? new RedisStore({
+        prefix: `pinboard:rl:${name}:`,
+        sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as Promise<number>,
+      })
+    : undefined;
+  return rateLimit({
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    ...(store ? { store } : {}),
+    ...options,
+    handler: (req: Request, res, next) => {
+      const resetTime = (req as AugmentedRequest).rateLimit?.resetTime;
+      const seconds = resetTime ? Math.max(1, Math.ceil((resetTime.getTime() - Date.now()) / 1000)) : 60;
+      res.set('Retry-After', String(seconds));
+      next(new HttpError(429, message));
+    },
+  });
+}
+
+export function createRateLimiters(config: Config['rateLimits'], redis: Redis | undefined): RateLimiters {
+  return {
+    // Auth limits fail closed: if their store is down, sign-in waits rather than going unthrottled.
+    authPerIp: limiter('auth', { windowMs: config.windowMs, limit: config.authPerIp, passOnStoreError: false }, redis, MSG.rateLimited),
+    loginFailuresPerAccount: limiter(
+      'login',
+      {
+        windowMs: config.windowMs,
+        limit: config.loginFailuresPerAccount,
+        passOnStoreError: false,
+        skipSuccessfulRequests: true,
+        keyGenerator: (req) => {
+          const body: unknown = req.body;
+          const email = typeof body === 'object' && body !== null && 'email' in body ? body.email : undefined;
+          return `account:${typeof email === 'string' ? email.trim().toLowerCase().slice(0, 254) : ''}`;
+        },
+      },
+      redis,
+      MSG.loginThrottled,
+    ),
+    // The general limit fails open: a Redis outage should not take reads down with it.
+    apiPerIp: limiter('api', { windowMs: config.windowMs, limit: config.apiPerIp, passOnStoreError: true }, redis, MSG.rateLimited),
+  };
+}

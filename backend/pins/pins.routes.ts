@@ -1,0 +1,37 @@
+import { Router } from 'express';
+import { PinCreateBody, PinUpdateBody } from '../../contract/pins.ts';
+import { requireUser, userIdOf } from '../auth/require-user.ts';
+import type { ServiceContext } from '../context.ts';
+import { parseBody, parseId } from '../http/validate.ts';
+import { createPin, deletePin, getPin, listPins, updatePin } from './pins.service.ts';
+
+export function pinsRouter(ctx: ServiceContext): Router {
+  const router = Router();
+
+  router.get('/', async (_req, res) => {
+    res.json({ pins: await listPins(ctx.db) });
+  });
+
+  router.get('/:id', async (req, res) => {
+    res.json(await getPin(ctx.db, parseId(req, 'id')));
+  });
+
+  router.post('/', requireUser, async (req, res) => {
+    const input = parseBody(PinCreateBody, req);
+    res.status(201).json(await createPin(ctx, userIdOf(req), input));
+  });
+
+  router.put('/:id', requireUser, async (req, res) => {
+    const id = parseId(req, 'id');
+    const input = parseBody(PinUpdateBody, req);
+    res.json(await updatePin(ctx, userIdOf(req), id, input));
+  });
+
+  router.delete('/:id', requireUser, async (req, res) => {
+    const id = parseId(req, 'id');
+    await deletePin(ctx, userIdOf(req), id);
+    res.json({ message: 'Pin deleted', id });
+  });
+
+  return router;
+}

@@ -1,0 +1,77 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Redis } from 'ioredis';
+import { pino, type Logger } from 'pino';
+import { openDatabase, type Database } from '../db/connect.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { seedDemoData } from '../db/seed.ts';
+import { createApp } from './app.ts';
+import type { Config } from './config.ts';
+import { EventBus } from './events/event-bus.ts';
+import { createSessionStore } from './http/session.ts';
+import { connectRedis } from './redis.ts';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  httpServer: Server;
+  database: Database;
+  events: EventBus;
+  logger: Logger;
+  /** Stops accepting, lets in-flight requests finish (bounded), then closes Redis and the database. */
+  close(): Promise<void>;
+}
+
+export async function startServer(config: Config): Promise<RunningServer> {
+  const logger = pino({ level: config.logLevel, redact: ['*.password', '*.cookie', '*.headers.cookie'] });
+  const database = await openDatabase(config.database, {
+    onPoolError: (error) => logger.warn({ err: error }, 'database connection lost'),
+  });
+  let redis: Redis | undefined;
+  try {
+    if (config.autoMigrate) {
+      const applied = await migrateToLatest(database.db);
+      if (applied.length) logger.info({ applied }, 'migrations applied');
+    }
+    if (config.autoSeed && (await seedDemoData(database.db, { demo: config.demo }))) {
+      logger.info({ email: config.demo.email }, 'demo data seeded');
+    }
+    if (config.redisUrl) {
+      redis = await connectRedis(config.redisUrl, (error) => logger.warn({ err: error }, 'redis error'));
+    }
+  } catch (error) {
+    redis?.disconnect();
+    await database.close();
+    throw error;
+  }
+
+  const events = new EventBus((error, event) => logger.error({ err: error, event }, 'event listener failed'));
+  const sessionStore = createSessionStore({ redis, memoryMax: config.sessionMemoryMax });
+  const { app } = createApp({ config, database, events, logger, sessionStore, redis });
+  const httpServer = createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = httpServer.address() as AddressInfo;
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      await new Promise<void>((resolve) => {
+        httpServer.close(() => resolve());
+        httpServer.closeIdleConnections();
+        // In-flight requests get a bounded grace period, then their connections are cut.
+        setTimeout(() => {
+          httpServer.closeAllConnections();
+          resolve();
+        }, 10_000).unref();
+      });
+      redis?.disconnect();
+      await database.close();
+    })();
+    return closing;
+  };
+
+  return { url: `http://localhost:${port}`, port, httpServer, database, events, logger, close };
+}

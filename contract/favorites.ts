@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+export const Favorite = z
+  .object({
+    id: z.number().int(),
+    pin_id: z.number().int(),
+    title: z.string(),
+    image_url: z.string(),
+    likes_count: z.number().int(),
+  })
+  .meta({ id: 'Favorite' });
+export type Favorite = z.infer<typeof Favorite>;
+
+/** GET /api/favorites/ answers under `pins` (SPEC §7), each entry a favorite. */
+export const FavoriteList = z.object({ pins: z.array(Favorite) }).meta({ id: 'FavoriteList' });
+export type FavoriteList = z.infer<typeof FavoriteList>;
+
+export const AlreadyFavorited = z
+  .object({ message: z.literal('Already favorited') })
+  .meta({ id: 'AlreadyFavorited' });
+export type AlreadyFavorited = z.infer<typeof AlreadyFavorited>;
+
+export const FavoriteRemoved = z
+  .object({
+    message: z.string(),
+    id: z.number().int(),
+    pin_id: z.number().int(),
+    likes_count: z.number().int(),
+  })
+  .meta({ id: 'FavoriteRemoved' });
+export type FavoriteRemoved = z.infer<typeof FavoriteRemoved>;

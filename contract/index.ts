@@ -1,0 +1,11 @@
+// The wire contract shared by the server, the client and the tests: request schemas (which also
+// validate), response shapes (which also feed the OpenAPI document) and user-facing texts.
+export * from './boards.ts';
+export * from './comments.ts';
+export * from './errors.ts';
+export * from './favorites.ts';
+export * from './fields.ts';
+export * from './limits.ts';
+export * from './messages.ts';
+export * from './pins.ts';
+export * from './users.ts';

@@ -1,0 +1,21 @@
+// Length limits and sizes shared by the server's validation and the client's forms.
+export const LIMITS = {
+  title: 200,
+  description: 2000,
+  boardName: 100,
+  comment: 1000,
+  imageUrl: 2048,
+  email: 254,
+  usernameMin: 3,
+  usernameMax: 40,
+  passwordMin: 8,
+  // argon2 hashes whatever it gets; cap the input so a huge password cannot burn CPU.
+  passwordMax: 256,
+  firstName: 60,
+  // Largest id Postgres' `integer` column can hold.
+  maxId: 2_147_483_647,
+  // Most pin ids one `pins:watch` message may carry.
+  watchIds: 500,
+  // Largest JSON body the API accepts.
+  bodyBytes: 64 * 1024,
+} as const;

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { idField, imageUrl, isoTimestamp, optionalText, requiredText } from './fields.ts';
+import { LIMITS } from './limits.ts';
+import { MSG } from './messages.ts';
+
+export const Pin = z
+  .object({
+    id: z.number().int(),
+    title: z.string(),
+    image_url: z.string(),
+    description: z.string(),
+    user_id: z.number().int(),
+    user: z.object({ id: z.number().int(), username: z.string() }),
+    likes_count: z.number().int(),
+    created_at: isoTimestamp,
+    updated_at: isoTimestamp,
+  })
+  .meta({ id: 'Pin' });
+export type Pin = z.infer<typeof Pin>;
+
+export const PinList = z.object({ pins: z.array(Pin) }).meta({ id: 'PinList' });
+export type PinList = z.infer<typeof PinList>;
+
+export const PinCreateBody = z
+  .object({
+    title: requiredText(MSG.titleRequired, LIMITS.title, 'Title'),
+    imageUrl,
+    description: optionalText(LIMITS.description, 'Description'),
+  })
+  .meta({ id: 'PinCreateBody' });
+export type PinCreateBody = z.input<typeof PinCreateBody>;
+
+export const PinUpdateBody = z
+  .object({
+    title: requiredText(MSG.titleRequired, LIMITS.title, 'Title'),
+    description: optionalText(LIMITS.description, 'Description'),
+  })
+  .meta({ id: 'PinUpdateBody' });
+export type PinUpdateBody = z.input<typeof PinUpdateBody>;
+
+/** Body of calls that name one pin: POST /api/favorites/ and POST /api/boards/{id}/pins. */
+export const PinRefBody = z.object({ pin_id: idField('pin_id') }).meta({ id: 'PinRefBody' });
+export type PinRefBody = z.input<typeof PinRefBody>;
+
+export const PinDeleted = z
+  .object({ message: z.string(), id: z.number().int() })
+  .meta({ id: 'PinDeleted' });
+export type PinDeleted = z.infer<typeof PinDeleted>;

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { LIMITS } from './limits.ts';
+import { MSG } from './messages.ts';
+
+export const User = z
+  .object({
+    id: z.number().int(),
+    username: z.string(),
+    email: z.string(),
+    firstName: z.string().optional(),
+  })
+  .meta({ id: 'User' });
+export type User = z.infer<typeof User>;
+
+/** GET /api/auth/ — the signed-in user, or null for an anonymous visitor. */
+export const SessionBody = z.object({ user: User.nullable() }).meta({ id: 'Session' });
+export type SessionBody = z.infer<typeof SessionBody>;
+
+const email = z
+  .string({ error: MSG.emailRequired })
+  .trim()
+  .min(1, { error: MSG.emailRequired })
+  .max(LIMITS.email, { error: MSG.emailInvalid })
+  .pipe(z.email({ error: MSG.emailInvalid }))
+  .transform((value) => value.toLowerCase());
+
+export const LoginBody = z
+  .object({
+    email,
+    password: z
+      .string({ error: MSG.passwordRequired })
+      .min(1, { error: MSG.passwordRequired })
+      .max(LIMITS.passwordMax, { error: MSG.badCredentials }),
+  })
+  .meta({ id: 'LoginBody' });
+export type LoginBody = z.input<typeof LoginBody>;
+
+export const SignupBody = z
+  .object({
+    email,
+    username: z
+      .string({ error: MSG.usernameRequired })
+      .trim()
+      .min(1, { error: MSG.usernameRequired })
+      .min(LIMITS.usernameMin, { error: MSG.usernameLength })
+      .max(LIMITS.usernameMax, { error: MSG.usernameLength }),
+    password: z
+      .string({ error: MSG.passwordRequired })
+      .min(1, { error: MSG.passwordRequired })
+      .min(LIMITS.passwordMin, { error: MSG.passwordLength })
+      .max(LIMITS.passwordMax, { error: `Password must be at most ${LIMITS.passwordMax} characters.` }),
+    firstName: z
+      .string({ error: 'First name must be text.' })
+      .trim()
+      .max(LIMITS.firstName, { error: `First name must be at most ${LIMITS.firstName} characters.` })
+      .optional(),
+  })
+  .meta({ id: 'SignupBody' });
+export type SignupBody = z.input<typeof SignupBody>;

@@ -1,0 +1,66 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+// Kysely's view of the tables created by db/migrations. Timestamps are `timestamptz`, read as Date.
+type CreatedAt = ColumnType<Date, Date | undefined, never>;
+type UpdatedAt = ColumnType<Date, Date | undefined, Date>;
+
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  username: string;
+  first_name: string | null;
+  password_hash: string;
+  created_at: CreatedAt;
+}
+
+export interface PinsTable {
+  id: Generated<number>;
+  user_id: number;
+  title: string;
+  image_url: string;
+  description: string;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface BoardsTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface BoardPinsTable {
+  board_id: number;
+  pin_id: number;
+  added_at: CreatedAt;
+}
+
+export interface FavoritesTable {
+  id: Generated<number>;
+  user_id: number;
+  pin_id: number;
+  created_at: CreatedAt;
+}
+
+export interface CommentsTable {
+  id: Generated<number>;
+  user_id: number;
+  pin_id: number;
+  text: string;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface DB {
+  users: UsersTable;
+  pins: PinsTable;
+  boards: BoardsTable;
+  board_pins: BoardPinsTable;
+  favorites: FavoritesTable;
+  comments: CommentsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;

@@ -1,0 +1,79 @@
+import { type Config, loadConfig } from '../../backend/config.ts';
+import { type RunningServer, startServer as startBackend } from '../../backend/server.ts';
+import { migrateToLatest } from '../../db/migrate.ts';
+import { seedDemoData } from '../../db/seed.ts';
+import { createTestDatabase, REDIS_URL } from './database.ts';
+
+export type TestDatabaseKind = 'postgres' | 'pglite';
+
+export interface StartOptions {
+  /** Defaults to PINBOARD_TEST_DB (set per Vitest project), else 'postgres'. */
+  db?: TestDatabaseKind;
+  /** Use the machine's Redis for sessions and rate limits. */
+  redis?: boolean;
+  /** Load the demo account and sample pins. */
+  seed?: boolean;
+  /** Reuse an existing database (e.g. a second instance on the same data) instead of a fresh one. */
+  databaseUrl?: string;
+  /** Extra environment, as the server would read it (e.g. LOGIN_FAILURES_PER_ACCOUNT). */
+  env?: Record<string, string>;
+}
+
+export interface TestServer {
+  url: string;
+  server: RunningServer;
+  config: Config;
+  /** The Postgres URL (postgres mode) so a second instance can share the data. */
+  databaseUrl: string | undefined;
+  stop(): Promise<void>;
+}
+
+export function testDatabaseKind(): TestDatabaseKind {
+  return process.env.PINBOARD_TEST_DB === 'pglite' ? 'pglite' : 'postgres';
+}
+
+/**
+ * Starts the real backend on a free port with a fresh database (a new Postgres database, or an
+ * in-memory PGlite), migrated, optionally seeded. `stop()` closes it and drops the database.
+ */
+export async function startServer(options: StartOptions = {}): Promise<TestServer> {
+  const kind = options.db ?? testDatabaseKind();
+  let drop: (() => Promise<void>) | undefined;
+  let databaseUrl = options.databaseUrl;
+  if (kind === 'postgres' && !databaseUrl) {
+    const created = await createTestDatabase();
+    databaseUrl = created.url;
+    drop = created.drop;
+  }
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    PGLITE_DIR: ':memory:',
+    AUTO_MIGRATE: 'false',
+    AUTO_SEED: 'false',
+    ...(kind === 'postgres' && databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...(options.redis ? { REDIS_URL } : {}),
+    ...options.env,
+  });
+  let server: RunningServer;
+  try {
+    server = await startBackend(config);
+    if (!options.databaseUrl) await migrateToLatest(server.database.db);
+    if (options.seed) await seedDemoData(server.database.db, { demo: config.demo });
+  } catch (error) {
+    await drop?.();
+    throw error;
+  }
+  return {
+    url: server.url,
+    server,
+    config,
+    databaseUrl,
+    async stop() {
+      await server.close();
+      await drop?.();
+    },
+  };
+}

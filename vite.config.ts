@@ -1,0 +1,72 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+const repoRoot = fileURLToPath(new URL('.', import.meta.url));
+const backendUrl = process.env.API_URL ?? 'http://localhost:8080';
+
+// One config for the client build (root: frontend/, output: dist/public/, which the server serves)
+// and for Vitest. The test projects run from the repository root.
+export default defineConfig({
+  root: `${repoRoot}frontend`,
+  plugins: [react()],
+  build: {
+    outDir: `${repoRoot}dist/public`,
+    emptyOutDir: true,
+    reportCompressedSize: true,
+  },
+  server: {
+    // `npm run dev`: Vite serves the client and forwards API, socket and image calls to the backend.
+    proxy: {
+      '/api': backendUrl,
+      '/seed-images': backendUrl,
+      '/socket.io': { target: backendUrl, ws: true },
+    },
+  },
+  test: {
+    projects: [
+      {
+        extends: true,
+        root: repoRoot,
+        test: {
+          name: 'client',
+          environment: 'jsdom',
+          include: ['frontend/**/*.test.{ts,tsx}'],
+        },
+      },
+      {
+        root: repoRoot,
+        test: {
+          name: 'api-postgres',
+          environment: 'node',
+          include: ['tests/api/**/*.test.ts'],
+          env: { PINBOARD_TEST_DB: 'postgres' },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        root: repoRoot,
+        test: {
+          name: 'api-pglite',
+          environment: 'node',
+          include: ['tests/api/**/*.test.ts'],
+          env: { PINBOARD_TEST_DB: 'pglite' },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        root: repoRoot,
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['tests/e2e/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
