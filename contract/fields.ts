@@ -10,8 +10,9 @@ export function requiredText(required: string, max: number, label: string) {
   return z
     .string({ error: required })
     .trim()
-    .min(1, { error: required })
-    .max(max, { error: `${label} must be at most ${max} characters.` });
+    // abort: a blank value reports only "required", not also the format rules after it.
+    .min(1, { error: required, abort: true })
+    .max(max, { error: `${label} must be at most ${max} characters.`, abort: true });
 }
 
 /** An optional string (absent or null mean empty), trimmed and bounded. */

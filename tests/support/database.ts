@@ -13,6 +13,7 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   } catch (error) {
     throw new Error(
       `Postgres is not reachable at ${ADMIN_DATABASE_URL} (set TEST_DATABASE_URL): ${(error as Error).message}`,
+      { cause: error },
     );
   }
   try {

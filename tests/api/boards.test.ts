@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Board, BoardList, BoardPin } from '../../contract/boards.ts';
+import type { ErrorBody } from '../../contract/errors.ts';
+import type { Pin } from '../../contract/pins.ts';
+import { ApiClient, signUpUser } from '../support/client.ts';
+import { startServer, type TestServer } from '../support/server.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server?.stop());
+
+async function newPin(client: ApiClient, title: string): Promise<Pin> {
+  return (await client.post<Pin>('/api/pins/', { title, imageUrl: `https://a.test/${title}.png` })).body;
+}
+
+describe('boards', () => {
+  test('create → 201 empty board; list has it; get returns it', async () => {
+    const { client, user } = await signUpUser(server.url);
+    const res = await client.post<Board>('/api/boards/', { name: '  Kitchen  ' });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ id: expect.any(Number), name: 'Kitchen', user_id: user.id, pins: [] });
+    expect((await client.get<BoardList>('/api/boards/')).body).toEqual({ boards: [res.body] });
+    expect((await client.get<Board>(`/api/boards/${res.body.id}`)).body).toEqual(res.body);
+  });
+
+  test('blank name → "Board name cannot be empty."; too long → 400; nothing stored', async () => {
+    const { client } = await signUpUser(server.url);
+    const blank = await client.post<ErrorBody>('/api/boards/', { name: '   ' });
+    expect(blank.status).toBe(400);
+    expect(blank.body.errors).toEqual(['Board name cannot be empty.']);
+    expect(blank.body.fields).toEqual({ name: 'Board name cannot be empty.' });
+    expect((await client.post('/api/boards/', { name: 'x'.repeat(101) })).status).toBe(400);
+    expect((await client.get<BoardList>('/api/boards/')).body.boards).toEqual([]);
+  });
+
+  test('add pins (any user\'s pin), cover order, idempotent re-add, remove', async () => {
+    const { client } = await signUpUser(server.url);
+    const someone = await signUpUser(server.url);
+    const first = await newPin(someone.client, 'first');
+    const second = await newPin(client, 'second');
+    const board = (await client.post<Board>('/api/boards/', { name: 'Mix' })).body;
+    const added = await client.post<BoardPin>(`/api/boards/${board.id}/pins`, { pin_id: first.id });
+    expect(added.status).toBe(201);
+    expect(added.body).toEqual({ id: first.id, title: 'first', image_url: 'https://a.test/first.png' });
+    await client.post(`/api/boards/${board.id}/pins`, { pin_id: second.id });
+    const again = await client.post<BoardPin>(`/api/boards/${board.id}/pins`, { pin_id: first.id });
+    expect(again.status).toBe(200);
+    const full = (await client.get<Board>(`/api/boards/${board.id}`)).body;
+    expect(full.pins.map((p) => p.id)).toEqual([first.id, second.id]);
+    const removed = await client.delete(`/api/boards/${board.id}/pins/${first.id}`);
+    expect(removed.status).toBe(200);
+    expect(removed.body).toEqual({ message: 'Pin removed from board', board_id: board.id, pin_id: first.id });
+    expect((await client.get<Board>(`/api/boards/${board.id}`)).body.pins.map((p) => p.id)).toEqual([second.id]);
+    expect((await client.delete(`/api/boards/${board.id}/pins/${first.id}`)).status).toBe(404);
+    expect((await client.post(`/api/boards/${board.id}/pins`, { pin_id: 999999 })).status).toBe(404);
+  });
+
+  test('rename → 200 board; blank rename refused', async () => {
+    const { client } = await signUpUser(server.url);
+    const board = (await client.post<Board>('/api/boards/', { name: 'Old' })).body;
+    const res = await client.patch<Board>(`/api/boards/${board.id}`, { name: 'New' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ...board, name: 'New' });
+    expect((await client.patch(`/api/boards/${board.id}`, { name: '' })).status).toBe(400);
+    expect((await client.get<Board>(`/api/boards/${board.id}`)).body.name).toBe('New');
+  });
+
+  test('delete → 200; gone; its pins stay', async () => {
+    const { client } = await signUpUser(server.url);
+    const pin = await newPin(client, 'keep');
+    const board = (await client.post<Board>('/api/boards/', { name: 'Temp' })).body;
+    await client.post(`/api/boards/${board.id}/pins`, { pin_id: pin.id });
+    const res = await client.delete(`/api/boards/${board.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ message: 'Board deleted', id: board.id });
+    expect((await client.get(`/api/boards/${board.id}`)).status).toBe(404);
+    expect((await client.get(`/api/pins/${pin.id}`)).status).toBe(200);
+  });
+
+  test('boards are private: another user gets 403 on every call and nothing changes', async () => {
+    const owner = await signUpUser(server.url);
+    const other = await signUpUser(server.url);
+    const pin = await newPin(owner.client, 'p');
+    const board = (await owner.client.post<Board>('/api/boards/', { name: 'Private' })).body;
+    await owner.client.post(`/api/boards/${board.id}/pins`, { pin_id: pin.id });
+    const snapshot = (await owner.client.get<Board>(`/api/boards/${board.id}`)).body;
+    expect((await other.client.get<BoardList>('/api/boards/')).body.boards).toEqual([]);
+    expect((await other.client.get(`/api/boards/${board.id}`)).status).toBe(403);
+    expect((await other.client.patch(`/api/boards/${board.id}`, { name: 'Mine now' })).status).toBe(403);
+    expect((await other.client.post(`/api/boards/${board.id}/pins`, { pin_id: pin.id })).status).toBe(403);
+    expect((await other.client.delete(`/api/boards/${board.id}/pins/${pin.id}`)).status).toBe(403);
+    expect((await other.client.delete(`/api/boards/${board.id}`)).status).toBe(403);
+    expect((await owner.client.get<Board>(`/api/boards/${board.id}`)).body).toEqual(snapshot);
+  });
+
+  test('signed out → 401 everywhere; unknown board → 404', async () => {
+    const anon = new ApiClient(server.url);
+    expect((await anon.get('/api/boards/')).status).toBe(401);
+    expect((await anon.get('/api/boards/1')).status).toBe(401);
+    expect((await anon.post('/api/boards/', { name: 'x' })).status).toBe(401);
+    expect((await anon.patch('/api/boards/1', { name: 'x' })).status).toBe(401);
+    expect((await anon.delete('/api/boards/1')).status).toBe(401);
+    expect((await anon.post('/api/boards/1/pins', { pin_id: 1 })).status).toBe(401);
+    expect((await anon.delete('/api/boards/1/pins/1')).status).toBe(401);
+    const { client } = await signUpUser(server.url);
+    expect((await client.get('/api/boards/999999')).status).toBe(404);
+    expect((await client.patch('/api/boards/999999', { name: 'x' })).status).toBe(404);
+    expect((await client.delete('/api/boards/999999')).status).toBe(404);
+  });
+});

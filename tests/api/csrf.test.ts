@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { ErrorBody } from '../../contract/errors.ts';
+import type { PinList } from '../../contract/pins.ts';
+import { ApiClient, signUpUser } from '../support/client.ts';
+import { startServer, type TestServer } from '../support/server.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server?.stop());
+
+const pinCount = async () => (await new ApiClient(server.url).get<PinList>('/api/pins/')).body.pins.length;
+
+describe('CSRF double submit', () => {
+  test('the HTML page and every API GET hand out a readable XSRF-TOKEN cookie', async () => {
+    for (const path of ['/', '/pins/3/edit', '/api/pins/']) {
+      const c = new ApiClient(server.url);
+      await c.get(path);
+      expect(c.csrfToken, path).toBeTruthy();
+      const res = await fetch(server.url + path);
+      const cookie = res.headers.getSetCookie().find((line) => line.startsWith('XSRF-TOKEN='));
+      expect(cookie).toBeDefined();
+      expect(cookie).not.toMatch(/HttpOnly/i);
+      expect(cookie).toMatch(/SameSite=Lax/i);
+    }
+  });
+
+  test('a non-GET without the header, or with a wrong one, is 403 and changes nothing', async () => {
+    const { client } = await signUpUser(server.url);
+    const before = await pinCount();
+    const body = { title: 'csrf', imageUrl: 'https://a.test/x.png' };
+    const missing = await client.request<ErrorBody>('POST', '/api/pins/', { json: body, csrf: false });
+    expect(missing.status).toBe(403);
+    expect(missing.body.message).toBe('Invalid or missing CSRF token. Reload the page and try again.');
+    const wrong = await client.request<ErrorBody>('POST', '/api/pins/', { json: body, csrf: false, headers: { 'x-xsrf-token': 'abc.def' } });
+    expect(wrong.status).toBe(403);
+    // The right value in the header but a forged cookie does not pass either.
+    const forged = new ApiClient(server.url);
+    for (const [k, v] of client.cookies) forged.cookies.set(k, v);
+    forged.cookies.set('XSRF-TOKEN', 'f'.repeat(64) + '.' + 'e'.repeat(64));
+    const forgedRes = await forged.request('POST', '/api/pins/', { json: body, csrf: false, headers: { 'x-xsrf-token': 'f'.repeat(64) + '.' + 'e'.repeat(64) } });
+    expect(forgedRes.status).toBe(403);
+    expect(await pinCount()).toBe(before);
+    expect((await client.post('/api/pins/', body)).status).toBe(201);
+  });
+
+  test('a token issued to one visitor does not work for another', async () => {
+    const alice = await signUpUser(server.url);
+    const bob = await signUpUser(server.url);
+    const res = await bob.client.request('POST', '/api/boards/', {
+      json: { name: 'x' },
+      csrf: false,
+      headers: { 'x-xsrf-token': alice.client.csrfToken ?? '' },
+    });
+    expect(res.status).toBe(403);
+  });
+
+  test('login rotates the token: the pre-login token is refused afterwards', async () => {
+    const { user, password } = await signUpUser(server.url);
+    const c = new ApiClient(server.url);
+    await c.get('/api/auth/');
+    const anonymousToken = c.csrfToken ?? '';
+    await c.post('/api/auth/login', { email: user.email, password });
+    expect(c.csrfToken).not.toBe(anonymousToken);
+    const stale = await c.request('POST', '/api/boards/', { json: { name: 'x' }, csrf: false, headers: { 'x-xsrf-token': anonymousToken } });
+    expect(stale.status).toBe(403);
+    expect((await c.post('/api/boards/', { name: 'x' })).status).toBe(201);
+  });
+});

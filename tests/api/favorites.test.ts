@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { ErrorBody } from '../../contract/errors.ts';
+import type { Favorite, FavoriteList, FavoriteRemoved } from '../../contract/favorites.ts';
+import type { Pin } from '../../contract/pins.ts';
+import { ApiClient, signUpUser } from '../support/client.ts';
+import { startServer, type TestServer } from '../support/server.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server?.stop());
+
+async function newPin(client: ApiClient, title = 'Pin'): Promise<Pin> {
+  return (await client.post<Pin>('/api/pins/', { title, imageUrl: 'https://a.test/x.png' })).body;
+}
+
+describe('favorites', () => {
+  test('add → 201 favorite with likes count; list; add again → 200 Already favorited', async () => {
+    const owner = await signUpUser(server.url);
+    const fan = await signUpUser(server.url);
+    const pin = await newPin(owner.client, 'Lovely');
+    const res = await fan.client.post<Favorite>('/api/favorites/', { pin_id: pin.id });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ id: expect.any(Number), pin_id: pin.id, title: 'Lovely', image_url: 'https://a.test/x.png', likes_count: 1 });
+    const again = await fan.client.post('/api/favorites/', { pin_id: pin.id });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ message: 'Already favorited' });
+    await owner.client.post('/api/favorites/', { pin_id: pin.id });
+    const list = await fan.client.get<FavoriteList>('/api/favorites/');
+    expect(list.body.pins).toEqual([{ ...res.body, likes_count: 2 }]);
+    expect((await new ApiClient(server.url).get<Pin>(`/api/pins/${pin.id}`)).body.likes_count).toBe(2);
+  });
+
+  test('favorites list is per user, newest first', async () => {
+    const { client } = await signUpUser(server.url);
+    const a = await newPin(client, 'A');
+    const b = await newPin(client, 'B');
+    await client.post('/api/favorites/', { pin_id: a.id });
+    await client.post('/api/favorites/', { pin_id: b.id });
+    const list = await client.get<FavoriteList>('/api/favorites/');
+    expect(list.body.pins.map((f) => f.title)).toEqual(['B', 'A']);
+    const stranger = await signUpUser(server.url);
+    expect((await stranger.client.get<FavoriteList>('/api/favorites/')).body.pins).toEqual([]);
+  });
+
+  test('remove by favorite id → likes count drops; only the owner of the favorite may remove it', async () => {
+    const { client } = await signUpUser(server.url);
+    const other = await signUpUser(server.url);
+    const pin = await newPin(client);
+    const fav = (await client.post<Favorite>('/api/favorites/', { pin_id: pin.id })).body;
+    const denied = await other.client.delete<ErrorBody>(`/api/favorites/${fav.id}`);
+    expect(denied.status).toBe(403);
+    expect((await client.get<FavoriteList>('/api/favorites/')).body.pins).toHaveLength(1);
+    const res = await client.delete<FavoriteRemoved>(`/api/favorites/${fav.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ message: 'Removed from favorites', id: fav.id, pin_id: pin.id, likes_count: 0 });
+    expect((await client.get<FavoriteList>('/api/favorites/')).body.pins).toEqual([]);
+    expect((await client.delete(`/api/favorites/${fav.id}`)).status).toBe(404);
+  });
+
+  test('unknown pin → 404; bad pin_id → 400; signed out → 401', async () => {
+    const { client } = await signUpUser(server.url);
+    expect((await client.post('/api/favorites/', { pin_id: 999999 })).status).toBe(404);
+    const bad = await client.post<ErrorBody>('/api/favorites/', { pin_id: 'abc' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.fields.pin_id).toBe('pin_id must be a positive whole number.');
+    const anon = new ApiClient(server.url);
+    expect((await anon.get('/api/favorites/')).status).toBe(401);
+    expect((await anon.post('/api/favorites/', { pin_id: 1 })).status).toBe(401);
+    expect((await anon.delete('/api/favorites/1')).status).toBe(401);
+  });
+});

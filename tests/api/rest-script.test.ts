@@ -1,0 +1,27 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startServer, type TestServer } from '../support/server.ts';
+
+// The README promises that a REST-only script can do everything with the cookie + X-XSRF-TOKEN
+// dance it describes; scripts/rest-walkthrough.sh is that script, run here with curl.
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server?.stop());
+
+test('scripts/rest-walkthrough.sh signs up, pins, favorites, fills a board and comments', async () => {
+  const { stdout } = await promisify(execFile)('bash', ['scripts/rest-walkthrough.sh'], {
+    env: { ...process.env, BASE: server.url },
+  });
+  const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  const [user, pin, favorite, board, boardPin, comment, boards] = lines;
+  expect(user).toMatchObject({ id: expect.any(Number), username: expect.stringMatching(/^script/) });
+  expect(pin).toMatchObject({ title: 'From a script', user_id: user?.id });
+  expect(favorite).toMatchObject({ pin_id: pin?.id, likes_count: 1 });
+  expect(board).toMatchObject({ name: 'Scripted', pins: [] });
+  expect(boardPin).toMatchObject({ id: pin?.id });
+  expect(comment).toMatchObject({ text: 'Nice one', pin_id: pin?.id });
+  expect(boards).toEqual({ boards: [{ ...board, pins: [{ id: pin?.id, title: 'From a script', image_url: 'https://example.com/cat.jpg' }] }] });
+});
