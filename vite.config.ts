@@ -59,6 +59,17 @@ export default defineConfig({
       {
         root: repoRoot,
         test: {
+          // Socket.IO, scale-out and fault tests: real Postgres, Redis, sockets, processes.
+          name: 'live',
+          environment: 'node',
+          include: ['tests/live/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        root: repoRoot,
+        test: {
           name: 'e2e',
           environment: 'node',
           include: ['tests/e2e/**/*.test.ts'],

@@ -9,6 +9,11 @@ import { createApp } from './app.ts';
 import type { Config } from './config.ts';
 import { EventBus } from './events/event-bus.ts';
 import { createSessionStore } from './http/session.ts';
+import { createAdapter } from '@socket.io/redis-adapter';
+import type { Server as SocketServer } from 'socket.io';
+import type { ClientToServerEvents, ServerToClientEvents } from '../contract/events.ts';
+import { createGateway } from './realtime/gateway.ts';
+import { startRelay } from './realtime/relay.ts';
 import { connectRedis } from './redis.ts';
 
 export interface RunningServer {
@@ -18,6 +23,7 @@ export interface RunningServer {
   database: Database;
   events: EventBus;
   logger: Logger;
+  io: SocketServer<ClientToServerEvents, ServerToClientEvents>;
   /** Stops accepting, lets in-flight requests finish (bounded), then closes Redis and the database. */
   close(): Promise<void>;
 }
@@ -28,6 +34,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     onPoolError: (error) => logger.warn({ err: error }, 'database connection lost'),
   });
   let redis: Redis | undefined;
+  let pubSub: Redis[] = [];
   try {
     if (config.autoMigrate) {
       const applied = await migrateToLatest(database.db);
@@ -38,8 +45,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
     }
     if (config.redisUrl) {
       redis = await connectRedis(config.redisUrl, (error) => logger.warn({ err: error }, 'redis error'));
+      pubSub = [redis.duplicate(), redis.duplicate()];
+      for (const client of pubSub) client.on('error', (error) => logger.warn({ err: error }, 'redis adapter error'));
+      await Promise.all(pubSub.map((client) => client.connect()));
     }
   } catch (error) {
+    for (const client of pubSub) client.disconnect();
     redis?.disconnect();
     await database.close();
     throw error;
@@ -47,8 +58,22 @@ export async function startServer(config: Config): Promise<RunningServer> {
 
   const events = new EventBus((error, event) => logger.error({ err: error, event }, 'event listener failed'));
   const sessionStore = createSessionStore({ redis, memoryMax: config.sessionMemoryMax });
-  const { app } = createApp({ config, database, events, logger, sessionStore, redis });
+  const { app, session } = createApp({ config, database, events, logger, sessionStore, redis });
   const httpServer = createServer(app);
+  const io = createGateway(httpServer, {
+    session,
+    sessionStore,
+    publicOrigins: config.publicOrigins,
+    trustProxy: config.trustProxy !== false,
+    onError: (error, context) => logger.error({ err: error, context }, 'socket handler failed'),
+  });
+  if (pubSub.length === 2) {
+    // Pub/sub adapter: a room emit on one instance reaches that room's sockets on all instances.
+    const [pub, sub] = pubSub as [Redis, Redis];
+    io.adapter(createAdapter(pub, sub));
+    io.of('/').adapter.on('error', (error: unknown) => logger.warn({ err: error }, 'socket.io adapter error'));
+  }
+  const stopRelay = startRelay(io, events);
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
     httpServer.listen(config.port, config.host, () => resolve());
@@ -58,6 +83,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
+      stopRelay();
+      // Clients reconnect (to another instance behind the balancer) as soon as they are dropped.
+      io.disconnectSockets(true);
+      io.engine.close();
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());
         httpServer.closeIdleConnections();
@@ -67,11 +96,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
           resolve();
         }, 10_000).unref();
       });
+      for (const client of pubSub) client.disconnect();
       redis?.disconnect();
       await database.close();
     })();
     return closing;
   };
 
-  return { url: `http://localhost:${port}`, port, httpServer, database, events, logger, close };
+  return { url: `http://localhost:${port}`, port, httpServer, database, events, logger, io, close };
 }

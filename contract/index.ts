@@ -9,3 +9,4 @@ export * from './limits.ts';
 export * from './messages.ts';
 export * from './pins.ts';
 export * from './users.ts';
+export * from './events.ts';

@@ -54,11 +54,12 @@ export function authRouter(ctx: ServiceContext, deps: { csrf: Csrf; limits: Rate
 
   router.get('/logout', async (req, res) => {
     const userId = req.session.userId;
-    if (req.session) await destroy(req);
+    const sessionId = req.sessionID;
+    await destroy(req);
     res.clearCookie(SESSION_COOKIE, { path: '/' });
     // The token was bound to the ended session; hand out one bound to the anonymous id.
     deps.csrf.rotate(req, res);
-    if (userId !== undefined) ctx.events.publish('session.ended', { userId });
+    if (userId !== undefined) ctx.events.publish('session.ended', { userId, sessionId });
     res.json({ message: 'Logged out' });
   });
 

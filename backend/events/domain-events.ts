@@ -23,5 +23,5 @@ export interface DomainEvents {
   'comment.created': { comment: Comment };
   'comment.updated': { comment: Comment };
   'comment.deleted': { commentId: number; pinId: number };
-  'session.ended': { userId: number };
+  'session.ended': { userId: number; sessionId: string };
 }

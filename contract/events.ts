@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import type { Board, BoardPin } from './boards.ts';
+import type { Comment } from './comments.ts';
+import type { Favorite } from './favorites.ts';
+import { idField } from './fields.ts';
+import { LIMITS } from './limits.ts';
+import type { Pin } from './pins.ts';
+
+// The real-time contract (DESIGN §5): one typed event map for server and client. Payloads carry the
+// same shapes as the REST answers.
+
+export interface ServerToClientEvents {
+  // room `feed` (every socket)
+  'pin:created': (payload: { pin: Pin }) => void;
+  'pin:updated': (payload: { pin: Pin }) => void;
+  'pin:deleted': (payload: { pinId: number }) => void;
+  // room `pin:<id>` (joined with pins:watch)
+  'pin:likes': (payload: { pinId: number; likesCount: number }) => void;
+  'comment:created': (payload: { comment: Comment }) => void;
+  'comment:updated': (payload: { comment: Comment }) => void;
+  'comment:deleted': (payload: { commentId: number; pinId: number }) => void;
+  // room `user:<id>` (every socket of a signed-in user)
+  'favorite:added': (payload: { favorite: Favorite }) => void;
+  'favorite:removed': (payload: { favoriteId: number; pinId: number }) => void;
+  'board:created': (payload: { board: Board }) => void;
+  'board:updated': (payload: { board: Board }) => void;
+  'board:deleted': (payload: { boardId: number }) => void;
+  'board:pin-added': (payload: { boardId: number; pin: BoardPin }) => void;
+  'board:pin-removed': (payload: { boardId: number; pinId: number }) => void;
+  'session:ended': (payload: Record<string, never>) => void;
+}
+
+export type WatchAck = { ok: true } | { ok: false; error: string };
+
+export interface ClientToServerEvents {
+  'pins:watch': (payload: { pinIds: number[] }, ack: (answer: WatchAck) => void) => void;
+  'pins:unwatch': (payload: { pinIds: number[] }, ack: (answer: WatchAck) => void) => void;
+}
+
+export const WatchPayload = z.object({
+  pinIds: z
+    .array(idField('pinIds'), { error: 'pinIds must be a list of pin ids.' })
+    .max(LIMITS.watchIds, { error: `At most ${LIMITS.watchIds} pins can be watched at once.` }),
+});
+
+export type ServerEventName = keyof ServerToClientEvents;
+export type ServerEventPayload<E extends ServerEventName> = Parameters<ServerToClientEvents[E]>[0];

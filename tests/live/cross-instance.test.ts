@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Board } from '../../contract/boards.ts';
+import type { Comment } from '../../contract/comments.ts';
+import type { Pin } from '../../contract/pins.ts';
+import { ApiClient, signUpUser } from '../support/client.ts';
+import { startServer, type TestServer } from '../support/server.ts';
+import { connectSocket, nextEvent, type TestSocket, watch } from '../support/sockets.ts';
+
+// Two instances sharing Postgres and Redis (the Socket.IO Redis adapter joins them).
+let one: TestServer;
+let two: TestServer;
+const sockets: TestSocket[] = [];
+
+beforeAll(async () => {
+  const env = { AUTH_RATE_LIMIT_PER_IP: '100000' };
+  one = await startServer({ db: 'postgres', redis: true, env });
+  two = await startServer({ db: 'postgres', redis: true, env, databaseUrl: one.databaseUrl as string });
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.disconnect();
+  await two?.stop();
+  await one?.stop();
+});
+
+test('a socket on instance 2 gets feed, pin-room and user-room events caused by REST calls on instance 1', async () => {
+  const { client, user } = await signUpUser(one.url);
+  // The session made on instance 1 is this socket's user on instance 2.
+  const onTwo = await connectSocket(two.url, client);
+  const anonOnTwo = await connectSocket(two.url);
+  sockets.push(onTwo, anonOnTwo);
+
+  const pin = (await client.post<Pin>('/api/pins/', { title: 'Across', imageUrl: 'https://a.test/x.png' })).body;
+  expect((await nextEvent(anonOnTwo, 'pin:created', (p) => p.pin.id === pin.id)).pin).toEqual(pin);
+
+  expect(await watch(anonOnTwo, { pinIds: [pin.id] })).toEqual({ ok: true });
+  const comment = (await client.post<Comment>(`/api/comments/pins/${pin.id}/comments`, { text: 'via one' })).body;
+  expect((await nextEvent(anonOnTwo, 'comment:created')).comment).toEqual(comment);
+  await client.post('/api/favorites/', { pin_id: pin.id });
+  expect(await nextEvent(anonOnTwo, 'pin:likes')).toEqual({ pinId: pin.id, likesCount: 1 });
+
+  const board = (await client.post<Board>('/api/boards/', { name: 'Across instances' })).body;
+  expect(await nextEvent(onTwo, 'board:created')).toEqual({ board });
+  expect(board.user_id).toBe(user.id);
+  expect(anonOnTwo.received.some((r) => r.event === 'board:created')).toBe(false);
+});
+
+test('logout through instance 1 disconnects the session\'s socket on instance 2', async () => {
+  const { client } = await signUpUser(one.url);
+  const onTwo = await connectSocket(two.url, client);
+  sockets.push(onTwo);
+  const gone = new Promise<void>((resolve) => onTwo.once('disconnect', () => resolve()));
+  await client.get('/api/auth/logout');
+  await nextEvent(onTwo, 'session:ended');
+  await gone;
+  expect(onTwo.connected).toBe(false);
+  // A client on instance 2 with the old cookie is anonymous now.
+  const stale = new ApiClient(two.url);
+  for (const [k, v] of client.cookies) stale.cookies.set(k, v);
+  expect((await stale.get<{ user: unknown }>('/api/auth/')).body.user).toBeNull();
+});
