@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from './config.ts';
+import { answerStatsRequests } from './ipc.ts';
 import { startServer } from './server.ts';
 
 // Process entry: `npm start`. Reads the environment, serves until SIGTERM/SIGINT, exits 0 after a
@@ -11,6 +12,7 @@ async function main(): Promise<void> {
     { port: server.port, database: mode, sessions: config.redisUrl ? 'redis' : 'in-process' },
     `Pinboard is listening on http://localhost:${server.port}`,
   );
+  answerStatsRequests(server);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

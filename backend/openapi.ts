@@ -109,7 +109,9 @@ export function buildOpenApiDocument() {
     for (const [status, { schema, description }] of Object.entries(route.ok)) {
       responses[status] = { description, content: { 'application/json': { schema } } };
     }
-    for (const status of [...route.errors, 500]) {
+    // Every API call can be rate limited (429) or meet a dependency outage (503); every body can be too large (413).
+    const statuses = new Set([...route.errors, ...(route.body ? [413] : []), 429, 500, 503]);
+    for (const status of [...statuses].sort()) {
       responses[status] = { description: ERROR_TEXT[status] ?? 'Error', content: { 'application/json': { schema: ErrorBody } } };
     }
     registry.registerPath({

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.ts';
 import { MSG } from './messages.ts';
+import { hasNulCharacter, isAllowedImageUrl } from './urls.ts';
+
+export { isAllowedImageUrl } from './urls.ts';
+
+const noNul = (label: string) => ({ error: `${label} contains a character that is not allowed.` });
 
 // Building blocks for request schemas. Every rule carries the exact user-facing message, so the
 // server's 400 answers read like the client's own validation.
@@ -12,7 +17,8 @@ export function requiredText(required: string, max: number, label: string) {
     .trim()
     // abort: a blank value reports only "required", not also the format rules after it.
     .min(1, { error: required, abort: true })
-    .max(max, { error: `${label} must be at most ${max} characters.`, abort: true });
+    .max(max, { error: `${label} must be at most ${max} characters.`, abort: true })
+    .refine((value) => !hasNulCharacter(value), noNul(label));
 }
 
 /** An optional string (absent or null mean empty), trimmed and bounded. */
@@ -21,25 +27,14 @@ export function optionalText(max: number, label: string) {
     .string({ error: `${label} must be text.` })
     .trim()
     .max(max, { error: `${label} must be at most ${max} characters.` })
+    .refine((value) => !hasNulCharacter(value), noNul(label))
     .nullish()
     .transform((value) => value ?? '');
 }
 
-/** True for absolute http(s) URLs and same-origin paths ("/seed-images/a.svg", not "//host/x"). */
-export function isAllowedImageUrl(value: string): boolean {
-  if (value.startsWith('/')) return !value.startsWith('//') && !value.startsWith('/\\');
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
-}
-
-export const imageUrl = requiredText(MSG.imageUrlRequired, LIMITS.imageUrl, 'Image URL').refine(
-  isAllowedImageUrl,
-  { error: MSG.imageUrlInvalid },
-);
+export const imageUrl = requiredText(MSG.imageUrlRequired, LIMITS.imageUrl, 'Image URL').refine(isAllowedImageUrl, {
+  error: MSG.imageUrlInvalid,
+});
 
 /** A row id in a JSON body: a positive integer that fits the `integer` column. */
 export function idField(label: string) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.ts';
 import { MSG } from './messages.ts';
+import { hasNulCharacter } from './urls.ts';
 
 export const User = z
   .object({
@@ -13,7 +14,8 @@ export const User = z
 export type User = z.infer<typeof User>;
 
 /** GET /api/auth/ — the signed-in user, or null for an anonymous visitor. */
-export const SessionBody = z.object({ user: User.nullable() }).meta({ id: 'Session' });
+// A union rather than User.nullable(): the latter would make the shared User component nullable.
+export const SessionBody = z.object({ user: z.union([User, z.null()]) }).meta({ id: 'Session' });
 export type SessionBody = z.infer<typeof SessionBody>;
 
 const email = z
@@ -43,7 +45,8 @@ export const SignupBody = z
       .trim()
       .min(1, { error: MSG.usernameRequired })
       .min(LIMITS.usernameMin, { error: MSG.usernameLength })
-      .max(LIMITS.usernameMax, { error: MSG.usernameLength }),
+      .max(LIMITS.usernameMax, { error: MSG.usernameLength })
+      .refine((value) => !hasNulCharacter(value), { error: 'Username contains a character that is not allowed.' }),
     password: z
       .string({ error: MSG.passwordRequired })
       .min(1, { error: MSG.passwordRequired })
@@ -53,6 +56,7 @@ export const SignupBody = z
       .string({ error: 'First name must be text.' })
       .trim()
       .max(LIMITS.firstName, { error: `First name must be at most ${LIMITS.firstName} characters.` })
+      .refine((value) => !hasNulCharacter(value), { error: 'First name contains a character that is not allowed.' })
       .optional(),
   })
   .meta({ id: 'SignupBody' });

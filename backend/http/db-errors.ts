@@ -33,7 +33,8 @@ export function mapDatabaseError(error: object): HttpError | undefined {
     return target ? new HttpError(404, `${target} not found.`) : undefined;
   }
   // Check constraints back up the request validation; reaching one means the input was invalid.
-  if (code === '23514' || code === '22001') return new HttpError(400, 'The request contains a value that is not allowed.');
+  // 22021: a byte sequence Postgres text cannot hold (e.g. U+0000) — the validation refuses it first.
+  if (code === '23514' || code === '22001' || code === '22021') return new HttpError(400, 'The request contains a value that is not allowed.');
   return undefined;
 }
 

@@ -57,6 +57,9 @@ export function createGateway(httpServer: HttpServer, options: GatewayOptions): 
     const req = socket.request as HandshakeRequest;
     const userId = req.session?.userId;
     const sessionId = req.sessionID;
+    // Keep only what we need from the handshake: the request object (and its session) would
+    // otherwise stay in memory for the socket's whole life (Socket.IO's memory-usage advice).
+    Reflect.set(socket.conn, 'request', null);
     void socket.join(FEED_ROOM);
     if (userId !== undefined && sessionId) {
       void socket.join([userRoom(userId), sessionRoom(sessionId)]);

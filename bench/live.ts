@@ -1,0 +1,188 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { createServer } from 'node:net';
+import { parseArgs } from 'node:util';
+import type { Comment } from '../contract/comments.ts';
+import type { Favorite } from '../contract/favorites.ts';
+import type { Pin } from '../contract/pins.ts';
+import { ApiClient, signUpUser } from '../tests/support/client.ts';
+import { createTestDatabase } from '../tests/support/database.ts';
+import { connectSocket, type TestSocket, watch } from '../tests/support/sockets.ts';
+
+// `npm run bench:live [-- --watchers 1000 --actions 200]`: delivery of live events at scale.
+// Two app instances (separate processes, shared Postgres + Redis) with M anonymous watchers of one
+// pin split between them; K favorite toggles and comment create/delete calls go through REST; every
+// watcher must receive every event. Prints delivery, latency from REST response to socket receipt
+// (against a one-watcher baseline measured in the same run), throughput and heap per socket.
+// A benchmark: it prints figures and never fails on timings.
+
+const { values } = parseArgs({
+  options: {
+    watchers: { type: 'string', default: '1000' },
+    actions: { type: 'string', default: '200' },
+  },
+});
+const M = Number(values.watchers);
+const K = Number(values.actions);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+interface Stats {
+  heapUsed: number;
+  sockets: number;
+  gc: boolean;
+}
+
+function startInstance(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; stats(): Promise<Stats> }> {
+  return freePort().then(
+    (port) =>
+      new Promise((resolve, reject) => {
+        const child = fork('backend/main.ts', [], {
+          env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'warn' },
+          execArgv: ['--expose-gc'],
+        });
+        child.once('exit', (code) => reject(new Error(`instance exited with ${code}`)));
+        const stats = () =>
+          new Promise<Stats>((res) => {
+            const onMessage = (message: unknown) => {
+              const m = message as { type?: string } & Stats;
+              if (m.type === 'stats') {
+                child.off('message', onMessage);
+                res(m);
+              }
+            };
+            child.on('message', onMessage);
+            child.send({ type: 'stats' });
+          });
+        child.on('message', (message: unknown) => {
+          if ((message as { type?: string }).type === 'ready') resolve({ child, url: `http://127.0.0.1:${port}`, stats });
+        });
+      }),
+  );
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+}
+
+/** Runs `count` actions one after another; each must reach every watcher before the next starts. */
+async function measure(watchers: TestSocket[], client: ApiClient, pin: Pin, count: number) {
+  const latencies: number[] = [];
+  const fromRequest: number[] = [];
+  let delivered = 0;
+  let favoriteId: number | undefined;
+  let commentId: number | undefined;
+  const started = performance.now();
+  for (let i = 0; i < count; i++) {
+    let pending = watchers.length;
+    let respondedAt = Number.POSITIVE_INFINITY;
+    const receivedAt: number[] = [];
+    const event = i % 2 === 0 ? 'pin:likes' : commentId === undefined ? 'comment:created' : 'comment:deleted';
+    const done = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 5000);
+      for (const socket of watchers) {
+        socket.once(event as 'pin:likes', () => {
+          receivedAt.push(performance.now());
+          if (--pending === 0) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+      }
+    });
+    const requestedAt = performance.now();
+    if (i % 2 === 0) {
+      // Favorite toggle: add, then remove on the next even step.
+      if (favoriteId === undefined) favoriteId = (await client.post<Favorite>('/api/favorites/', { pin_id: pin.id })).body.id;
+      else {
+        await client.delete(`/api/favorites/${favoriteId}`);
+        favoriteId = undefined;
+      }
+    } else if (commentId === undefined) {
+      commentId = (await client.post<Comment>(`/api/comments/pins/${pin.id}/comments`, { text: `bench ${i}` })).body.id;
+    } else {
+      await client.delete(`/api/comments/${commentId}`);
+      commentId = undefined;
+    }
+    respondedAt = performance.now();
+    await done;
+    for (const socket of watchers) socket.removeAllListeners(event as 'pin:likes');
+    delivered += receivedAt.length;
+    // The server emits before it answers, so an event can beat the REST response: count that as 0.
+    for (const t of receivedAt) {
+      latencies.push(Math.max(0, t - respondedAt));
+      fromRequest.push(t - requestedAt);
+    }
+  }
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  fromRequest.sort((a, b) => a - b);
+  return { delivered, expected: count * watchers.length, latencies, fromRequest, seconds };
+}
+
+const database = await createTestDatabase();
+const env = {
+  DATABASE_URL: database.url,
+  REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  AUTO_MIGRATE: 'true',
+  AUTO_SEED: 'false',
+  AUTH_RATE_LIMIT_PER_IP: '1000000',
+  API_RATE_LIMIT_PER_IP: '1000000',
+};
+const one = await startInstance(env);
+const two = await startInstance({ ...env, AUTO_MIGRATE: 'false' });
+const sockets: TestSocket[] = [];
+try {
+  const { client } = await signUpUser(one.url, 'bench');
+  const pin = (await client.post<Pin>('/api/pins/', { title: 'Benchmark pin', imageUrl: 'https://a.test/b.png' })).body;
+
+  const baselineWatcher = await connectSocket(two.url);
+  await watch(baselineWatcher, { pinIds: [pin.id] });
+  const baseline = await measure([baselineWatcher], client, pin, Math.min(K, 50));
+  baselineWatcher.disconnect();
+  await new Promise((r) => setTimeout(r, 200));
+
+  const [heapBefore1, heapBefore2] = await Promise.all([one.stats(), two.stats()]);
+  for (let i = 0; i < M; i += 50) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(50, M - i) }, (_, j) => connectSocket((i + j) % 2 === 0 ? one.url : two.url)),
+    );
+    sockets.push(...batch);
+  }
+  await new Promise((r) => setTimeout(r, 500));
+  const [heapIdle1, heapIdle2] = await Promise.all([one.stats(), two.stats()]);
+  await Promise.all(sockets.map((socket) => watch(socket, { pinIds: [pin.id] })));
+
+  const result = await measure(sockets, client, pin, K);
+  const ms = (n: number) => `${n.toFixed(1)} ms`;
+  const heapPerSocket =
+    (heapIdle1.heapUsed - heapBefore1.heapUsed + heapIdle2.heapUsed - heapBefore2.heapUsed) / (heapIdle1.sockets + heapIdle2.sockets - heapBefore1.sockets - heapBefore2.sockets);
+  console.log(`watchers: ${M} (${heapIdle1.sockets} on instance 1, ${heapIdle2.sockets} on instance 2), actions: ${K} (favorite toggles + comment create/delete)`);
+  console.log(`delivered/expected: ${result.delivered}/${result.expected} (${((100 * result.delivered) / result.expected).toFixed(2)} %)`);
+  console.log(
+    `latency REST response → socket receipt: p50 ${ms(percentile(result.latencies, 50))}, p95 ${ms(percentile(result.latencies, 95))}, p99 ${ms(percentile(result.latencies, 99))}, max ${ms(result.latencies.at(-1) ?? NaN)}`,
+  );
+  console.log(
+    `latency REST request sent → socket receipt: p50 ${ms(percentile(result.fromRequest, 50))}, p95 ${ms(percentile(result.fromRequest, 95))}, p99 ${ms(percentile(result.fromRequest, 99))}, max ${ms(result.fromRequest.at(-1) ?? NaN)}`,
+  );
+  console.log(
+    `baseline, 1 watcher (${baseline.expected} events), request → receipt: p50 ${ms(percentile(baseline.fromRequest, 50))}, p99 ${ms(percentile(baseline.fromRequest, 99))}; ${M} watchers vs baseline: p50 ×${(percentile(result.fromRequest, 50) / percentile(baseline.fromRequest, 50)).toFixed(1)}, p99 ×${(percentile(result.fromRequest, 99) / percentile(baseline.fromRequest, 99)).toFixed(1)}`,
+  );
+  console.log(`throughput: ${(result.delivered / result.seconds).toFixed(0)} events/s delivered over ${result.seconds.toFixed(1)} s (${(K / result.seconds).toFixed(1)} actions/s, sequential)`);
+  console.log(`server heap per idle socket: ${(heapPerSocket / 1024).toFixed(1)} KB (after a forced GC: ${heapIdle1.gc ? 'yes' : 'no'})`);
+} finally {
+  for (const socket of sockets) socket.disconnect();
+  for (const instance of [one, two]) {
+    instance.child.removeAllListeners('exit');
+    instance.child.kill('SIGTERM');
+  }
+  await new Promise((r) => setTimeout(r, 1000));
+  await database.drop();
+}

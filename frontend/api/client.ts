@@ -1,0 +1,101 @@
+// The one API helper every call goes through (SPEC §7): sends cookies, sends JSON, adds the
+// anti-forgery header from the XSRF-TOKEN cookie on every non-GET call, and turns any answer with
+// status 400 or above into an ApiError carrying the server's error shape.
+import type { ErrorBody } from '../../contract/index.ts';
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly body: ErrorBody;
+  constructor(status: number, body: ErrorBody) {
+    super(body.message || `Request failed with status ${status}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.body = body;
+  }
+}
+
+/** Status 0 stands for "no answer at all" (network down, aborted). */
+export const NETWORK_ERROR_STATUS = 0;
+
+export function readCookie(name: string): string | undefined {
+  if (typeof document === 'undefined') return undefined;
+  for (const part of document.cookie.split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(rest.join('='));
+  }
+  return undefined;
+}
+
+function toErrorBody(status: number, raw: unknown): ErrorBody {
+  const body: ErrorBody = { message: `Request failed with status ${status}`, errors: [], fields: {} };
+  if (raw && typeof raw === 'object') {
+    const r = raw as Record<string, unknown>;
+    if (typeof r.message === 'string') body.message = r.message;
+    if (Array.isArray(r.errors)) body.errors = r.errors.filter((e): e is string => typeof e === 'string');
+    if (r.fields && typeof r.fields === 'object') {
+      for (const [key, value] of Object.entries(r.fields as Record<string, unknown>)) {
+        if (typeof value === 'string') body.fields[key] = value;
+      }
+    }
+  }
+  return body;
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+async function send(method: Method, path: string, body: unknown): Promise<Response> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (method !== 'GET') {
+    headers['Content-Type'] = 'application/json';
+    // Read fresh each time: login and logout rotate the token.
+    const token = readCookie('XSRF-TOKEN');
+    if (token) headers['X-XSRF-TOKEN'] = token;
+  }
+  const init: RequestInit = { method, headers, credentials: 'same-origin' };
+  if (body !== undefined) init.body = JSON.stringify(body);
+  return fetch(path, init);
+}
+
+/**
+ * Calls the API and resolves with the parsed JSON answer. Rejects with ApiError for any status of
+ * 400 or above (status 0 when the server could not be reached).
+ */
+export async function api<T>(method: Method, path: string, body?: unknown): Promise<T> {
+  let response: Response;
+  try {
+    response = await send(method, path, body);
+    // A token rotated by another tab (login/logout elsewhere) gives 403 with no valid token; one
+    // GET refreshes the cookie, then the call is tried once more.
+    if (response.status === 403 && method !== 'GET') {
+      const raw = await readJson(response.clone());
+      if (toErrorBody(403, raw).message.toLowerCase().includes('csrf')) {
+        await fetch('/api/auth/', { credentials: 'same-origin' });
+        response = await send(method, path, body);
+      }
+    }
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw new ApiError(NETWORK_ERROR_STATUS, {
+      message: 'The server could not be reached.',
+      errors: ['The server could not be reached.'],
+      fields: {},
+    });
+  }
+  const raw = await readJson(response);
+  if (response.status >= 400) throw new ApiError(response.status, toErrorBody(response.status, raw));
+  return raw as T;
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}

@@ -1,0 +1,27 @@
+import type { Favorite, FavoriteList, FavoriteRemoved } from '../../contract/index.ts';
+import { api } from './client.ts';
+
+export async function fetchFavorites(): Promise<Favorite[]> {
+  return (await api<FavoriteList>('GET', '/api/favorites/')).pins;
+}
+
+export type FavoriteResult =
+  | { kind: 'added'; favorite: Favorite }
+  | { kind: 'already' }
+  | { kind: 'unknown'; raw: unknown };
+
+/** POST /api/favorites/: a favorite, or {message: "Already favorited"} (no change). */
+export async function addFavorite(pinId: number): Promise<FavoriteResult> {
+  const raw = await api<unknown>('POST', '/api/favorites/', { pin_id: pinId });
+  if (raw && typeof raw === 'object') {
+    const r = raw as Record<string, unknown>;
+    if (typeof r.id === 'number' && typeof r.pin_id === 'number') return { kind: 'added', favorite: raw as Favorite };
+    if (r.message === 'Already favorited') return { kind: 'already' };
+  }
+  return { kind: 'unknown', raw };
+}
+
+/** The id is the favorite's id, not the pin's (SPEC §7). */
+export function removeFavorite(favoriteId: number): Promise<FavoriteRemoved> {
+  return api<FavoriteRemoved>('DELETE', `/api/favorites/${favoriteId}`);
+}

@@ -1,0 +1,128 @@
+import { useAtomValue, useStore } from 'jotai';
+import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import type { Pin } from '../../contract/index.ts';
+import { LIMITS } from '../../contract/limits.ts';
+import { addPinToBoard as addPinCall, createBoard, fetchBoards } from '../api/boards.ts';
+import { useDismiss } from '../hooks/useDismiss.ts';
+import { boardsLoadedAtom } from '../state/atoms.ts';
+import { addPinToBoard, boardListAtom, setAllBoards, upsertBoard } from '../state/boards.ts';
+import { ChevronDownIcon } from './Icons.tsx';
+
+/**
+ * The Add To Board dropdown of the pin page (SPEC §2, §4): the user's boards, then
+ * "+ Create New Board" with a name input. Adding (or creating and adding) goes to that board.
+ */
+export function AddToBoard({ pin }: { pin: Pin }) {
+  const store = useStore();
+  const navigate = useNavigate();
+  const boards = useAtomValue(boardListAtom);
+  const loaded = useAtomValue(boardsLoadedAtom);
+  const [open, setOpen] = useState(false);
+  const [creating, setCreating] = useState(false);
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const menuId = useId();
+  const close = useCallback(() => {
+    setOpen(false);
+    setCreating(false);
+  }, []);
+  useDismiss(root, open, close);
+
+  function toggle() {
+    if (open) return close();
+    setOpen(true);
+    setFailed(false);
+    if (!store.get(boardsLoadedAtom)) {
+      fetchBoards()
+        .then((list) => setAllBoards(store, list))
+        .catch((error: unknown) => {
+          console.error(error);
+          setFailed(true);
+        });
+    }
+  }
+
+  async function addTo(boardId: number) {
+    setBusy(true);
+    try {
+      const added = await addPinCall(boardId, pin.id);
+      addPinToBoard(store, boardId, { id: added.id ?? pin.id, title: added.title ?? pin.title, image_url: added.image_url ?? pin.image_url });
+      await navigate(`/boards/${boardId}`);
+    } catch (error) {
+      console.error(error);
+      setFailed(true);
+      setBusy(false);
+    }
+  }
+
+  async function onCreate(event: FormEvent) {
+    event.preventDefault();
+    const trimmed = name.trim();
+    if (!trimmed) return; // SPEC §5: a blank name is ignored
+    setBusy(true);
+    try {
+      const board = await createBoard(trimmed);
+      upsertBoard(store, board);
+      await addTo(board.id);
+    } catch (error) {
+      console.error(error);
+      setFailed(true);
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="dropdown" ref={root}>
+      <button type="button" className="button button--secondary" aria-expanded={open} aria-controls={menuId} onClick={toggle}>
+        Add To Board <ChevronDownIcon />
+      </button>
+      <div id={menuId} className="dropdown__menu" hidden={!open}>
+        {!loaded && !failed ? <p className="dropdown__note">Loading boards...</p> : null}
+        {failed ? <p className="dropdown__note field__error">Something went wrong.</p> : null}
+        {boards.length > 0 ? (
+          <ul className="dropdown__list" aria-label="Your boards">
+            {boards.map((board) => {
+              const has = board.pins.some((p) => p.id === pin.id);
+              return (
+                <li key={board.id}>
+                  <button type="button" className="dropdown__item" onClick={() => void addTo(board.id)} disabled={busy}>
+                    <span className="dropdown__item-name">{board.name}</span>
+                    {has ? <span className="dropdown__tag">Saved</span> : null}
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        ) : loaded ? (
+          <p className="dropdown__note">You have no boards yet.</p>
+        ) : null}
+        {creating ? (
+          <form className="dropdown__create" onSubmit={(e) => void onCreate(e)} noValidate>
+            <label className="visually-hidden" htmlFor={`${menuId}-name`}>
+              New board name
+            </label>
+            <input
+              id={`${menuId}-name`}
+              className="field__input"
+              placeholder="Board name"
+              value={name}
+              maxLength={LIMITS.boardName}
+              onChange={(e) => setName(e.target.value)}
+              autoFocus
+            />
+            <button type="submit" className="button" disabled={busy}>
+              Create
+            </button>
+          </form>
+        ) : (
+          <button type="button" className="dropdown__item dropdown__item--create" onClick={() => setCreating(true)}>
+            + Create New Board
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+import { useEffect } from 'react';
+import { Link, useRouteError } from 'react-router';
+
+/** What a render error shows (SPEC §8). */
+export function ErrorPage() {
+  const error = useRouteError();
+  useEffect(() => console.error(error), [error]);
+  return (
+    <div className="status-page" role="alert">
+      <h1>Unexpected Application Error!</h1>
+      <p>Something broke while showing this page.</p>
+      <p>
+        <a href="/" className="button">
+          Go to the home page
+        </a>
+      </p>
+    </div>
+  );
+}
+
+export function NotFound({ title = 'Page not found', text = "We couldn't find what you were looking for." }) {
+  return (
+    <div className="status-page">
+      <h1>{title}</h1>
+      <p>{text}</p>
+      <p>
+        <Link to="/" className="button">
+          Back to home
+        </Link>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+import { useFavoriteToggle } from '../hooks/useFavoriteToggle.ts';
+import { HeartIcon } from './Icons.tsx';
+
+/** The heart toggle on grid cards; renders nothing for anonymous visitors. */
+export function HeartButton({ pinId, title }: { pinId: number; title: string }) {
+  const { signedIn, favorited, busy, toggle } = useFavoriteToggle(pinId);
+  if (!signedIn) return null;
+  const label = favorited ? `Remove ${title} from favorites` : `Add ${title} to favorites`;
+  return (
+    <button
+      type="button"
+      className={`icon-button heart-button${favorited ? ' heart-button--on' : ''}`}
+      aria-pressed={favorited}
+      aria-label={label}
+      title={favorited ? 'Remove from favorites' : 'Add to favorites'}
+      disabled={busy}
+      onClick={() => void toggle()}
+    >
+      <HeartIcon filled={favorited} />
+    </button>
+  );
+}

@@ -1,0 +1,51 @@
+import { useAtomValue, useStore } from 'jotai';
+import { useEffect } from 'react';
+import { Outlet, ScrollRestoration } from 'react-router';
+import { fetchSession } from '../api/auth.ts';
+import { fetchFavorites } from '../api/favorites.ts';
+import { favoritesLoadedAtom, sessionCheckedAtom, sessionUserAtom } from '../state/atoms.ts';
+import { setAllFavorites } from '../state/favorites.ts';
+import { clearSession, setSessionUser } from '../state/session.ts';
+import { useAfterNavigation } from '../hooks/afterNavigation.ts';
+import { MODAL_LAYER_ID } from './Modal.tsx';
+import { NavBar } from './NavBar.tsx';
+
+/** The one layout (SPEC §2): navigation bar, routed page, modal layer. */
+export function Layout() {
+  const store = useStore();
+  const checked = useAtomValue(sessionCheckedAtom);
+  const user = useAtomValue(sessionUserAtom);
+  const userId = user?.id;
+  useAfterNavigation();
+
+  useEffect(() => {
+    if (store.get(sessionCheckedAtom)) return;
+    fetchSession()
+      .then((found) => (found ? setSessionUser(store, found) : clearSession(store)))
+      .catch(() => clearSession(store));
+  }, [store]);
+
+  // The hearts need the signed-in user's favorites on every screen.
+  useEffect(() => {
+    if (userId === undefined || store.get(favoritesLoadedAtom)) return;
+    fetchFavorites()
+      .then((list) => {
+        if (store.get(sessionUserAtom)?.id === userId) setAllFavorites(store, list);
+      })
+      .catch((error: unknown) => console.error(error));
+  }, [store, userId]);
+
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <NavBar />
+      <main id="main" className="page" tabIndex={-1}>
+        {checked ? <Outlet /> : <p className="status status--loading">Loading…</p>}
+      </main>
+      <div id={MODAL_LAYER_ID} />
+      <ScrollRestoration />
+    </>
+  );
+}

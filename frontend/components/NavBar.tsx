@@ -1,0 +1,34 @@
+import { useAtomValue } from 'jotai';
+import { Link, NavLink } from 'react-router';
+import { sessionUserAtom } from '../state/atoms.ts';
+import { HeartIcon, PinLogoIcon } from './Icons.tsx';
+import { ProfileMenu } from './ProfileMenu.tsx';
+
+export function NavBar() {
+  const user = useAtomValue(sessionUserAtom);
+  return (
+    <header className="nav">
+      <nav className="nav__inner" aria-label="Main">
+        <Link to="/" className="nav__logo">
+          <PinLogoIcon />
+          <span>Pinboard</span>
+        </Link>
+        <div className="nav__spacer" />
+        {user ? (
+          <ul className="nav__links">
+            <li>
+              <NavLink to="/favorites" className="nav__heart" aria-label="Favorites" title="Favorites">
+                <HeartIcon />
+              </NavLink>
+            </li>
+            <li className="nav__wide"><NavLink to="/pins" end>Pins</NavLink></li>
+            <li className="nav__wide"><NavLink to="/boards" end>Boards</NavLink></li>
+            <li className="nav__wide"><NavLink to="/pins/new">Add New Pin</NavLink></li>
+            <li className="nav__wide"><NavLink to="/boards/create">Add New Board</NavLink></li>
+          </ul>
+        ) : null}
+        <ProfileMenu />
+      </nav>
+    </header>
+  );
+}

@@ -1,0 +1,42 @@
+import { useState } from 'react';
+import { isAllowedImageUrl } from '../../contract/urls.ts';
+import { BrokenImageIcon } from './Icons.tsx';
+
+type Props = { src: string; alt: string; className?: string; eager?: boolean };
+
+/**
+ * A lazily loaded image with a tinted placeholder while it loads and a tidy fallback when the URL
+ * is broken. Keyed by `src` so a new URL starts over.
+ */
+export function PinImage(props: Props) {
+  return <PinImageInner key={props.src} {...props} />;
+}
+
+function PinImageInner({ src, alt, className, eager }: Props) {
+  const [state, setState] = useState<'loading' | 'loaded' | 'error'>(() => (isAllowedImageUrl(src) ? 'loading' : 'error'));
+
+  if (state === 'error') {
+    return (
+      <div className={`pin-image pin-image--fallback ${className ?? ''}`} role="img" aria-label={alt}>
+        <BrokenImageIcon />
+        <span aria-hidden="true">Image unavailable</span>
+      </div>
+    );
+  }
+  return (
+    <div className={`pin-image pin-image--${state} ${className ?? ''}`}>
+      <img
+        src={src}
+        alt={alt}
+        loading={eager ? 'eager' : 'lazy'}
+        decoding="async"
+        ref={(img) => {
+          // A cached image may have finished before React attached its listeners.
+          if (img?.complete && state === 'loading') setState(img.naturalWidth > 0 ? 'loaded' : 'error');
+        }}
+        onLoad={() => setState('loaded')}
+        onError={() => setState('error')}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+import { useAtomValue, useStore } from 'jotai';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { logout } from '../api/auth.ts';
+import { sessionUserAtom } from '../state/atoms.ts';
+import { clearSession, displayName } from '../state/session.ts';
+import { ChevronDownIcon, UserIcon } from './Icons.tsx';
+import { runAfterNavigation } from '../hooks/afterNavigation.ts';
+import { useDismiss } from '../hooks/useDismiss.ts';
+
+/** The profile toggle of the navigation bar (SPEC §2); closes on outside press and Escape. */
+export function ProfileMenu() {
+  const store = useStore();
+  const user = useAtomValue(sessionUserAtom);
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const menuId = useId();
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss(root, open, close);
+
+  // Any navigation closes the menu.
+  useEffect(() => setOpen(false), [location.pathname]);
+
+  async function onLogout() {
+    setOpen(false);
+    try {
+      await logout();
+    } catch (error) {
+      console.error(error);
+    }
+    // Leave a signed-in-only page before the session goes, so it does not bounce to /login.
+    if (location.pathname === '/') clearSession(store);
+    else {
+      runAfterNavigation(() => clearSession(store));
+      await navigate('/');
+    }
+  }
+
+  return (
+    <div className="profile" ref={root}>
+      <button
+        type="button"
+        className="profile__toggle"
+        aria-expanded={open}
+        aria-controls={menuId}
+        aria-label="Profile menu"
+        onClick={() => setOpen((v) => !v)}
+      >
+        <UserIcon />
+        <ChevronDownIcon className={`profile__chevron${open ? ' profile__chevron--open' : ''}`} />
+      </button>
+      <div id={menuId} className="profile__menu" hidden={!open}>
+        {user ? (
+          <>
+            <div className="profile__who">
+              <p className="profile__hello">Hello, {displayName(user)}</p>
+              <p className="profile__email">{user.email}</p>
+            </div>
+            <ul className="profile__links profile__links--compact">
+              <li><Link to="/pins">Pins</Link></li>
+              <li><Link to="/boards">Boards</Link></li>
+              <li><Link to="/pins/new">Add New Pin</Link></li>
+              <li><Link to="/boards/create">Add New Board</Link></li>
+            </ul>
+            <button type="button" className="button button--secondary button--block" onClick={() => void onLogout()}>
+              Log Out
+            </button>
+          </>
+        ) : (
+          <ul className="profile__links">
+            <li><Link to="/login" state={{ from: `${location.pathname}${location.search}` }}>Log In</Link></li>
+            <li><Link to="/signup" state={{ from: `${location.pathname}${location.search}` }}>Sign Up</Link></li>
+          </ul>
+        )}
+      </div>
+    </div>
+  );
+}

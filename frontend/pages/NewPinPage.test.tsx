@@ -1,0 +1,77 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { MSG } from '../../contract/messages.ts';
+import { alice, errorBody, makePin, renderApp } from '../test-support/render.tsx';
+
+describe('New pin page', () => {
+  it('lists both errors together and sends nothing when title and image URL are blank', async () => {
+    const { ui, sent } = renderApp('/pins/new', { user: alice });
+    await screen.findByRole('heading', { name: 'Create a New Pin' });
+    await ui.type(screen.getByLabelText('Title'), '   ');
+    await ui.click(screen.getByRole('button', { name: 'Save Pin' }));
+    const list = screen.getByRole('alert');
+    expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Title is required.', 'Image URL is required.']);
+    expect(sent('POST')).toHaveLength(0);
+  });
+
+  it('refuses an image URL that is not http(s) or a path', async () => {
+    const { ui, sent } = renderApp('/pins/new', { user: alice });
+    await ui.type(await screen.findByLabelText('Title'), 'A title');
+    await ui.type(screen.getByLabelText('Image URL'), 'javascript:alert(1)');
+    await ui.click(screen.getByRole('button', { name: 'Save Pin' }));
+    expect(screen.getByText(MSG.imageUrlInvalid)).toBeTruthy();
+    expect(sent('POST')).toHaveLength(0);
+  });
+
+  it('creates the pin and goes to /pins, where it is listed', async () => {
+    const created = makePin(7, alice, { title: 'Sunset', image_url: 'https://example.com/s.jpg', description: '' });
+    const { ui, sent, router } = renderApp('/pins/new', {
+      user: alice,
+      handlers: { 'POST /api/pins/': { status: 201, body: created }, 'GET /api/pins/': { body: { pins: [created] } } },
+    });
+    await ui.type(await screen.findByLabelText('Title'), ' Sunset ');
+    await ui.type(screen.getByLabelText('Image URL'), 'https://example.com/s.jpg');
+    await ui.click(screen.getByRole('button', { name: 'Save Pin' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/pins'));
+    expect(sent('POST', '/api/pins/')[0]?.body).toEqual({ title: 'Sunset', imageUrl: 'https://example.com/s.jpg', description: '' });
+    expect(await screen.findByRole('heading', { name: 'Your Awesome Pins!' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Sunset' })).toBeTruthy();
+  });
+
+  it('logs a failed create to the console and stays on the form', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { ui, router } = renderApp('/pins/new', { user: alice, handlers: { 'POST /api/pins/': { status: 500, body: errorBody('Internal') } } });
+    await ui.type(await screen.findByLabelText('Title'), 'T');
+    await ui.type(screen.getByLabelText('Image URL'), '/seed-images/a.svg');
+    await ui.click(screen.getByRole('button', { name: 'Save Pin' }));
+    await waitFor(() => expect(log).toHaveBeenCalled());
+    expect(router.state.location.pathname).toBe('/pins/new');
+  });
+});
+
+describe('Edit pin page', () => {
+  it('shows the loading text, requires a title, and saves then goes to /pins', async () => {
+    const pin = makePin(3, alice);
+    const { ui, sent, router } = renderApp('/pins/3/edit', {
+      user: alice,
+      handlers: {
+        'GET /api/pins/3': async () => {
+          await new Promise((r) => setTimeout(r, 30));
+          return { body: pin };
+        },
+        'PUT /api/pins/3': { body: { ...pin, title: 'Renamed' } },
+        'GET /api/pins/': { body: { pins: [{ ...pin, title: 'Renamed' }] } },
+      },
+    });
+    expect(await screen.findByText('Loading pin data...')).toBeTruthy();
+    const title = await screen.findByLabelText('Title');
+    await ui.clear(title);
+    await ui.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(screen.getByText('Title is required.')).toBeTruthy();
+    expect(sent('PUT')).toHaveLength(0);
+    await ui.type(title, 'Renamed');
+    await ui.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/pins'));
+    expect(sent('PUT', '/api/pins/3')[0]?.body).toEqual({ title: 'Renamed', description: pin.description });
+  });
+});

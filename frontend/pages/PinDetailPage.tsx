@@ -1,0 +1,139 @@
+import { useAtomValue, useStore } from 'jotai';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import type { Pin } from '../../contract/index.ts';
+import { deletePin, fetchPin } from '../api/pins.ts';
+import { AddToBoard } from '../components/AddToBoard.tsx';
+import { CommentSection } from '../components/CommentSection.tsx';
+import { ConfirmModal } from '../components/ConfirmModal.tsx';
+import { NotFound } from '../components/ErrorPage.tsx';
+import { HeartIcon } from '../components/Icons.tsx';
+import { PinImage } from '../components/PinImage.tsx';
+import { ShareButton } from '../components/ShareButton.tsx';
+import { Loading, RetryLoad } from '../components/Status.tsx';
+import { runAfterNavigation } from '../hooks/afterNavigation.ts';
+import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
+import { useFavoriteToggle } from '../hooks/useFavoriteToggle.ts';
+import { useLoad } from '../hooks/useLoad.ts';
+import { useParamId } from '../hooks/useParamId.ts';
+import { pinsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
+import { removePin, upsertPin } from '../state/pins.ts';
+
+export const FAVORITED_POPUP = 'Favorited!';
+export const FAVORITED_POPUP_MS = 2000;
+
+export function PinDetailPage() {
+  const store = useStore();
+  const id = useParamId('id');
+  const pin = useAtomValue(pinsByIdAtom)[id ?? 0];
+  useDocumentTitle(pin?.title ?? 'Pin');
+  const { status, reload } = useLoad(async () => {
+    if (id === null) throw new Error('bad id');
+    upsertPin(store, await fetchPin(id));
+  }, `pin-${id}`);
+
+  if (id === null) return <NotFound title="Pin not found" text="This pin does not exist or was deleted." />;
+  if (!pin) {
+    if (status === 'loading') return <Loading text="Loading pin..." />;
+    if (status === 'error') return <RetryLoad onRetry={reload} />;
+    return <NotFound title="Pin not found" text="This pin does not exist or was deleted." />;
+  }
+  return <PinDetail pin={pin} />;
+}
+
+function ownerName(pin: Pin): string {
+  return pin.user?.username || 'Unknown';
+}
+
+function PinDetail({ pin }: { pin: Pin }) {
+  const store = useStore();
+  const navigate = useNavigate();
+  const user = useAtomValue(sessionUserAtom);
+  const { favorited, busy, toggle } = useFavoriteToggle(pin.id);
+  const [popup, setPopup] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const isOwner = user?.id === pin.user_id;
+  const url = typeof window === 'undefined' ? `/pins/${pin.id}` : `${window.location.origin}/pins/${pin.id}`;
+
+  async function onFavorite() {
+    if ((await toggle()) === 'added') {
+      setPopup(true);
+      clearTimeout(timer.current);
+      timer.current = setTimeout(() => setPopup(false), FAVORITED_POPUP_MS);
+    }
+  }
+
+  async function onDelete() {
+    try {
+      await deletePin(pin.id);
+      runAfterNavigation(() => removePin(store, pin.id));
+      await navigate('/pins');
+    } catch (error) {
+      console.error(error); // SPEC §8: delete failures are logged
+    }
+  }
+
+  return (
+    <div className="pin-detail-page">
+      <article className="pin-detail">
+        <div className="pin-detail__media">
+          <PinImage src={pin.image_url} alt={pin.title} eager />
+        </div>
+        <div className="pin-detail__info">
+          <div className="pin-detail__toolbar">
+            <ShareButton title={pin.title} url={url} />
+            {user ? (
+              <>
+                <AddToBoard pin={pin} />
+                <div className="popup-anchor">
+                  <button
+                    type="button"
+                    className={`button${favorited ? ' button--secondary' : ''}`}
+                    onClick={() => void onFavorite()}
+                    disabled={busy}
+                    aria-pressed={favorited}
+                  >
+                    {favorited ? 'Remove from Favorites' : 'Add To Favorites'}
+                  </button>
+                  <p className="popup" role="status" aria-live="polite">
+                    {popup ? FAVORITED_POPUP : ''}
+                  </p>
+                </div>
+              </>
+            ) : null}
+          </div>
+          <h1 className="pin-detail__title">{pin.title}</h1>
+          <p className="pin-detail__owner">Pin owner: {ownerName(pin)}</p>
+          <p className="pin-detail__likes">
+            <HeartIcon filled className="pin-detail__likes-icon" />
+            <span>
+              {pin.likes_count} {pin.likes_count === 1 ? 'favorite' : 'favorites'}
+            </span>
+          </p>
+          {pin.description ? <p className="pin-detail__description">{pin.description}</p> : null}
+          {isOwner ? (
+            <div className="pin-detail__owner-actions">
+              <Link to={`/pins/${pin.id}/edit`} className="button button--secondary">
+                Edit This Pin
+              </Link>
+              <button type="button" className="button button--danger" onClick={() => setConfirmDelete(true)}>
+                Delete This Pin
+              </button>
+            </div>
+          ) : null}
+          <CommentSection pinId={pin.id} />
+        </div>
+      </article>
+      {confirmDelete ? (
+        <ConfirmModal
+          title="Delete Pin"
+          message="Are you sure you want to delete this pin?"
+          onConfirm={onDelete}
+          onClose={() => setConfirmDelete(false)}
+        />
+      ) : null}
+    </div>
+  );
+}

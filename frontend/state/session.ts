@@ -1,0 +1,37 @@
+import type { User } from '../../contract/index.ts';
+import {
+  boardsByIdAtom,
+  boardsLoadedAtom,
+  favoritesByIdAtom,
+  favoritesLoadedAtom,
+  sessionCheckedAtom,
+  sessionUserAtom,
+} from './atoms.ts';
+import type { Store } from './store.ts';
+
+function clearPrivateData(store: Store): void {
+  store.set(favoritesByIdAtom, {});
+  store.set(favoritesLoadedAtom, false);
+  store.set(boardsByIdAtom, {});
+  store.set(boardsLoadedAtom, false);
+}
+
+/** Session present (after a check, login or signup). Another user's private data is dropped. */
+export function setSessionUser(store: Store, user: User): void {
+  const current = store.get(sessionUserAtom);
+  if (current?.id !== user.id) clearPrivateData(store);
+  store.set(sessionUserAtom, user);
+  store.set(sessionCheckedAtom, true);
+}
+
+/** Session absent (after logout, a failed or empty check, or `session:ended`). */
+export function clearSession(store: Store): void {
+  clearPrivateData(store);
+  store.set(sessionUserAtom, null);
+  store.set(sessionCheckedAtom, true);
+}
+
+/** "Hello, {first name or username}" */
+export function displayName(user: User): string {
+  return user.firstName?.trim() || user.username;
+}

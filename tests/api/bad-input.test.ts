@@ -1,0 +1,553 @@
+import { gzipSync } from 'node:zlib';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Board } from '../../contract/boards.ts';
+import type { Comment } from '../../contract/comments.ts';
+import type { ErrorBody } from '../../contract/errors.ts';
+import type { Favorite } from '../../contract/favorites.ts';
+import type { Pin } from '../../contract/pins.ts';
+import type { User } from '../../contract/users.ts';
+import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
+import { startServer, type TestServer } from '../support/server.ts';
+
+// DESIGN §7: "Bad input of every kind gets the error shape above and changes nothing". Every route
+// of SPEC §7 (plus GET /api/pins/{id}) gets malformed bodies and ids from a signed-in user who owns
+// every target, so a 4xx can only come from the input itself; every case compares the full contents
+// of every table before and after.
+
+let server: TestServer;
+let owner: ApiClient;
+let ownerUser: User;
+const ids = { pin: 0, board: 0, favorite: 0, comment: 0 };
+
+beforeAll(async () => {
+  // Failed logins are throttled per account; this file sends many on purpose, and wants 400s, not 429s.
+  server = await startServer({ env: { LOGIN_FAILURES_PER_ACCOUNT: '100000' } });
+  const signedUp = await signUpUser(server.url, 'badinput');
+  owner = signedUp.client;
+  ownerUser = signedUp.user;
+  const pin = await owner.post<Pin>('/api/pins/', { title: 'Target pin', imageUrl: 'https://example.com/target.png', description: 'd' });
+  const board = await owner.post<Board>('/api/boards/', { name: 'Target board' });
+  expect(pin.status).toBe(201);
+  expect(board.status).toBe(201);
+  expect((await owner.post(`/api/boards/${board.body.id}/pins`, { pin_id: pin.body.id })).status).toBe(201);
+  const favorite = await owner.post<Favorite>('/api/favorites/', { pin_id: pin.body.id });
+  const comment = await owner.post<Comment>(`/api/comments/pins/${pin.body.id}/comments`, { text: 'Target comment' });
+  expect(favorite.status).toBe(201);
+  expect(comment.status).toBe(201);
+  Object.assign(ids, { pin: pin.body.id, board: board.body.id, favorite: favorite.body.id, comment: comment.body.id });
+});
+afterAll(() => server?.stop());
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+const TABLES = ['users', 'pins', 'boards', 'board_pins', 'favorites', 'comments'] as const;
+type Snapshot = Record<(typeof TABLES)[number], string[]>;
+
+/** Every row of every table, as sorted JSON lines: a changed, added or removed row shows up. */
+async function snapshot(): Promise<Snapshot> {
+  const entries = await Promise.all(
+    TABLES.map(async (table) => {
+      const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(server.server.database.db);
+      return [table, rows.map((row) => JSON.stringify(row)).sort()] as const;
+    }),
+  );
+  return Object.fromEntries(entries) as Snapshot;
+}
+
+const counts = (s: Snapshot) => Object.fromEntries(TABLES.map((t) => [t, s[t].length]));
+
+function expectErrorShape(response: ApiResponse): asserts response is ApiResponse<ErrorBody> {
+  expect(response.headers.get('content-type') ?? '').toMatch(/^application\/json/);
+  const body = response.body as Record<string, unknown>;
+  expect(typeof body).toBe('object');
+  expect(Object.keys(body).sort()).toEqual(['errors', 'fields', 'message']);
+  expect(typeof body.message).toBe('string');
+  expect((body.message as string).length).toBeGreaterThan(0);
+  expect(Array.isArray(body.errors)).toBe(true);
+  const errors = body.errors as unknown[];
+  expect(errors.length).toBeGreaterThan(0);
+  for (const item of errors) expect(typeof item).toBe('string');
+  expect(typeof body.fields === 'object' && body.fields !== null && !Array.isArray(body.fields)).toBe(true);
+  for (const value of Object.values(body.fields as object)) expect(typeof value).toBe('string');
+}
+
+interface Expectation {
+  /** Exact status, or a list of acceptable ones; default: any 4xx. */
+  status?: number | number[];
+  /** Messages that must all be in `errors`. */
+  errors?: string[];
+  /** Inputs that must have a message in `fields`. */
+  fields?: string[];
+}
+
+/** Sends the request and checks: a 4xx (as expected), the error shape, and no row changed. */
+async function expectRejected(send: () => Promise<ApiResponse>, expectation: Expectation = {}): Promise<ApiResponse<ErrorBody>> {
+  const before = await snapshot();
+  const response = await send();
+  const after = await snapshot();
+  const detail = `${response.status} ${JSON.stringify(response.body).slice(0, 300)}`;
+  if (expectation.status === undefined) {
+    expect(response.status, detail).toBeGreaterThanOrEqual(400);
+    expect(response.status, detail).toBeLessThan(500);
+  } else if (Array.isArray(expectation.status)) {
+    expect(expectation.status, detail).toContain(response.status);
+  } else {
+    expect(response.status, detail).toBe(expectation.status);
+  }
+  expectErrorShape(response);
+  for (const message of expectation.errors ?? []) expect(response.body.errors).toContain(message);
+  for (const field of expectation.fields ?? []) expect(typeof response.body.fields[field], `fields.${field} in ${detail}`).toBe('string');
+  expect(counts(after)).toEqual(counts(before));
+  expect(after).toEqual(before);
+  return response;
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type Target = keyof typeof ids;
+
+interface FieldSpec {
+  kind: 'string' | 'id';
+  required: boolean;
+  /** Longest accepted value (strings). */
+  max?: number;
+  /** NUL can be stored safely (hashed passwords never reach a text column). */
+  nulHarmless?: boolean;
+}
+
+interface Route {
+  method: Method;
+  path: string;
+  /** What each path parameter names, so the default id is one the signed-in user owns. */
+  params: Record<string, Target>;
+  /** A body the route would accept (or refuse only for business reasons), and its fields. */
+  body?: { valid: () => Record<string, unknown>; fields: Record<string, FieldSpec> };
+}
+
+let n = 0;
+const fresh = () => `bi${process.pid}x${Date.now() % 1e7}x${++n}`;
+
+const ROUTES: Route[] = [
+  { method: 'GET', path: '/api/auth/', params: {} },
+  {
+    method: 'POST',
+    path: '/api/auth/login',
+    params: {},
+    body: {
+      valid: () => ({ email: 'nobody-here@example.test', password: 'not the password' }),
+      fields: { email: { kind: 'string', required: true, max: 254 }, password: { kind: 'string', required: true, max: 256, nulHarmless: true } },
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/signup',
+    params: {},
+    body: {
+      valid: () => {
+        const tag = fresh();
+        return { email: `${tag}@example.test`, username: tag, password: 'long enough password' };
+      },
+      fields: {
+        email: { kind: 'string', required: true, max: 254 },
+        username: { kind: 'string', required: true, max: 40 },
+        password: { kind: 'string', required: true, max: 256, nulHarmless: true },
+        firstName: { kind: 'string', required: false, max: 60 },
+      },
+    },
+  },
+  { method: 'GET', path: '/api/auth/logout', params: {} },
+  { method: 'GET', path: '/api/pins/', params: {} },
+  {
+    method: 'POST',
+    path: '/api/pins/',
+    params: {},
+    body: {
+      valid: () => ({ title: 'New pin', imageUrl: 'https://example.com/new.png', description: 'fine' }),
+      fields: {
+        title: { kind: 'string', required: true, max: 200 },
+        imageUrl: { kind: 'string', required: true, max: 2048 },
+        description: { kind: 'string', required: false, max: 2000 },
+      },
+    },
+  },
+  { method: 'GET', path: '/api/pins/{id}', params: { id: 'pin' } },
+  {
+    method: 'PUT',
+    path: '/api/pins/{id}',
+    params: { id: 'pin' },
+    body: {
+      valid: () => ({ title: 'Edited title', description: 'edited' }),
+      fields: { title: { kind: 'string', required: true, max: 200 }, description: { kind: 'string', required: false, max: 2000 } },
+    },
+  },
+  { method: 'DELETE', path: '/api/pins/{id}', params: { id: 'pin' } },
+  { method: 'GET', path: '/api/boards/', params: {} },
+  { method: 'GET', path: '/api/boards/{id}', params: { id: 'board' } },
+  {
+    method: 'POST',
+    path: '/api/boards/',
+    params: {},
+    body: { valid: () => ({ name: 'Another board' }), fields: { name: { kind: 'string', required: true, max: 100 } } },
+  },
+  {
+    method: 'PATCH',
+    path: '/api/boards/{id}',
+    params: { id: 'board' },
+    body: { valid: () => ({ name: 'Renamed board' }), fields: { name: { kind: 'string', required: true, max: 100 } } },
+  },
+  { method: 'DELETE', path: '/api/boards/{id}', params: { id: 'board' } },
+  {
+    method: 'POST',
+    path: '/api/boards/{id}/pins',
+    params: { id: 'board' },
+    body: { valid: () => ({ pin_id: ids.pin }), fields: { pin_id: { kind: 'id', required: true } } },
+  },
+  { method: 'DELETE', path: '/api/boards/{id}/pins/{pinId}', params: { id: 'board', pinId: 'pin' } },
+  { method: 'GET', path: '/api/favorites/', params: {} },
+  {
+    method: 'POST',
+    path: '/api/favorites/',
+    params: {},
+    body: { valid: () => ({ pin_id: ids.pin }), fields: { pin_id: { kind: 'id', required: true } } },
+  },
+  { method: 'DELETE', path: '/api/favorites/{id}', params: { id: 'favorite' } },
+  { method: 'GET', path: '/api/comments/pins/{pinId}/comments', params: { pinId: 'pin' } },
+  {
+    method: 'POST',
+    path: '/api/comments/pins/{pinId}/comments',
+    params: { pinId: 'pin' },
+    body: { valid: () => ({ text: 'Another comment' }), fields: { text: { kind: 'string', required: true, max: 1000 } } },
+  },
+  {
+    method: 'PUT',
+    path: '/api/comments/{id}',
+    params: { id: 'comment' },
+    body: { valid: () => ({ text: 'Edited comment' }), fields: { text: { kind: 'string', required: true, max: 1000 } } },
+  },
+  { method: 'DELETE', path: '/api/comments/{id}', params: { id: 'comment' } },
+];
+
+/** The route's path with owned ids, except the overrides (inserted as they are, unencoded). */
+function pathOf(route: Route, overrides: Record<string, string> = {}): string {
+  return route.path.replace(/\{(\w+)\}/g, (_, name: string) => overrides[name] ?? String(ids[route.params[name] as Target]));
+}
+
+const label = (route: Route) => `${route.method} ${route.path}`;
+
+function send(route: Route, options: { path?: string; json?: unknown; rawBody?: string; headers?: Record<string, string> } = {}) {
+  const { path = pathOf(route), ...rest } = options;
+  return owner.request(route.method, path, rest);
+}
+
+/** Sends bytes the client helper cannot (binary, streamed), with the owner's cookies and CSRF token. */
+async function sendRaw(route: Route, body: BodyInit, headers: Record<string, string>): Promise<ApiResponse> {
+  const cookie = [...owner.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  const response = await fetch(server.url + pathOf(route), {
+    method: route.method,
+    headers: { cookie, 'x-xsrf-token': owner.csrfToken ?? '', ...headers },
+    body,
+    duplex: 'half',
+  } as RequestInit);
+  const text = await response.text();
+  const json = (response.headers.get('content-type') ?? '').includes('application/json');
+  return { status: response.status, body: json ? (JSON.parse(text) as unknown) : text, headers: response.headers };
+}
+
+const bodyRoutes = ROUTES.filter((r): r is Route & { body: NonNullable<Route['body']> } => r.body !== undefined);
+const paramRoutes = ROUTES.filter((r) => Object.keys(r.params).length > 0);
+const nonGetRoutes = ROUTES.filter((r) => r.method !== 'GET');
+
+// ---------------------------------------------------------------------------------------------
+
+test('the route table covers SPEC §7 plus GET /api/pins/{id}', () => {
+  expect(ROUTES).toHaveLength(23);
+  expect(new Set(ROUTES.map(label)).size).toBe(23);
+});
+
+describe('ids in the path', () => {
+  // Not numbers at all, or numbers that are not positive whole numbers: invalid input → 400.
+  const malformed = ['abc', '-1', '1.5', '1e3', '0x1F', '+1', 'NaN', 'Infinity', '%201', '1%00', '%zz', '1;drop table pins'];
+  // Well-formed but impossible ids (zero, beyond any id column): invalid (400) or unknown (404).
+  const impossible = ['0', '99999999999999999999', '2147483648', '9007199254740993'];
+
+  for (const route of paramRoutes) {
+    for (const param of Object.keys(route.params)) {
+      describe(`${label(route)} {${param}}`, () => {
+        for (const bad of malformed) {
+          test(`${JSON.stringify(bad)} → 400`, async () => {
+            await expectRejected(() => send(route, { path: pathOf(route, { [param]: bad }), json: route.body?.valid() }), { status: 400 });
+          });
+        }
+        for (const bad of impossible) {
+          test(`${bad} → 400 or 404`, async () => {
+            await expectRejected(() => send(route, { path: pathOf(route, { [param]: bad }), json: route.body?.valid() }), { status: [400, 404] });
+          });
+        }
+      });
+    }
+  }
+});
+
+describe('request bodies', () => {
+  const malformedJson = ['{', '{"title": }', "{'title': 'x'}", '{"a": 1,}', 'undefined', 'NaN', '{"a": "\\x41"}', '\u0000{}', '{}}'];
+  const nonObjects = ['null', '[]', '"a string"', '42', 'true', '[[[[[[[[]]]]]]]]'];
+
+  for (const route of bodyRoutes) {
+    const { fields } = route.body;
+    describe(label(route), () => {
+      for (const raw of malformedJson) {
+        test(`malformed JSON ${JSON.stringify(raw)} → 400`, async () => {
+          await expectRejected(() => send(route, { rawBody: raw }), { status: 400 });
+        });
+      }
+
+      test('empty body with a JSON content type → 400', async () => {
+        await expectRejected(() => send(route, { rawBody: '' }), { status: 400 });
+      });
+
+      for (const raw of nonObjects) {
+        test(`JSON ${raw} instead of an object → 400`, async () => {
+          await expectRejected(() => send(route, { rawBody: raw }), { status: 400 });
+        });
+      }
+
+      test('an array holding a valid body → 400', async () => {
+        await expectRejected(() => send(route, { json: [route.body.valid()] }), { status: 400 });
+      });
+
+      test('{} → 400 naming every required input', async () => {
+        const required = Object.entries(fields).filter(([, spec]) => spec.required).map(([name]) => name);
+        await expectRejected(() => send(route, { json: {} }), { status: 400, fields: required });
+      });
+
+      test('a valid body sent as text/plain → 4xx', async () => {
+        await expectRejected(() => send(route, { rawBody: JSON.stringify(route.body.valid()), headers: { 'content-type': 'text/plain' } }));
+      });
+
+      test('a valid body sent as a urlencoded form → 4xx', async () => {
+        const form = new URLSearchParams(Object.entries(route.body.valid()).map(([k, v]) => [k, String(v)])).toString();
+        await expectRejected(() => send(route, { rawBody: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } }));
+      });
+
+      test('a valid body padded past 64 KB → 413', async () => {
+        await expectRejected(() => send(route, { json: { ...route.body.valid(), padding: 'x'.repeat(70_000) } }), { status: 413 });
+      });
+
+      test('a streamed (chunked) body past 64 KB → 413', async () => {
+        const chunk = new TextEncoder().encode(' '.repeat(16 * 1024));
+        let sent = 0;
+        const stream = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (sent === 0) controller.enqueue(new TextEncoder().encode(JSON.stringify(route.body.valid()).slice(0, -1)));
+            if (sent++ < 8) controller.enqueue(chunk);
+            else {
+              controller.enqueue(new TextEncoder().encode('}'));
+              controller.close();
+            }
+          },
+        });
+        await expectRejected(() => sendRaw(route, stream, { 'content-type': 'application/json' }), { status: 413 });
+      });
+
+      test('a gzip body that inflates past 64 KB → 413', async () => {
+        const inflated = JSON.stringify({ ...route.body.valid(), padding: ' '.repeat(1024 * 1024) });
+        await expectRejected(() => sendRaw(route, gzipSync(inflated), { 'content-type': 'application/json', 'content-encoding': 'gzip' }), {
+          status: 413,
+        });
+      });
+
+      for (const [field, spec] of Object.entries(fields)) {
+        const wrongTypes: unknown[] =
+          spec.kind === 'id'
+            ? ['1', `${ids.pin}`, 1.5, -1, 0, 1e20, 2147483648, true, [1], { id: 1 }, null, '']
+            : [123, 0, true, false, {}, { value: 'x' }, [], ['x'], ...(spec.required ? [null] : [])];
+        for (const value of wrongTypes) {
+          test(`${field}: ${JSON.stringify(value)} → 400 with fields.${field}`, async () => {
+            const body = { ...route.body.valid(), [field]: value };
+            // ids in a body are only valid as numbers; `${ids.pin}` (a string) must not slip through.
+            await expectRejected(() => send(route, { json: body }), { status: 400, fields: [field] });
+          });
+        }
+
+        if (spec.kind === 'id') {
+          // Number literals JSON can carry but a JavaScript number cannot hold exactly.
+          for (const literal of ['99999999999999999999', '1e400', '-0', '2147483647.5']) {
+            test(`${field}: ${literal} (raw JSON number) → 400 with fields.${field}`, async () => {
+              await expectRejected(() => send(route, { rawBody: `{"${field}": ${literal}}` }), { status: 400, fields: [field] });
+            });
+          }
+        }
+
+        if (spec.kind === 'string') {
+          test(`${field}: 100,000 characters → 413 (body too large)`, async () => {
+            await expectRejected(() => send(route, { json: { ...route.body.valid(), [field]: 'a'.repeat(100_000) } }), { status: 413 });
+          });
+
+          test(`${field}: 60,000 characters (under the body limit) → 400 with fields.${field}`, async () => {
+            await expectRejected(() => send(route, { json: { ...route.body.valid(), [field]: 'a'.repeat(60_000) } }), { status: 400, fields: [field] });
+          });
+
+          if (spec.max !== undefined) {
+            const max = spec.max;
+            test(`${field}: ${max + 1} characters (one over its limit) → 400 with fields.${field}`, async () => {
+              const value = field === 'email' ? `${'a'.repeat(max - 12)}@example.test` : 'b'.repeat(max + 1);
+              await expectRejected(() => send(route, { json: { ...route.body.valid(), [field]: value } }), { status: 400, fields: [field] });
+            });
+          }
+
+          if (!spec.nulHarmless) {
+            test(`${field}: a NUL character → 4xx, nothing written`, async () => {
+              const valid = route.body.valid();
+              const base = typeof valid[field] === 'string' ? (valid[field] as string) : 'text';
+              const value = field === 'imageUrl' ? 'https://example.com/a\u0000b.png' : `${base.slice(0, 4)}\u0000${base.slice(4)}`;
+              await expectRejected(() => send(route, { json: { ...valid, [field]: value } }));
+            });
+          }
+        }
+      }
+    });
+  }
+});
+
+describe('bodies on routes that take none', () => {
+  for (const route of nonGetRoutes.filter((r) => r.body === undefined)) {
+    test(`${label(route)} with malformed JSON → 400, nothing deleted`, async () => {
+      await expectRejected(() => send(route, { rawBody: '{"oops": ' }), { status: 400 });
+    });
+    test(`${label(route)} with a body past 64 KB → 413, nothing deleted`, async () => {
+      await expectRejected(() => send(route, { json: { padding: 'x'.repeat(70_000) } }), { status: 413 });
+    });
+  }
+});
+
+describe('image URLs', () => {
+  const route = ROUTES.find((r) => r.method === 'POST' && r.path === '/api/pins/') as Route;
+  const refused = [
+    'javascript:alert(1)',
+    'JavaScript:alert(document.cookie)',
+    ' javascript:alert(1)',
+    'java\tscript:alert(1)',
+    'vbscript:msgbox(1)',
+    'data:image/png;base64,iVBORw0KGgo=',
+    'data:text/html,<script>alert(1)</script>',
+    'ftp://example.com/a.png',
+    'file:///etc/passwd',
+    'blob:https://example.com/0b1c',
+    'mailto:someone@example.com',
+    '//evil.com/x',
+    ' //evil.com/x',
+    '/\\evil.com/x',
+    '\\\\evil.com\\x',
+    // A browser drops tabs and newlines from URLs, so these are "//evil.com/x", not same-origin paths.
+    '/\t/evil.com/x',
+    '/\n/evil.com/x',
+    '/\r/evil.com/x',
+    'http://',
+    'https://',
+    'example.com/a.png',
+    'not a url',
+  ];
+  for (const imageUrl of refused) {
+    test(`${JSON.stringify(imageUrl)} → 400 with fields.imageUrl`, async () => {
+      await expectRejected(() => send(route, { json: { title: 'Bad image', imageUrl } }), { status: 400, fields: ['imageUrl'] });
+    });
+  }
+});
+
+describe('SPEC validation texts', () => {
+  const pins = ROUTES.find((r) => r.method === 'POST' && r.path === '/api/pins/') as Route;
+  const pinEdit = ROUTES.find((r) => r.method === 'PUT' && r.path === '/api/pins/{id}') as Route;
+  const boards = ROUTES.find((r) => r.method === 'POST' && r.path === '/api/boards/') as Route;
+  const rename = ROUTES.find((r) => r.method === 'PATCH') as Route;
+  const comment = ROUTES.find((r) => r.method === 'POST' && r.path.endsWith('/comments')) as Route;
+  const commentEdit = ROUTES.find((r) => r.method === 'PUT' && r.path === '/api/comments/{id}') as Route;
+
+  for (const body of [{}, { title: '', imageUrl: '' }, { title: '   ', imageUrl: ' \t ' }, { description: 'only this' }]) {
+    test(`POST /api/pins/ ${JSON.stringify(body)} → "Title is required." and "Image URL is required." together`, async () => {
+      const res = await expectRejected(() => send(pins, { json: body }), {
+        status: 400,
+        errors: ['Title is required.', 'Image URL is required.'],
+      });
+      expect(res.body.fields).toMatchObject({ title: 'Title is required.', imageUrl: 'Image URL is required.' });
+    });
+  }
+
+  test('PUT /api/pins/{id} with a blank title → "Title is required.", pin unchanged', async () => {
+    const res = await expectRejected(() => send(pinEdit, { json: { title: '  ', description: 'changed?' } }), {
+      status: 400,
+      errors: ['Title is required.'],
+    });
+    expect(res.body.fields.title).toBe('Title is required.');
+  });
+
+  for (const body of [{}, { name: '' }, { name: '    ' }, { name: '\n\t' }]) {
+    test(`POST /api/boards/ ${JSON.stringify(body)} → "Board name cannot be empty."`, async () => {
+      const res = await expectRejected(() => send(boards, { json: body }), { status: 400, errors: ['Board name cannot be empty.'] });
+      expect(res.body.fields.name).toBe('Board name cannot be empty.');
+    });
+    test(`PATCH /api/boards/{id} ${JSON.stringify(body)} → "Board name cannot be empty."`, async () => {
+      await expectRejected(() => send(rename, { json: body }), { status: 400, errors: ['Board name cannot be empty.'] });
+    });
+  }
+
+  for (const body of [{}, { text: '' }, { text: '   ' }]) {
+    test(`POST comment ${JSON.stringify(body)} → "Text is required"`, async () => {
+      const res = await expectRejected(() => send(comment, { json: body }), { status: 400, errors: ['Text is required'] });
+      expect(res.body.fields.text).toBe('Text is required');
+    });
+    test(`PUT /api/comments/{id} ${JSON.stringify(body)} → "Text is required"`, async () => {
+      await expectRejected(() => send(commentEdit, { json: body }), { status: 400, errors: ['Text is required'] });
+    });
+  }
+
+  test('a "__proto__" key does not supply a missing title', async () => {
+    await expectRejected(
+      () => send(pins, { rawBody: '{"__proto__": {"title": "from the prototype"}, "imageUrl": "https://example.com/p.png"}' }),
+      { status: 400, errors: ['Title is required.'] },
+    );
+  });
+});
+
+describe('unknown API paths and methods', () => {
+  for (const path of ['/api/nope', '/api/', '/api/pins/1/nope', '/api/comments/', '/api/users/', '/api/pins/{id}/comments', '/api/boards/{id}/pins/']) {
+    test(`GET ${path} → 404 with the error shape (not the web page)`, async () => {
+      await expectRejected(() => owner.get(path.replace('{id}', String(ids.pin))), { status: 404 });
+    });
+  }
+  test('POST /api/nope with a valid CSRF token → 404', async () => {
+    await expectRejected(() => owner.post('/api/nope', { a: 1 }), { status: 404 });
+  });
+  test('DELETE /api/favorites/ (no id) → 404', async () => {
+    await expectRejected(() => owner.delete('/api/favorites/'), { status: 404 });
+  });
+  test('PATCH /api/pins/{id} (a method the path lacks) → 404 or 405, pin unchanged', async () => {
+    await expectRejected(() => owner.patch(`/api/pins/${ids.pin}`, { title: 'patched' }), { status: [404, 405] });
+  });
+  test('PUT /api/boards/{id} (a method the path lacks) → 404 or 405, board unchanged', async () => {
+    await expectRejected(() => owner.put(`/api/boards/${ids.board}`, { name: 'put' }), { status: [404, 405] });
+  });
+});
+
+describe('routes without input ignore junk query strings', () => {
+  for (const route of ROUTES.filter((r) => r.method === 'GET' && Object.keys(r.params).length === 0)) {
+    test(`${label(route)}?junk → 200, nothing written`, async () => {
+      // Logout would end the owner's session; it gets a client of its own.
+      const client = route.path === '/api/auth/logout' ? new ApiClient(server.url) : owner;
+      const before = await snapshot();
+      const res = await client.get(`${route.path}?id=abc&__proto__[x]=1&a[b][c]=d&${'q'.repeat(2000)}=%zz`);
+      expect(res.status).toBe(200);
+      expect(await snapshot()).toEqual(before);
+    });
+  }
+});
+
+test('after all of it the owner is still signed in and every target is intact', async () => {
+  const session = await owner.get<{ user: User | null }>('/api/auth/');
+  expect(session.body.user?.id).toBe(ownerUser.id);
+  expect((await owner.get<Pin>(`/api/pins/${ids.pin}`)).body).toMatchObject({ title: 'Target pin', description: 'd', likes_count: 1 });
+  expect((await owner.get<Board>(`/api/boards/${ids.board}`)).body).toMatchObject({ name: 'Target board', pins: [{ id: ids.pin }] });
+  const comments = await owner.get<{ comments: Comment[] }>(`/api/comments/pins/${ids.pin}/comments`);
+  expect(comments.body.comments.map((c) => c.text)).toEqual(['Target comment']);
+  expect((await owner.get('/healthz')).status).toBe(200);
+});

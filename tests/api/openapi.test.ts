@@ -1,0 +1,428 @@
+import Ajv2020Module from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Board } from '../../contract/boards.ts';
+import type { Comment } from '../../contract/comments.ts';
+import type { Favorite } from '../../contract/favorites.ts';
+import type { Pin } from '../../contract/pins.ts';
+import type { User } from '../../contract/users.ts';
+import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
+import { startServer, type TestServer } from '../support/server.ts';
+
+// The OpenAPI document served at /api/openapi.json is checked against the running server: every
+// real response (successes and errors) must validate against the schema the document gives for its
+// path, method and status; every documented operation must exist; every SPEC §7 call is documented.
+
+interface MediaType {
+  schema?: object;
+}
+interface Operation {
+  requestBody?: { content?: Record<string, MediaType> };
+  responses: Record<string, { content?: Record<string, MediaType> }>;
+}
+interface OpenApiDocument {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Record<string, object> };
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** SPEC §7, row by row, plus GET /api/pins/{id} (the issue adds it). */
+const SPEC_ROUTES: Array<[Method, string]> = [
+  ['GET', '/api/auth/'],
+  ['POST', '/api/auth/login'],
+  ['POST', '/api/auth/signup'],
+  ['GET', '/api/auth/logout'],
+  ['GET', '/api/pins/'],
+  ['POST', '/api/pins/'],
+  ['PUT', '/api/pins/{id}'],
+  ['DELETE', '/api/pins/{id}'],
+  ['GET', '/api/boards/'],
+  ['GET', '/api/boards/{id}'],
+  ['POST', '/api/boards/'],
+  ['PATCH', '/api/boards/{id}'],
+  ['DELETE', '/api/boards/{id}'],
+  ['POST', '/api/boards/{id}/pins'],
+  ['DELETE', '/api/boards/{id}/pins/{pinId}'],
+  ['GET', '/api/favorites/'],
+  ['POST', '/api/favorites/'],
+  ['DELETE', '/api/favorites/{id}'],
+  ['GET', '/api/comments/pins/{pinId}/comments'],
+  ['POST', '/api/comments/pins/{pinId}/comments'],
+  ['PUT', '/api/comments/{id}'],
+  ['DELETE', '/api/comments/{id}'],
+  ['GET', '/api/pins/{id}'],
+];
+
+// Both packages are CommonJS with `exports.default`; under NodeNext typing the default import is the
+// module object, whose `default` is the class / plugin (at run time it is the same function).
+const Ajv2020 = Ajv2020Module.default;
+type Ajv2020 = InstanceType<typeof Ajv2020>;
+const addFormats = addFormatsModule.default;
+
+const SCHEMA_BASE = 'https://pinboard.test/openapi/components/schemas/';
+
+/** Points `#/components/schemas/X` references at the ids the component schemas are registered under. */
+function rewriteRefs(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(rewriteRefs);
+  if (typeof node !== 'object' || node === null) return node;
+  return Object.fromEntries(
+    Object.entries(node).map(([key, value]) => [
+      key,
+      key === '$ref' && typeof value === 'string' && value.startsWith('#/components/schemas/')
+        ? SCHEMA_BASE + value.slice('#/components/schemas/'.length)
+        : rewriteRefs(value),
+    ]),
+  );
+}
+
+let server: TestServer;
+let doc: OpenApiDocument;
+let ajv: Ajv2020;
+const validators = new Map<string, ReturnType<Ajv2020['compile']>>();
+/** `${method} ${path} ${status}` of every real response that was checked against the document. */
+const exercised = new Set<string>();
+
+beforeAll(async () => {
+  server = await startServer({ seed: true });
+  const res = await new ApiClient(server.url).get<OpenApiDocument>('/api/openapi.json');
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  doc = res.body;
+  ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
+  addFormats(ajv);
+  for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) ajv.addSchema(rewriteRefs(schema) as object, SCHEMA_BASE + name);
+});
+afterAll(() => server?.stop());
+
+function validatorFor(schema: object) {
+  const key = JSON.stringify(schema);
+  let validate = validators.get(key);
+  if (!validate) {
+    validate = ajv.compile(rewriteRefs(schema) as object);
+    validators.set(key, validate);
+  }
+  return validate;
+}
+
+function operation(method: string, path: string): Operation {
+  const op = doc.paths[path]?.[method.toLowerCase()];
+  if (!op) throw new Error(`${method} ${path} is not in the OpenAPI document`);
+  return op;
+}
+
+function responseSchema(method: string, path: string, status: number): object {
+  const documented = operation(method, path).responses[String(status)];
+  if (!documented) {
+    throw new Error(`${method} ${path} answered ${status}, which the document does not list (it lists ${Object.keys(operation(method, path).responses).join(', ')})`);
+  }
+  const schema = documented.content?.['application/json']?.schema;
+  if (!schema) throw new Error(`${method} ${path} ${status} has no application/json schema`);
+  return schema;
+}
+
+/** Validates a real response against the document and records the (path, method, status) as covered. */
+function expectDocumented(method: Method, path: string, response: ApiResponse): void {
+  const context = `${method} ${path} → ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`;
+  expect(response.headers.get('content-type') ?? '', context).toMatch(/^application\/json/);
+  const validate = validatorFor(responseSchema(method, path, response.status));
+  const valid = validate(response.body);
+  expect(valid ? [] : validate.errors, context).toEqual([]);
+  exercised.add(`${method} ${path} ${response.status}`);
+}
+
+/** Calls a documented operation with concrete path parameters and checks the answer against the document. */
+async function call<T = unknown>(
+  client: ApiClient,
+  method: Method,
+  path: string,
+  options: { params?: Record<string, number | string>; json?: unknown; expect?: number; csrf?: boolean } = {},
+): Promise<ApiResponse<T>> {
+  const concrete = path.replace(/\{(\w+)\}/g, (_, name: string) => String(options.params?.[name] ?? `{${name}}`));
+  const response = await client.request<T>(method, concrete, {
+    ...(options.json !== undefined ? { json: options.json } : {}),
+    ...(options.csrf === false ? { csrf: false } : {}),
+  });
+  if (options.expect !== undefined) expect(response.status, `${method} ${concrete} ${JSON.stringify(response.body).slice(0, 300)}`).toBe(options.expect);
+  expectDocumented(method, path, response);
+  // A body the server accepted must also satisfy the documented request schema.
+  if (response.status < 300 && options.json !== undefined) {
+    const requestSchema = operation(method, path).requestBody?.content?.['application/json']?.schema;
+    expect(requestSchema, `${method} ${path} documents its request body`).toBeDefined();
+    const validate = validatorFor(requestSchema as object);
+    expect(validate(options.json) ? [] : validate.errors, `${method} ${path} request ${JSON.stringify(options.json)}`).toEqual([]);
+  }
+  return response;
+}
+
+interface Fixtures {
+  pin: number;
+  board: number;
+  favorite: number;
+  comment: number;
+}
+
+/** A pin (on a board, favorited, commented) and a board, all owned by the client's user. */
+async function ownedFixtures(client: ApiClient): Promise<Fixtures> {
+  const pin = await client.post<Pin>('/api/pins/', pinBody('Existing'));
+  const board = await client.post<Board>('/api/boards/', { name: 'Existing board' });
+  expect((await client.post(`/api/boards/${board.body.id}/pins`, { pin_id: pin.body.id })).status).toBe(201);
+  const favorite = await client.post<Favorite>('/api/favorites/', { pin_id: pin.body.id });
+  const comment = await client.post<Comment>(`/api/comments/pins/${pin.body.id}/comments`, { text: 'Existing' });
+  expect([pin.status, board.status, favorite.status, comment.status]).toEqual([201, 201, 201, 201]);
+  return { pin: pin.body.id, board: board.body.id, favorite: favorite.body.id, comment: comment.body.id };
+}
+
+/** Fills a documented path with the fixture each parameter names. */
+function concretePath(path: string, fixtures: Fixtures): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (name === 'pinId' || path.startsWith('/api/pins/')) return String(fixtures.pin);
+    if (path.startsWith('/api/boards/')) return String(fixtures.board);
+    if (path.startsWith('/api/favorites/')) return String(fixtures.favorite);
+    return String(fixtures.comment);
+  });
+}
+
+const pinBody = (title = 'Documented pin') => ({ title, imageUrl: 'https://example.com/doc.png', description: 'Described.' });
+
+// ---------------------------------------------------------------------------------------------
+
+describe('the document', () => {
+  test('is OpenAPI 3.1 and every component schema compiles under JSON Schema 2020-12', () => {
+    expect(doc.openapi).toMatch(/^3\.1\./);
+    const names = Object.keys(doc.components?.schemas ?? {});
+    expect(names).toEqual(expect.arrayContaining(['Error', 'Pin', 'Board', 'Favorite', 'Comment', 'User']));
+    for (const name of names) expect(() => ajv.getSchema(SCHEMA_BASE + name), name).not.toThrow();
+    for (const name of names) expect(ajv.getSchema(SCHEMA_BASE + name), name).toBeTypeOf('function');
+  });
+
+  test('lists every route of SPEC §7 (and GET /api/pins/{id}), each with a JSON success schema', () => {
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    for (const [method, path] of SPEC_ROUTES) {
+      expect(documented, `${method} ${path}`).toContain(`${method} ${path}`);
+      const successes = Object.keys(operation(method, path).responses).filter((s) => /^2\d\d$/.test(s));
+      expect(successes.length, `${method} ${path} has a 2xx`).toBeGreaterThan(0);
+      for (const status of successes) expect(() => responseSchema(method, path, Number(status))).not.toThrow();
+    }
+  });
+
+  test('every error response is documented with the Error schema', () => {
+    for (const [method, path] of SPEC_ROUTES) {
+      for (const [status, response] of Object.entries(operation(method, path).responses)) {
+        if (Number(status) < 400) continue;
+        expect(response.content?.['application/json']?.schema, `${method} ${path} ${status}`).toEqual({ $ref: '#/components/schemas/Error' });
+      }
+    }
+  });
+
+  test('success schemas are not vacuous: none accepts null, {} or a bare string', () => {
+    // Otherwise "the response validates" would prove nothing.
+    const lax: string[] = [];
+    for (const [method, path] of SPEC_ROUTES) {
+      for (const status of Object.keys(operation(method, path).responses).filter((s) => /^2\d\d$/.test(s))) {
+        const validate = validatorFor(responseSchema(method, path, Number(status)));
+        for (const sample of [null, {}, 'text']) if (validate(sample)) lax.push(`${method} ${path} ${status} accepts ${JSON.stringify(sample)}`);
+      }
+    }
+    expect(lax).toEqual([]);
+  });
+});
+
+describe('real successful responses match the document', () => {
+  test('auth: session check (anonymous and signed in), signup, login, logout, demo login', async () => {
+    const anonymous = new ApiClient(server.url);
+    const session = await call<{ user: User | null }>(anonymous, 'GET', '/api/auth/', { expect: 200 });
+    expect(session.body.user).toBeNull();
+
+    const tag = `doc${process.pid}${Date.now() % 1e6}`;
+    const client = new ApiClient(server.url);
+    const signup = await call<User>(client, 'POST', '/api/auth/signup', {
+      json: { email: `${tag}@example.test`, username: tag, password: 'long enough password', firstName: 'Doc' },
+      expect: 201,
+    });
+    expect((await call<{ user: User }>(client, 'GET', '/api/auth/', { expect: 200 })).body.user.id).toBe(signup.body.id);
+    await call(client, 'GET', '/api/auth/logout', { expect: 200 });
+    await call(client, 'POST', '/api/auth/login', { json: { email: `${tag}@example.test`, password: 'long enough password' }, expect: 200 });
+    await call(new ApiClient(server.url), 'POST', '/api/auth/login', { json: { email: 'demo@pinboard.test', password: 'demo-password' }, expect: 200 });
+  });
+
+  test('pins: list, create, read, edit, delete', async () => {
+    const { client } = await signUpUser(server.url, 'docpins');
+    const list = await call<{ pins: Pin[] }>(client, 'GET', '/api/pins/', { expect: 200 });
+    expect(list.body.pins.length).toBeGreaterThan(0);
+    const created = await call<Pin>(client, 'POST', '/api/pins/', { json: pinBody(), expect: 201 });
+    // A description may be left out; the document says so too.
+    await call(client, 'POST', '/api/pins/', { json: { title: 'No description', imageUrl: '/seed-images/citrus.svg' }, expect: 201 });
+    await call(new ApiClient(server.url), 'GET', '/api/pins/{id}', { params: { id: created.body.id }, expect: 200 });
+    await call(client, 'PUT', '/api/pins/{id}', { params: { id: created.body.id }, json: { title: 'Edited', description: 'Edited.' }, expect: 200 });
+    await call(client, 'DELETE', '/api/pins/{id}', { params: { id: created.body.id }, expect: 200 });
+  });
+
+  test('boards: create, list, read, rename, add a pin (new and again), remove it, delete', async () => {
+    const { client } = await signUpUser(server.url, 'docboards');
+    const pin = await call<Pin>(client, 'POST', '/api/pins/', { json: pinBody('On a board'), expect: 201 });
+    const board = await call<Board>(client, 'POST', '/api/boards/', { json: { name: 'Documented board' }, expect: 201 });
+    const params = { id: board.body.id, pinId: pin.body.id };
+    await call(client, 'POST', '/api/boards/{id}/pins', { params, json: { pin_id: pin.body.id }, expect: 201 });
+    await call(client, 'POST', '/api/boards/{id}/pins', { params, json: { pin_id: pin.body.id }, expect: 200 });
+    await call(client, 'POST', '/api/boards/', { json: { name: 'Empty board' }, expect: 201 });
+    const list = await call<{ boards: Board[] }>(client, 'GET', '/api/boards/', { expect: 200 });
+    expect(list.body.boards.some((b) => b.pins.length > 0)).toBe(true);
+    await call(client, 'GET', '/api/boards/{id}', { params, expect: 200 });
+    await call(client, 'PATCH', '/api/boards/{id}', { params, json: { name: 'Renamed board' }, expect: 200 });
+    await call(client, 'DELETE', '/api/boards/{id}/pins/{pinId}', { params, expect: 200 });
+    await call(client, 'DELETE', '/api/boards/{id}', { params, expect: 200 });
+  });
+
+  test('favorites: add, add again, list, remove', async () => {
+    const { client } = await signUpUser(server.url, 'docfavs');
+    const pins = await client.get<{ pins: Pin[] }>('/api/pins/');
+    const pinId = pins.body.pins[0]?.id as number;
+    const favorite = await call<Favorite>(client, 'POST', '/api/favorites/', { json: { pin_id: pinId }, expect: 201 });
+    await call(client, 'POST', '/api/favorites/', { json: { pin_id: pinId }, expect: 200 });
+    const list = await call<{ pins: Favorite[] }>(client, 'GET', '/api/favorites/', { expect: 200 });
+    expect(list.body.pins).toHaveLength(1);
+    await call(client, 'DELETE', '/api/favorites/{id}', { params: { id: favorite.body.id }, expect: 200 });
+  });
+
+  test('comments: create, list, edit, delete', async () => {
+    const { client } = await signUpUser(server.url, 'doccomments');
+    const pins = await client.get<{ pins: Pin[] }>('/api/pins/');
+    const pinId = pins.body.pins[0]?.id as number;
+    const comment = await call<Comment>(client, 'POST', '/api/comments/pins/{pinId}/comments', { params: { pinId }, json: { text: 'Documented' }, expect: 201 });
+    const list = await call<{ comments: Comment[] }>(new ApiClient(server.url), 'GET', '/api/comments/pins/{pinId}/comments', { params: { pinId }, expect: 200 });
+    expect(list.body.comments.length).toBeGreaterThan(0);
+    await call(client, 'PUT', '/api/comments/{id}', { params: { id: comment.body.id }, json: { text: 'Edited' }, expect: 200 });
+    await call(client, 'DELETE', '/api/comments/{id}', { params: { id: comment.body.id }, expect: 200 });
+  });
+});
+
+describe('real error responses match the document', () => {
+  test('400 invalid body and invalid id', async () => {
+    const { client } = await signUpUser(server.url, 'doc400');
+    await call(client, 'POST', '/api/pins/', { json: {}, expect: 400 });
+    await call(client, 'POST', '/api/boards/', { json: { name: ' ' }, expect: 400 });
+    await call(client, 'POST', '/api/favorites/', { json: { pin_id: 'x' }, expect: 400 });
+    await call(client, 'POST', '/api/auth/signup', { json: { email: 'nope' }, expect: 400 });
+    await call(client, 'POST', '/api/auth/login', { json: {}, expect: 400 });
+    await call(client, 'GET', '/api/pins/{id}', { params: { id: 'abc' }, expect: 400 });
+    await call(client, 'DELETE', '/api/comments/{id}', { params: { id: '-1' }, expect: 400 });
+    await call(client, 'GET', '/api/comments/pins/{pinId}/comments', { params: { pinId: '1.5' }, expect: 400 });
+  });
+
+  test('401 signed out and bad credentials', async () => {
+    const anonymous = new ApiClient(server.url);
+    await call(anonymous, 'POST', '/api/pins/', { json: pinBody(), expect: 401 });
+    await call(anonymous, 'GET', '/api/boards/', { expect: 401 });
+    await call(anonymous, 'GET', '/api/favorites/', { expect: 401 });
+    await call(anonymous, 'POST', '/api/auth/login', { json: { email: 'demo@pinboard.test', password: 'wrong password' }, expect: 401 });
+  });
+
+  test('403 not yours, and missing CSRF token', async () => {
+    const { client: alice } = await signUpUser(server.url, 'docalice');
+    const { client: bob } = await signUpUser(server.url, 'docbob');
+    const pin = await alice.post<Pin>('/api/pins/', pinBody('Alice’s'));
+    const board = await alice.post<Board>('/api/boards/', { name: 'Alice’s board' });
+    await call(bob, 'GET', '/api/boards/{id}', { params: { id: board.body.id }, expect: 403 });
+    await call(bob, 'PUT', '/api/pins/{id}', { params: { id: pin.body.id }, json: { title: 'Mine now' }, expect: 403 });
+    await call(bob, 'DELETE', '/api/pins/{id}', { params: { id: pin.body.id }, expect: 403 });
+    await call(alice, 'POST', '/api/pins/', { json: pinBody(), csrf: false, expect: 403 });
+    await call(new ApiClient(server.url), 'POST', '/api/auth/signup', { json: { email: 'x@example.test', username: 'xyz', password: 'long enough' }, csrf: false, expect: 403 });
+  });
+
+  test('404 unknown ids', async () => {
+    const { client } = await signUpUser(server.url, 'doc404');
+    await call(client, 'GET', '/api/pins/{id}', { params: { id: 2_000_000_000 }, expect: 404 });
+    await call(client, 'GET', '/api/boards/{id}', { params: { id: 2_000_000_000 }, expect: 404 });
+    await call(client, 'POST', '/api/favorites/', { json: { pin_id: 2_000_000_000 }, expect: 404 });
+    await call(client, 'DELETE', '/api/favorites/{id}', { params: { id: 2_000_000_000 }, expect: 404 });
+    await call(client, 'GET', '/api/comments/pins/{pinId}/comments', { params: { pinId: 2_000_000_000 }, expect: 404 });
+  });
+
+  test('409 second comment on a pin, taken email', async () => {
+    const { client, user } = await signUpUser(server.url, 'doc409');
+    const pins = await client.get<{ pins: Pin[] }>('/api/pins/');
+    const pinId = pins.body.pins[0]?.id as number;
+    await call(client, 'POST', '/api/comments/pins/{pinId}/comments', { params: { pinId }, json: { text: 'First' }, expect: 201 });
+    await call(client, 'POST', '/api/comments/pins/{pinId}/comments', { params: { pinId }, json: { text: 'Second' }, expect: 409 });
+    await call(new ApiClient(server.url), 'POST', '/api/auth/signup', {
+      json: { email: user.email, username: `${user.username.slice(0, 30)}b`, password: 'long enough password' },
+      expect: 409,
+    });
+  });
+
+  test('413 (body over 64 KB) is a documented answer of every operation that takes a body', async () => {
+    const { client } = await signUpUser(server.url, 'doc413');
+    const fixtures = await ownedFixtures(client);
+    const padded = { padding: 'x'.repeat(70_000) };
+    const undocumented: string[] = [];
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(operations)) {
+        if (!op.requestBody) continue;
+        const upper = method.toUpperCase() as Method;
+        const response = await client.request(upper, concretePath(path, fixtures), { json: padded });
+        expect(response.status, `${upper} ${path}`).toBe(413);
+        if (op.responses['413']) expectDocumented(upper, path, response);
+        else undocumented.push(`${upper} ${path}`);
+      }
+    }
+    expect(undocumented, 'operations answering 413 without documenting it').toEqual([]);
+  });
+
+  test('429 from the general per-address API limit (it guards every /api call) is documented for GET /api/pins/', async () => {
+    const limited = await startServer({ env: { API_RATE_LIMIT_PER_IP: '2' } });
+    try {
+      const client = new ApiClient(limited.url);
+      const statuses: number[] = [];
+      let response = await client.get('/api/pins/');
+      for (let i = 0; i < 3; i++) {
+        statuses.push(response.status);
+        response = await client.get('/api/pins/');
+      }
+      expect([...statuses, response.status]).toEqual([200, 200, 429, 429]);
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+      expectDocumented('GET', '/api/pins/', response);
+    } finally {
+      await limited.stop();
+    }
+  });
+});
+
+describe('the server and the document agree on the routes', () => {
+  test('every documented operation exists: real ids, a stranger, an empty body → never the "no route" 404', async () => {
+    const { client: owner } = await signUpUser(server.url, 'docowner');
+    const { client: stranger } = await signUpUser(server.url, 'docstranger');
+    const fixtures = await ownedFixtures(owner);
+
+    // Sanity: a path the API lacks does answer 404, so this test can tell.
+    expect((await stranger.get(`/api/pins/${fixtures.pin}/nope`)).status).toBe(404);
+
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const method of Object.keys(operations)) {
+        const upper = method.toUpperCase() as Method;
+        // Logout would end the stranger's session; an anonymous visitor may call it too.
+        const client = path === '/api/auth/logout' ? new ApiClient(server.url) : stranger;
+        const response = await client.request(upper, concretePath(path, fixtures), upper === 'GET' || upper === 'DELETE' ? {} : { json: {} });
+        expect(response.status, `${upper} ${path}: ${JSON.stringify(response.body)}`).not.toBe(404);
+        expectDocumented(upper, path, response);
+      }
+    }
+    // Nothing of the owner's was touched by the stranger.
+    expect((await owner.get<Pin>(`/api/pins/${fixtures.pin}`)).body).toMatchObject({ title: 'Existing', likes_count: 1 });
+    expect((await owner.get<Board>(`/api/boards/${fixtures.board}`)).body.pins).toHaveLength(1);
+    expect((await owner.get<{ comments: Comment[] }>(`/api/comments/pins/${fixtures.pin}/comments`)).body.comments).toHaveLength(1);
+  });
+
+  test('every documented success status was produced by a real call above', () => {
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).flatMap(([method, op]) =>
+        Object.keys(op.responses)
+          .filter((status) => /^2\d\d$/.test(status))
+          .map((status) => `${method.toUpperCase()} ${path} ${status}`),
+      ),
+    );
+    expect(documented.length).toBeGreaterThanOrEqual(SPEC_ROUTES.length);
+    expect(documented.filter((entry) => !exercised.has(entry))).toEqual([]);
+  });
+});

@@ -1,0 +1,186 @@
+// Helpers for the browser end-to-end tests: a fresh client build when the sources changed, the
+// system Chromium through playwright-core, screenshots, axe-core checks and small waiting helpers.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const distIndex = path.join(repoRoot, 'dist/public/index.html');
+export const screenshotDir = path.join(repoRoot, 'artifacts/screenshots');
+
+export const DESKTOP = { width: 1280, height: 800 } as const;
+export const PHONE = { width: 390, height: 844 } as const;
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(full));
+    else if (!/\.test\.tsx?$/.test(entry.name)) newest = Math.max(newest, statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds the client (vite build → dist/public) unless a build newer than every source exists. */
+export function ensureClientBuilt(): void {
+  let built: number;
+  try {
+    built = statSync(distIndex).mtimeMs;
+  } catch {
+    built = 0;
+  }
+  if (built > newestMtime(path.join(repoRoot, 'frontend'))) return;
+  const vite = path.join(repoRoot, 'node_modules/vite/bin/vite.js');
+  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: repoRoot, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`vite build failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export type Tab = { context: BrowserContext; page: Page; errors: string[]; dialogs: string[]; requests: string[] };
+
+/**
+ * A new browser context and page. Page errors and console errors are collected (a test asserts
+ * none happened); browser dialogs are recorded and accepted (window.confirm answers yes, unless
+ * `confirmAnswer` says otherwise).
+ */
+export async function openTab(browser: Browser, baseURL: string, viewport: { width: number; height: number } = DESKTOP): Promise<Tab & { confirmAnswer: { value: boolean } }> {
+  const context = await browser.newContext({ baseURL, viewport });
+  // Chromium on Linux has no Web Share: make that explicit so the share button takes the clipboard path.
+  await context.addInitScript(() => {
+    Reflect.deleteProperty(Navigator.prototype, 'share');
+  });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const tab = { context, page, errors: [] as string[], dialogs: [] as string[], requests: [] as string[], confirmAnswer: { value: true } };
+  page.on('pageerror', (error) => tab.errors.push(`pageerror: ${error.message}`));
+  page.on('console', (msg) => {
+    // Expected 4xx answers show up as failed resource loads; keep real script errors only.
+    if (msg.type() === 'error' && !/Failed to load resource/.test(msg.text())) tab.errors.push(`console: ${msg.text()}`);
+  });
+  page.on('request', (request) => {
+    if (request.url().includes('/api/')) tab.requests.push(`${request.method()} ${new URL(request.url()).pathname}`);
+  });
+  page.on('dialog', (dialog) => {
+    tab.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+    void (dialog.type() === 'confirm' && !tab.confirmAnswer.value ? dialog.dismiss() : dialog.accept());
+  });
+  return tab;
+}
+
+export async function visible(locator: Locator, timeout = 10_000): Promise<Locator> {
+  await locator.first().waitFor({ state: 'visible', timeout });
+  return locator;
+}
+
+export async function gone(locator: Locator, timeout = 10_000): Promise<void> {
+  await locator.first().waitFor({ state: 'hidden', timeout });
+}
+
+export async function pathIs(page: Page, pathname: string | RegExp): Promise<void> {
+  await page.waitForURL((url) => (typeof pathname === 'string' ? url.pathname === pathname : pathname.test(url.pathname)), { timeout: 10_000 });
+}
+
+/** Waits until every image on the page finished (loaded or failed), so screenshots are stable. */
+export async function settleImages(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    // Lazy images below the fold never load without scrolling: load them all for the picture.
+    for (const img of Array.from(document.images)) img.loading = 'eager';
+    await Promise.all(
+      Array.from(document.images).map((img) =>
+        img.complete ? undefined : new Promise((resolve) => {
+          img.addEventListener('load', resolve, { once: true });
+          img.addEventListener('error', resolve, { once: true });
+          setTimeout(resolve, 3000);
+        }),
+      ),
+    );
+  });
+  await page.waitForTimeout(300); // fade-in transition
+}
+
+/**
+ * A full-page screenshot from the top; for an open overlay (menu, dropdown, modal) the viewport as
+ * the user sees it, since a full-page capture of a scrolled page misplaces sticky and fixed layers.
+ */
+export async function screenshot(page: Page, name: string, options: { overlay?: boolean } = {}): Promise<string> {
+  mkdirSync(screenshotDir, { recursive: true });
+  const size = page.viewportSize();
+  const file = path.join(screenshotDir, `${name}-${size?.width}x${size?.height}.png`);
+  await settleImages(page);
+  if (!options.overlay) await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: file, fullPage: !options.overlay });
+  return file;
+}
+
+const axeSource = readFileSync(path.join(repoRoot, 'node_modules/axe-core/axe.min.js'), 'utf8');
+
+type AxeViolation = { id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> };
+
+/** Runs axe-core on the page; returns serious and critical violations (there should be none). */
+export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
+  const loaded = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined');
+  // Evaluated through the DevTools protocol: the app's CSP (script-src 'self') rightly refuses an inline tag.
+  if (!loaded) await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations;
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+export async function expectAccessible(page: Page, label: string): Promise<void> {
+  const violations = await seriousA11yViolations(page);
+  const summary = violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+  expect(summary, `axe on ${label}`).toEqual([]);
+}
+
+let counter = 0;
+/** A unique account for one test run. */
+export function newAccount(prefix: string) {
+  counter += 1;
+  const tag = `${Date.now().toString(36)}${counter}${Math.floor(Math.random() * 1e4)}`;
+  return { email: `${prefix}-${tag}@example.com`, username: `${prefix}_${tag}`.slice(0, 40), password: `pw-${tag}-secret` };
+}
+
+export async function signUp(page: Page, account: { email: string; username: string; password: string }): Promise<void> {
+  await page.goto('/signup');
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Username').fill(account.username);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByLabel('Confirm Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+  await pathIs(page, '/');
+  await visible(page.getByRole('link', { name: 'Favorites' })); // shown at every width once signed in
+}
+
+export async function demoLogin(page: Page): Promise<void> {
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Log in as Demo User' }).click();
+  await pathIs(page, '/');
+  await visible(page.getByRole('link', { name: 'Favorites' })); // shown at every width once signed in
+}
+
+export async function createPin(page: Page, pin: { title: string; imageUrl: string; description?: string }): Promise<number> {
+  await page.goto('/pins/new');
+  await page.getByLabel('Title').fill(pin.title);
+  await page.getByLabel('Image URL').fill(pin.imageUrl);
+  if (pin.description) await page.getByLabel('Description (optional)').fill(pin.description);
+  await page.getByRole('button', { name: 'Save Pin' }).click();
+  await pathIs(page, '/pins');
+  const link = page.getByRole('link', { name: pin.title, exact: true });
+  await visible(link);
+  const href = await link.first().getAttribute('href');
+  return Number(href?.split('/').pop());
+}

@@ -1,0 +1,254 @@
+// The signed-in journey of issue 3, in the system Chromium against the real server and database:
+// signup (mismatch first) → pin → favorites → boards → comments → share → logout.
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../support/server.ts';
+import { createPin, ensureClientBuilt, gone, launchChromium, newAccount, openTab, pathIs, visible, type Tab } from './browser.ts';
+
+let server: TestServer;
+let browser: Browser;
+let tab: Tab & { confirmAnswer: { value: boolean } };
+const account = newAccount('journey');
+const pinTitle = `Harbour lights ${Date.now()}`;
+let pinId = 0;
+
+beforeAll(async () => {
+  ensureClientBuilt();
+  server = await startServer({ seed: true });
+  browser = await launchChromium();
+  tab = await openTab(browser, server.url);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('signed-in journey', () => {
+  it('signup refuses a mismatched confirm password with the exact text and sends nothing', async () => {
+    const { page } = tab;
+    await page.goto('/signup');
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByLabel('Username').fill(account.username);
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
+    await page.getByLabel('Confirm Password').fill(`${account.password}-typo`);
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await visible(page.getByText('Confirm Password field must be the same as the Password field', { exact: true }));
+    expect(tab.requests.filter((r) => r.startsWith('POST'))).toEqual([]);
+    expect(page.url()).toMatch(/\/signup$/);
+  });
+
+  it('signs up (the same email and username still free, so nothing was created before)', async () => {
+    const { page } = tab;
+    await page.getByLabel('Confirm Password').fill(account.password);
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await pathIs(page, '/');
+    await page.getByRole('button', { name: 'Profile menu' }).click();
+    await visible(page.getByText(`Hello, ${account.username}`));
+    await visible(page.getByText(account.email));
+    await page.keyboard.press('Escape');
+    await gone(page.getByText(`Hello, ${account.username}`));
+  });
+
+  it('new pin: blank fields list both errors together; then the pin is created and listed', async () => {
+    const { page } = tab;
+    await page.goto('/pins/new');
+    await page.getByRole('button', { name: 'Save Pin' }).click();
+    const errors = page.getByRole('alert');
+    await visible(errors);
+    expect(await errors.locator('li').allTextContents()).toEqual(['Title is required.', 'Image URL is required.']);
+
+    pinId = await createPin(page, { title: pinTitle, imageUrl: '/seed-images/lighthouse-dusk.svg', description: 'Boats <b>coming</b> home.' });
+    expect(pinId).toBeGreaterThan(0);
+    await visible(page.getByRole('heading', { name: 'Your Awesome Pins!' }));
+
+    await page.goto('/');
+    const card = page.locator(`article[data-pin-id="${pinId}"]`);
+    await visible(card);
+    await visible(card.getByRole('link', { name: `Edit ${pinTitle}` }));
+  });
+
+  it('pin detail shows the owner line; favoriting shows "Favorited!", counts up and flips the button', async () => {
+    const { page } = tab;
+    await page.goto(`/pins/${pinId}`);
+    await visible(page.getByRole('heading', { name: pinTitle }));
+    await visible(page.getByText(`Pin owner: ${account.username}`, { exact: true }));
+    await visible(page.getByText('Boats <b>coming</b> home.', { exact: true })); // text, not HTML
+    await visible(page.getByText('0 favorites', { exact: true }));
+    await page.getByRole('button', { name: 'Add To Favorites' }).click();
+    await visible(page.getByText('Favorited!', { exact: true }));
+    await visible(page.getByText('1 favorite', { exact: true }));
+    await visible(page.getByRole('button', { name: 'Remove from Favorites' }));
+    await gone(page.getByText('Favorited!', { exact: true }), 4000);
+  });
+
+  it('the favorites page lists it; its heart removes it', async () => {
+    const { page } = tab;
+    await page.getByRole('link', { name: 'Favorites' }).click();
+    await pathIs(page, '/favorites');
+    const card = page.locator(`article[data-pin-id="${pinId}"]`);
+    await visible(card);
+    const heart = card.getByTitle('Remove from favorites');
+    expect(await heart.textContent()).toBe('1');
+    await heart.click();
+    await gone(card);
+    await visible(page.getByText('No favorited pin yet!'));
+  });
+
+  it('Add To Board → "+ Create New Board" creates the board, adds the pin and lands on it', async () => {
+    const { page } = tab;
+    await page.goto(`/pins/${pinId}`);
+    await page.getByRole('button', { name: 'Add To Board' }).click();
+    await visible(page.getByText('You have no boards yet.'));
+    await page.getByRole('button', { name: '+ Create New Board' }).click();
+    await page.getByLabel('New board name').fill('Seaside');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await pathIs(page, /^\/boards\/\d+$/);
+    await visible(page.getByRole('heading', { name: 'Seaside' }));
+    await visible(page.getByRole('link', { name: pinTitle, exact: true }));
+  });
+
+  it('the boards page shows the board with "01"', async () => {
+    const { page } = tab;
+    await page.goto('/boards');
+    const card = page.getByRole('listitem').filter({ hasText: 'Seaside' });
+    await visible(card);
+    expect(await card.locator('.board-card__count').textContent()).toBe('01');
+    await card.getByRole('link').click();
+    await pathIs(page, /^\/boards\/\d+$/);
+  });
+
+  it('rename: Escape cancels, OK saves', async () => {
+    const { page } = tab;
+    await page.getByRole('button', { name: 'Rename Board' }).click();
+    const input = page.getByLabel('Board name');
+    await input.fill('Not this');
+    await input.press('Escape');
+    await visible(page.getByRole('heading', { name: 'Seaside' }));
+    await page.getByRole('button', { name: 'Rename Board' }).click();
+    await page.getByLabel('Board name').fill('  Seaside evenings  ');
+    await page.getByRole('button', { name: 'OK' }).click();
+    await visible(page.getByRole('heading', { name: 'Seaside evenings' }));
+    await page.reload();
+    await visible(page.getByRole('heading', { name: 'Seaside evenings' }));
+  });
+
+  it('manage pins removes the pin after the browser confirm', async () => {
+    const { page } = tab;
+    await page.getByRole('link', { name: 'Manage Pins' }).click();
+    await visible(page.getByRole('heading', { name: 'Manage Seaside evenings Pins' }));
+    tab.confirmAnswer.value = false;
+    await page.getByRole('button', { name: `Delete ${pinTitle}` }).click();
+    await page.waitForTimeout(300);
+    await visible(page.getByRole('link', { name: pinTitle, exact: true }));
+    tab.confirmAnswer.value = true;
+    await page.getByRole('button', { name: `Delete ${pinTitle}` }).click();
+    await visible(page.getByText('No pins found in this board.'));
+    expect(tab.dialogs.filter((d) => d === 'confirm: Are you sure you want to remove this pin?')).toHaveLength(2);
+  });
+
+  it('deletes the board through its modal', async () => {
+    const { page } = tab;
+    await page.getByRole('link', { name: '← Back to Seaside evenings' }).click();
+    await visible(page.getByText('No pins in this board yet.'));
+    await page.getByRole('button', { name: 'Delete Board' }).click();
+    const dialog = page.getByRole('alertdialog');
+    await visible(dialog);
+    await dialog.getByRole('button', { name: 'No' }).click();
+    await gone(dialog);
+    await page.getByRole('button', { name: 'Delete Board' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Yes' }).click();
+    await pathIs(page, '/boards');
+    await visible(page.getByText('No boards found.'));
+  });
+
+  it('comments: add, duplicate message, edit, delete', async () => {
+    const { page } = tab;
+    await page.goto(`/pins/${pinId}`);
+    const comments = page.getByRole('region', { name: /Comments/ });
+    await visible(comments.getByText('No comments yet.'));
+    await comments.getByRole('button', { name: 'Add Comment' }).click();
+    let dialog = page.getByRole('dialog', { name: 'Add Comment' });
+    await dialog.getByRole('button', { name: 'Submit' }).click();
+    await visible(dialog.getByText('Text is required', { exact: true }));
+    await dialog.getByLabel('Comment').fill('Lovely evening light.');
+    await dialog.getByRole('button', { name: 'Submit' }).click();
+    await gone(dialog);
+    await visible(comments.getByText('Lovely evening light.'));
+    const month = new Date().toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
+    await visible(comments.getByText(month));
+
+    await comments.getByRole('button', { name: 'Add Comment' }).click();
+    dialog = page.getByRole('dialog', { name: 'Add Comment' });
+    await dialog.getByLabel('Comment').fill('Second try');
+    await dialog.getByRole('button', { name: 'Submit' }).click();
+    await visible(dialog.getByText('You already submitted a comment on this pin.', { exact: true }));
+    // A press outside the panel closes it.
+    await page.mouse.click(5, 400);
+    await gone(dialog);
+
+    await comments.getByRole('button', { name: 'Edit' }).click();
+    dialog = page.getByRole('dialog', { name: 'Edit Comment' });
+    await dialog.getByLabel('Comment').fill('Lovely evening light, edited.');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await gone(dialog);
+    await visible(comments.getByText('Lovely evening light, edited.'));
+
+    await comments.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Yes' }).click();
+    await visible(comments.getByText('No comments yet.'));
+  });
+
+  it('share falls back to the clipboard and says so; a failed copy says so too', async () => {
+    const { page } = tab;
+    tab.dialogs.length = 0;
+    await page.getByRole('button', { name: 'Share' }).click();
+    await expect.poll(() => tab.dialogs).toContain('alert: Pin link copied to clipboard!');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${server.url}/pins/${pinId}`);
+    await page.evaluate(() => {
+      navigator.clipboard.writeText = () => Promise.reject(new Error('denied'));
+    });
+    await page.getByRole('button', { name: 'Share' }).click();
+    await expect.poll(() => tab.dialogs).toContain('alert: Failed to copy link.');
+  });
+
+  it('edits the pin (deep link, reload) and deletes it from its page', async () => {
+    const { page } = tab;
+    await page.goto(`/pins/${pinId}/edit`);
+    await page.reload();
+    const title = page.getByLabel('Title');
+    await visible(title);
+    await title.fill('');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await visible(page.getByText('Title is required.', { exact: true }));
+    await title.fill(`${pinTitle} (edited)`);
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await pathIs(page, '/pins');
+    await page.getByRole('link', { name: `${pinTitle} (edited)`, exact: true }).click();
+    await pathIs(page, `/pins/${pinId}`);
+    await page.getByRole('button', { name: 'Delete This Pin' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Yes' }).click();
+    await pathIs(page, '/pins');
+    await visible(page.getByRole('heading', { name: 'Your Awesome Pins!' }));
+    await visible(page.getByText("You haven't created any pins yet."));
+  });
+
+  it('logs out to / and shows the signed-out state', async () => {
+    const { page } = tab;
+    await page.goto('/boards');
+    await visible(page.getByRole('heading', { name: 'Boards' }));
+    await page.getByRole('button', { name: 'Profile menu' }).click();
+    await page.getByRole('button', { name: 'Log Out' }).click();
+    await pathIs(page, '/');
+    await gone(page.getByRole('link', { name: 'Add New Pin' }));
+    await page.getByRole('button', { name: 'Profile menu' }).click();
+    await visible(page.getByRole('link', { name: 'Log In' }));
+    await page.reload();
+    await visible(page.getByRole('button', { name: 'Profile menu' }));
+    expect(await page.getByRole('link', { name: 'Add New Pin' }).count()).toBe(0);
+  });
+
+  it('raised no page errors', () => {
+    expect(tab.errors).toEqual([]);
+  });
+});
