@@ -2,11 +2,14 @@ import { Provider } from 'jotai';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
+import { startLiveUpdates } from './live/socket.ts';
 import { routes } from './routes.tsx';
 import { store } from './state/store.ts';
 import './styles/app.css';
 
 const router = createBrowserRouter(routes);
+// Live updates (DESIGN §5): the socket opens once the layout's session check has finished.
+startLiveUpdates(store);
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
 

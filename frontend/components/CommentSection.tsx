@@ -3,6 +3,7 @@ import { useMemo, useState } from 'react';
 import type { Comment } from '../../contract/index.ts';
 import { deleteComment, fetchComments } from '../api/comments.ts';
 import { useLoad } from '../hooks/useLoad.ts';
+import { useWatchComments } from '../live/hooks.ts';
 import { sessionUserAtom } from '../state/atoms.ts';
 import { commentsForPinAtom, formatCommentDate, removeComment, setPinComments } from '../state/comments.ts';
 import { CommentModal } from './CommentModal.tsx';
@@ -16,6 +17,7 @@ export function CommentSection({ pinId }: { pinId: number }) {
   const [editing, setEditing] = useState<{ comment?: Comment } | null>(null);
   const [deleting, setDeleting] = useState<Comment | null>(null);
   const { status, reload } = useLoad(async () => setPinComments(store, pinId, await fetchComments(pinId)), `comments-${pinId}`);
+  useWatchComments(pinId); // comments added, edited or deleted elsewhere show up here
 
   async function onDelete(comment: Comment) {
     try {

@@ -7,6 +7,7 @@ import { favoritesLoadedAtom, sessionCheckedAtom, sessionUserAtom } from '../sta
 import { setAllFavorites } from '../state/favorites.ts';
 import { clearSession, setSessionUser } from '../state/session.ts';
 import { useAfterNavigation } from '../hooks/afterNavigation.ts';
+import { LiveIndicator } from '../live/LiveIndicator.tsx';
 import { MODAL_LAYER_ID } from './Modal.tsx';
 import { NavBar } from './NavBar.tsx';
 
@@ -44,6 +45,7 @@ export function Layout() {
       <main id="main" className="page" tabIndex={-1}>
         {checked ? <Outlet /> : <p className="status status--loading">Loading…</p>}
       </main>
+      <LiveIndicator />
       <div id={MODAL_LAYER_ID} />
       <ScrollRestoration />
     </>

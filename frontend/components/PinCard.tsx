@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { useWatchCard } from '../live/hooks.ts';
 import { PinImage } from './PinImage.tsx';
 
 type Props = {
@@ -15,8 +16,9 @@ type Props = {
 /** One card of a masonry grid: the image and the title both link to the pin. */
 export function PinCard({ pinId, title, imageUrl, actions, footer }: Props) {
   const to = `/pins/${pinId}`;
+  const watchRef = useWatchCard<HTMLElement>(pinId); // live updates for the cards on screen
   return (
-    <article className="pin-card" data-pin-id={pinId}>
+    <article className="pin-card" data-pin-id={pinId} ref={watchRef}>
       <div className="pin-card__media">
         <Link to={to} className="pin-card__image-link" tabIndex={-1} aria-hidden="true">
           <PinImage src={imageUrl} alt={title} />

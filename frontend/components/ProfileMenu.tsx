@@ -2,6 +2,7 @@ import { useAtomValue, useStore } from 'jotai';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { logout } from '../api/auth.ts';
+import { liveClientFor } from '../live/client.ts';
 import { sessionUserAtom } from '../state/atoms.ts';
 import { clearSession, displayName } from '../state/session.ts';
 import { ChevronDownIcon, UserIcon } from './Icons.tsx';
@@ -25,6 +26,9 @@ export function ProfileMenu() {
 
   async function onLogout() {
     setOpen(false);
+    // This tab's own logout: its socket's session:ended must not sign it out before it has left
+    // a signed-in-only page (see below).
+    liveClientFor(store)?.prepareForLogout();
     try {
       await logout();
     } catch (error) {

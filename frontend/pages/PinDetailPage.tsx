@@ -16,6 +16,9 @@ import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useFavoriteToggle } from '../hooks/useFavoriteToggle.ts';
 import { useLoad } from '../hooks/useLoad.ts';
 import { useParamId } from '../hooks/useParamId.ts';
+import { deletedPinIdsAtom } from '../live/atoms.ts';
+import { useWatchPins } from '../live/hooks.ts';
+import { PinDeletedNotice } from '../live/PinDeletedNotice.tsx';
 import { pinsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
 import { removePin, upsertPin } from '../state/pins.ts';
 
@@ -26,7 +29,9 @@ export function PinDetailPage() {
   const store = useStore();
   const id = useParamId('id');
   const pin = useAtomValue(pinsByIdAtom)[id ?? 0];
-  useDocumentTitle(pin?.title ?? 'Pin');
+  const deleted = useAtomValue(deletedPinIdsAtom).has(id ?? 0);
+  useDocumentTitle(pin?.title ?? (deleted ? 'Pin deleted' : 'Pin'));
+  useWatchPins(id === null ? [] : [id]); // likes and comments, live
   const { status, reload } = useLoad(async () => {
     if (id === null) throw new Error('bad id');
     upsertPin(store, await fetchPin(id));
@@ -34,6 +39,7 @@ export function PinDetailPage() {
 
   if (id === null) return <NotFound title="Pin not found" text="This pin does not exist or was deleted." />;
   if (!pin) {
+    if (deleted) return <PinDeletedNotice />;
     if (status === 'loading') return <Loading text="Loading pin..." />;
     if (status === 'error') return <RetryLoad onRetry={reload} />;
     return <NotFound title="Pin not found" text="This pin does not exist or was deleted." />;

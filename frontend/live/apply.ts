@@ -1,0 +1,99 @@
+// Server events → the store, with the idempotent helpers of ../state (the table in store.ts).
+// Every handler can run twice, or late, without harm: upserts go by id and drop an older copy (by
+// updated_at, inside the helpers); removals of something already gone are no-ops; and an entity
+// this tab saw deleted is never brought back by a late create/update (ids are never reused).
+import type { ServerEventName, ServerEventPayload } from '../../contract/events.ts';
+import { addPinToBoard, removeBoard, removePinFromBoard, upsertBoard } from '../state/boards.ts';
+import { removeComment, upsertComment } from '../state/comments.ts';
+import { removeFavorite, upsertFavorite } from '../state/favorites.ts';
+import { removePin, setPinLikes, upsertPin } from '../state/pins.ts';
+import { clearSession } from '../state/session.ts';
+import type { Store } from '../state/store.ts';
+import { deletedPinIdsAtom } from './atoms.ts';
+
+type Handlers = { [E in ServerEventName]: (payload: ServerEventPayload<E>) => void };
+
+export interface EventApplier {
+  /** Applies one server event; returns false for an unknown event name or a payload that failed. */
+  apply(name: string, payload: unknown): boolean;
+}
+
+export function markPinDeleted(store: Store, pinId: number): void {
+  store.set(deletedPinIdsAtom, (prev) => (prev.has(pinId) ? prev : new Set(prev).add(pinId)));
+}
+
+export function isPinDeleted(store: Store, pinId: number): boolean {
+  return store.get(deletedPinIdsAtom).has(pinId);
+}
+
+/** Removes a pin everywhere (grids, favorites, boards, its comments) and remembers it is gone. */
+export function dropDeletedPin(store: Store, pinId: number): void {
+  markPinDeleted(store, pinId);
+  removePin(store, pinId);
+}
+
+export function createEventApplier(store: Store, options: { onSessionEnded?: () => void } = {}): EventApplier {
+  const goneComments = new Set<number>();
+  const goneFavorites = new Set<number>();
+  const goneBoards = new Set<number>();
+  const pinGone = (pinId: number) => isPinDeleted(store, pinId);
+
+  const handlers: Handlers = {
+    'pin:created': ({ pin }) => {
+      if (!pinGone(pin.id)) upsertPin(store, pin);
+    },
+    'pin:updated': ({ pin }) => {
+      if (!pinGone(pin.id)) upsertPin(store, pin);
+    },
+    // removePin also drops the pin from favorites, boards and its comments.
+    'pin:deleted': ({ pinId }) => dropDeletedPin(store, pinId),
+    'pin:likes': ({ pinId, likesCount }) => setPinLikes(store, pinId, likesCount),
+    'comment:created': ({ comment }) => {
+      if (!goneComments.has(comment.id) && !pinGone(comment.pin_id)) upsertComment(store, comment);
+    },
+    'comment:updated': ({ comment }) => {
+      if (!goneComments.has(comment.id) && !pinGone(comment.pin_id)) upsertComment(store, comment);
+    },
+    'comment:deleted': ({ commentId }) => {
+      goneComments.add(commentId);
+      removeComment(store, commentId);
+    },
+    'favorite:added': ({ favorite }) => {
+      if (!goneFavorites.has(favorite.id) && !pinGone(favorite.pin_id)) upsertFavorite(store, favorite);
+    },
+    'favorite:removed': ({ favoriteId, pinId }) => {
+      goneFavorites.add(favoriteId);
+      removeFavorite(store, favoriteId, pinId);
+    },
+    'board:created': ({ board }) => {
+      if (!goneBoards.has(board.id)) upsertBoard(store, { ...board, pins: board.pins.filter((p) => !pinGone(p.id)) });
+    },
+    'board:updated': ({ board }) => {
+      if (!goneBoards.has(board.id)) upsertBoard(store, { ...board, pins: board.pins.filter((p) => !pinGone(p.id)) });
+    },
+    'board:deleted': ({ boardId }) => {
+      goneBoards.add(boardId);
+      removeBoard(store, boardId);
+    },
+    'board:pin-added': ({ boardId, pin }) => {
+      if (!pinGone(pin.id)) addPinToBoard(store, boardId, pin);
+    },
+    'board:pin-removed': ({ boardId, pinId }) => removePinFromBoard(store, boardId, pinId),
+    'session:ended': () => (options.onSessionEnded ? options.onSessionEnded() : clearSession(store)),
+  };
+
+  return {
+    apply(name, payload) {
+      if (!Object.hasOwn(handlers, name) || !payload || typeof payload !== 'object') return false;
+      const handler = handlers[name as ServerEventName] as (payload: unknown) => void;
+      try {
+        handler(payload);
+        return true;
+      } catch (error) {
+        // A malformed payload must not break the socket's other events.
+        console.warn(`Could not apply ${name}`, error);
+        return false;
+      }
+    },
+  };
+}

@@ -1,0 +1,84 @@
+// A stand-in for a socket.io-client Socket in the client tests: the test plays the server
+// (connect, disconnect, events) and sees every watch message with its ack.
+import type { ServerEventName, ServerEventPayload, WatchAck } from '../../contract/events.ts';
+import type { LiveSocket } from './client.ts';
+import type { WatchKind } from './watch.ts';
+
+type Listener = (...args: unknown[]) => void;
+
+export class FakeSocket implements LiveSocket {
+  active = true;
+  closed = false;
+  /** How watch messages are answered (null: never). */
+  answer: ((kind: WatchKind, pinIds: number[]) => WatchAck) | null = () => ({ ok: true });
+  readonly emitted: Array<{ kind: WatchKind; pinIds: number[] }> = [];
+  readonly #listeners = new Map<string, Listener[]>();
+  #any: Listener[] = [];
+
+  on(event: string, listener: (...args: never[]) => void): this {
+    this.#listeners.set(event, [...(this.#listeners.get(event) ?? []), listener as Listener]);
+    return this;
+  }
+
+  onAny(listener: (event: string, ...args: unknown[]) => void): this {
+    this.#any.push(listener as Listener);
+    return this;
+  }
+
+  emit(kind: WatchKind, payload: { pinIds: number[] }, ack: (answer: WatchAck) => void): this {
+    this.emitted.push({ kind, pinIds: [...payload.pinIds] });
+    const answer = this.answer;
+    if (answer) queueMicrotask(() => ack(answer(kind, payload.pinIds)));
+    return this;
+  }
+
+  removeAllListeners(): this {
+    this.#listeners.clear();
+    return this;
+  }
+
+  offAny(): this {
+    this.#any = [];
+    return this;
+  }
+
+  disconnect(): this {
+    this.closed = true;
+    this.active = false;
+    return this;
+  }
+
+  // ---- the test plays the server ----
+  #fire(event: string, ...args: unknown[]): void {
+    for (const listener of this.#listeners.get(event) ?? []) listener(...args);
+  }
+
+  serverConnect(): void {
+    this.#fire('connect');
+  }
+
+  serverDisconnect(reason: string): void {
+    if (reason === 'io server disconnect') this.active = false;
+    this.#fire('disconnect', reason);
+  }
+
+  serverRefuse(message = 'refused'): void {
+    this.active = false;
+    this.#fire('connect_error', new Error(message));
+  }
+
+  serverEmit<E extends ServerEventName>(event: E, payload: ServerEventPayload<E>): void {
+    for (const listener of this.#any) listener(event, payload);
+  }
+
+  watchedIds(): number[] {
+    const held = new Set<number>();
+    for (const { kind, pinIds } of this.emitted) {
+      for (const id of pinIds) {
+        if (kind === 'pins:watch') held.add(id);
+        else held.delete(id);
+      }
+    }
+    return [...held].sort((a, b) => a - b);
+  }
+}

@@ -1,0 +1,166 @@
+// The live client driving real screens: the route table in a memory router, a fake `fetch` for
+// the REST calls, and a fake socket playing the server.
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { createStore, Provider } from 'jotai';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { User } from '../../contract/index.ts';
+import { routes } from '../routes.tsx';
+import { alice, bob, makeComment, makePin, mockApi, renderApp, type Handler } from '../test-support/render.tsx';
+import { dropDeletedPin } from './apply.ts';
+import { liveStatusAtom } from './atoms.ts';
+import { createLiveClient, type LiveClient } from './client.ts';
+import { FakeSocket } from './fakeSocket.ts';
+import { LIVE_PAUSED_TEXT, LiveIndicator } from './LiveIndicator.tsx';
+import { PIN_DELETED_TEXT } from './PinDeletedNotice.tsx';
+
+const clients: LiveClient[] = [];
+afterEach(() => {
+  for (const client of clients.splice(0)) client.stop();
+});
+
+function renderLive(path: string, user: User | null, handlers: Record<string, Handler>) {
+  window.scrollTo = () => undefined;
+  const api = mockApi({ 'GET /api/auth/': { body: { user } }, 'GET /api/favorites/': { body: { pins: [] } }, ...handlers });
+  const store = createStore();
+  const sockets: FakeSocket[] = [];
+  const client = createLiveClient(store, {
+    openSocket: () => {
+      const socket = new FakeSocket();
+      sockets.push(socket);
+      return socket;
+    },
+    watch: { debounceMs: 10 },
+  });
+  client.start();
+  clients.push(client);
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  render(
+    <Provider store={store}>
+      <RouterProvider router={router} />
+    </Provider>,
+  );
+  const socket = async () => {
+    await waitFor(() => expect(sockets.length).toBeGreaterThan(0));
+    return sockets.at(-1) as FakeSocket;
+  };
+  return { api, store, router, socket, sockets };
+}
+
+const cardIds = () => Array.from(document.querySelectorAll('article[data-pin-id]')).map((el) => Number(el.getAttribute('data-pin-id')));
+
+describe('live screens', () => {
+  it('home grid: a new pin appears first without reshuffling the rest; a deleted pin vanishes; cards are watched', async () => {
+    const pins = [makePin(1, bob), makePin(2, bob), makePin(3, bob)];
+    const { socket } = renderLive('/', null, { 'GET /api/pins/': { body: { pins } } });
+    await screen.findByRole('link', { name: 'Pin 1' });
+    const s = await socket();
+    act(() => s.serverConnect());
+    const before = cardIds();
+    expect(before.sort()).toEqual([1, 2, 3]);
+    const order = cardIds();
+    await waitFor(() => expect(s.watchedIds()).toEqual([1, 2, 3]));
+
+    act(() => s.serverEmit('pin:created', { pin: makePin(9, alice, { created_at: '2026-01-01T00:00:00.000Z' }) }));
+    expect(await screen.findByRole('link', { name: 'Pin 9' })).toBeTruthy();
+    expect(cardIds()).toEqual([9, ...order]);
+
+    act(() => s.serverEmit('pin:deleted', { pinId: 2 }));
+    await waitFor(() => expect(screen.queryByRole('link', { name: 'Pin 2' })).toBeNull());
+    expect(cardIds()).toEqual([9, ...order.filter((id) => id !== 2)]);
+    await waitFor(() => expect(s.watchedIds()).toEqual([1, 3, 9]));
+  });
+
+  it('pin page: likes and comments update in place; a deletion shows the notice with a way home', async () => {
+    const { socket } = renderLive('/pins/5', null, {
+      'GET /api/pins/5': { body: makePin(5, bob) },
+      'GET /api/comments/pins/5/comments': { body: { comments: [] } },
+    });
+    await screen.findByRole('heading', { name: 'Pin 5' });
+    const s = await socket();
+    act(() => s.serverConnect());
+    await waitFor(() => expect(s.watchedIds()).toEqual([5]));
+    expect(screen.getByText('0 favorites')).toBeTruthy();
+    act(() => s.serverEmit('pin:likes', { pinId: 5, likesCount: 1 }));
+    expect(await screen.findByText('1 favorite')).toBeTruthy();
+    act(() => s.serverEmit('comment:created', { comment: makeComment(70, 5, alice, 'Live hello', '2026-01-02T00:00:00.000Z') }));
+    const comments = screen.getByRole('region', { name: /Comments/ });
+    expect(await within(comments).findByText('Live hello')).toBeTruthy();
+    act(() => s.serverEmit('comment:deleted', { commentId: 70, pinId: 5 }));
+    expect(await within(comments).findByText('No comments yet.')).toBeTruthy();
+
+    act(() => s.serverEmit('pin:deleted', { pinId: 5 }));
+    expect(await screen.findByText(PIN_DELETED_TEXT)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to home' }).getAttribute('href')).toBe('/');
+  });
+
+  it('boards and favorites follow along from the same user’s other tabs', async () => {
+    const { socket } = renderLive('/boards', alice, { 'GET /api/boards/': { body: { boards: [] } } });
+    expect(await screen.findByText('No boards found.')).toBeTruthy();
+    const s = await socket();
+    act(() => s.serverConnect());
+    act(() => s.serverEmit('board:created', { board: { id: 3, name: 'Made elsewhere', user_id: alice.id, pins: [] } }));
+    expect(await screen.findByText('Made elsewhere')).toBeTruthy();
+    act(() => s.serverEmit('board:pin-added', { boardId: 3, pin: { id: 1, title: 'Pin 1', image_url: '/seed-images/1.svg' } }));
+    expect(await screen.findByLabelText('1 pin')).toBeTruthy();
+    act(() => s.serverEmit('board:deleted', { boardId: 3 }));
+    expect(await screen.findByText('No boards found.')).toBeTruthy();
+  });
+
+  it('session:ended signs the tab out: a signed-in page goes to the login page', async () => {
+    const { socket, router, sockets } = renderLive('/favorites', alice, {});
+    expect(await screen.findByText('No favorited pin yet!')).toBeTruthy();
+    const s = await socket();
+    act(() => s.serverConnect());
+    act(() => {
+      s.serverEmit('session:ended', {});
+      s.serverDisconnect('io server disconnect');
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(screen.queryByRole('link', { name: 'Favorites' })).toBeNull();
+    await waitFor(() => expect(sockets).toHaveLength(2)); // the anonymous socket
+  });
+
+  it('without a live client (as in the other component tests) the screens work as before', async () => {
+    const { store } = renderApp('/pins/5', {
+      handlers: { 'GET /api/pins/5': { body: makePin(5, bob) }, 'GET /api/comments/pins/5/comments': { body: { comments: [] } } },
+    });
+    await screen.findByRole('heading', { name: 'Pin 5' });
+    act(() => dropDeletedPin(store, 5));
+    expect(await screen.findByText(PIN_DELETED_TEXT)).toBeTruthy();
+  });
+
+  it('a pin that never existed still says "Pin not found"', async () => {
+    renderApp('/pins/404', { handlers: {} });
+    expect(await screen.findByRole('heading', { name: 'Pin not found' })).toBeTruthy();
+    expect(screen.queryByText(PIN_DELETED_TEXT)).toBeNull();
+  });
+});
+
+describe('connection indicator', () => {
+  it('shows only while paused for a second or more, never on first load', () => {
+    vi.useFakeTimers();
+    const store = createStore();
+    render(
+      <Provider store={store}>
+        <LiveIndicator />
+      </Provider>,
+    );
+    const region = screen.getByRole('status');
+    act(() => store.set(liveStatusAtom, 'connecting'));
+    act(() => vi.advanceTimersByTime(5000));
+    expect(region.textContent).toBe('');
+    act(() => store.set(liveStatusAtom, 'connected'));
+    act(() => store.set(liveStatusAtom, 'paused'));
+    act(() => vi.advanceTimersByTime(900));
+    expect(region.textContent).toBe(''); // a blip
+    act(() => store.set(liveStatusAtom, 'connected'));
+    act(() => vi.advanceTimersByTime(500));
+    expect(region.textContent).toBe('');
+    act(() => store.set(liveStatusAtom, 'paused'));
+    act(() => vi.advanceTimersByTime(1000));
+    expect(region.textContent).toBe(LIVE_PAUSED_TEXT);
+    act(() => store.set(liveStatusAtom, 'connected'));
+    expect(region.textContent).toBe('');
+  });
+});

@@ -1,0 +1,281 @@
+// Live updates in the system Chromium (issue 4, DESIGN §5): the real server on Postgres with the
+// Redis session store, two browser contexts (users A and B) and two tabs of user A. Everything is
+// asserted as a user sees it, with Playwright's waiting; the only extra look is at the socket's
+// frames, to start a scenario once the watching tab is connected and watching (as a person
+// would be, having had the page open for a moment).
+import type { Browser, Page, WebSocketRoute } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../support/server.ts';
+import { createPin, ensureClientBuilt, expectAccessible, gone, launchChromium, newAccount, openTab, pathIs, signUp, visible, type Tab } from './browser.ts';
+
+const PAUSED = 'Live updates paused — reconnecting…';
+
+/** What one socket connection did, read from its WebSocket frames (Engine.IO 4 / Socket.IO 4). */
+class Connection {
+  open = true;
+  connected = false;
+  readonly watched = new Set<number>();
+  readonly #pending = new Map<string, { kind: string; ids: number[] }>();
+
+  sent(frame: string): void {
+    const m = /^42(\d+)\["pins:(watch|unwatch)",(\{.*\})\]$/.exec(frame);
+    if (m?.[1] && m[2] && m[3]) this.#pending.set(m[1], { kind: m[2], ids: (JSON.parse(m[3]) as { pinIds: number[] }).pinIds });
+  }
+
+  received(frame: string): void {
+    if (frame.startsWith('40')) this.connected = true;
+    const m = /^43(\d+)\[(.*)\]$/.exec(frame);
+    const request = m?.[1] ? this.#pending.get(m[1]) : undefined;
+    if (!m?.[1] || !request) return;
+    this.#pending.delete(m[1]);
+    if (!(JSON.parse(m[2] ?? 'null') as { ok?: boolean } | null)?.ok) return;
+    for (const id of request.ids) {
+      if (request.kind === 'watch') this.watched.add(id);
+      else this.watched.delete(id);
+    }
+  }
+
+  closed(): void {
+    this.open = false;
+  }
+}
+
+/** The live connections of one page. */
+class Wire {
+  readonly connections: Connection[] = [];
+  add(): Connection {
+    const connection = new Connection();
+    this.connections.push(connection);
+    return connection;
+  }
+  connected(): boolean {
+    return this.connections.some((c) => c.open && c.connected);
+  }
+  watching(pinId: number): boolean {
+    return this.connections.some((c) => c.open && c.connected && c.watched.has(pinId));
+  }
+}
+
+const wires = new WeakMap<Page, Wire>();
+
+/** Follows the page's live socket frames. */
+function followFrames(page: Page): Wire {
+  const wire = new Wire();
+  wires.set(page, wire);
+  page.on('websocket', (ws) => {
+    if (!ws.url().includes('/socket.io/')) return;
+    const connection = wire.add();
+    ws.on('framesent', ({ payload }) => connection.sent(String(payload)));
+    ws.on('framereceived', ({ payload }) => connection.received(String(payload)));
+    ws.on('close', () => connection.closed());
+  });
+  return wire;
+}
+
+/** For an extra page of a context: collects page errors as openTab does, and follows the frames. */
+function track(page: Page, errors: string[]): Wire {
+  page.setDefaultTimeout(10_000);
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !/Failed to load resource/.test(msg.text())) errors.push(`console: ${msg.text()}`);
+  });
+  return followFrames(page);
+}
+
+function wireOf(page: Page): Wire {
+  const wire = wires.get(page);
+  if (!wire) throw new Error('page is not tracked');
+  return wire;
+}
+
+const isConnected = (page: Page) => expect.poll(() => wireOf(page).connected(), { timeout: 10_000 }).toBe(true);
+const isWatching = (page: Page, pinId: number) => expect.poll(() => wireOf(page).watching(pinId), { timeout: 10_000 }).toBe(true);
+
+let server: TestServer;
+let browser: Browser;
+let a1: Tab; // user A, tab 1
+let a2: Page; // user A, tab 2 (same context: same session)
+let b: Tab; // user B
+const errors: string[] = [];
+const accountA = newAccount('livea');
+const accountB = newAccount('liveb');
+const stamp = Date.now().toString(36);
+const pinTitle = `Live harbour ${stamp}`;
+const secondTitle = `Live meadow ${stamp}`;
+let pinId = 0;
+let secondPinId = 0;
+
+beforeAll(async () => {
+  ensureClientBuilt();
+  server = await startServer({ seed: true, redis: true });
+  browser = await launchChromium();
+  a1 = await openTab(browser, server.url);
+  b = await openTab(browser, server.url);
+  followFrames(a1.page); // openTab already collects their errors
+  followFrames(b.page);
+  await signUp(a1.page, accountA);
+  await signUp(b.page, accountB);
+  a2 = await a1.context.newPage();
+  track(a2, errors);
+  pinId = await createPin(a1.page, { title: pinTitle, imageUrl: '/seed-images/lighthouse-dusk.svg' });
+  secondPinId = await createPin(a1.page, { title: secondTitle, imageUrl: '/seed-images/lighthouse-dusk.svg' });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('live updates in the browser', () => {
+  it('A comments on a pin → B, who has that pin open, sees the comment without a reload', async () => {
+    await b.page.goto(`/pins/${pinId}`);
+    const bComments = b.page.getByRole('region', { name: /Comments/ });
+    await visible(bComments.getByText('No comments yet.'));
+    await isWatching(b.page, pinId);
+    await b.page.evaluate(() => Reflect.set(window, '__sameDocument', true));
+
+    await a1.page.goto(`/pins/${pinId}`);
+    await a1.page.getByRole('button', { name: 'Add Comment' }).click();
+    const dialog = a1.page.getByRole('dialog', { name: 'Add Comment' });
+    await dialog.getByLabel('Comment').fill('Fresh from the harbour.');
+    await dialog.getByRole('button', { name: 'Submit' }).click();
+    await gone(dialog);
+
+    await visible(bComments.getByText('Fresh from the harbour.'));
+    await visible(bComments.getByText(accountA.username, { exact: true }));
+    expect(await b.page.evaluate(() => Reflect.get(window, '__sameDocument'))).toBe(true); // no reload
+  });
+
+  it("B favorites the pin → A's open pin page shows the count rise", async () => {
+    // A1 has the pin open from the previous step.
+    await visible(a1.page.getByText('0 favorites', { exact: true }));
+    await isWatching(a1.page, pinId);
+    await b.page.getByRole('button', { name: 'Add To Favorites' }).click();
+    await visible(b.page.getByText('1 favorite', { exact: true }));
+    await visible(a1.page.getByText('1 favorite', { exact: true }));
+  });
+
+  it("A deletes the pin → it vanishes from B's open home grid, and A's other tab on it says it was deleted", async () => {
+    await b.page.goto('/');
+    const bCard = b.page.locator(`article[data-pin-id="${pinId}"]`);
+    await visible(bCard);
+    await isConnected(b.page);
+    await a2.goto(`/pins/${pinId}`);
+    await visible(a2.getByRole('heading', { name: pinTitle }));
+    await isConnected(a2);
+
+    await a1.page.getByRole('button', { name: 'Delete This Pin' }).click();
+    await a1.page.getByRole('alertdialog').getByRole('button', { name: 'Yes' }).click();
+    await pathIs(a1.page, '/pins');
+
+    await gone(bCard);
+    await visible(b.page.locator(`article[data-pin-id="${secondPinId}"]`)); // the rest stays
+    await visible(a2.getByText('This pin has been deleted.', { exact: true }));
+    await expectAccessible(a2, 'deleted pin notice');
+    await a2.getByRole('link', { name: 'Back to home' }).click();
+    await pathIs(a2, '/');
+
+    // B's favorites no longer hold it either (dropped from the store with the pin).
+    await b.page.getByRole('link', { name: 'Favorites' }).click();
+    await visible(b.page.getByText('No favorited pin yet!'));
+  });
+
+  it("a board created in A's tab 1 appears on A's tab 2's open boards page", async () => {
+    await a2.goto('/boards');
+    await visible(a2.getByText('No boards found.'));
+    await isConnected(a2);
+
+    await a1.page.goto('/boards/create');
+    await a1.page.getByLabel('Board Name').fill(`Tide pools ${stamp}`);
+    await a1.page.getByRole('button', { name: 'Create' }).click();
+    await pathIs(a1.page, '/boards');
+
+    const card = a2.getByRole('listitem').filter({ hasText: `Tide pools ${stamp}` });
+    await visible(card);
+    expect(await card.locator('.board-card__count').textContent()).toBe('00');
+  });
+
+  it('after a dropped connection: a pill says live updates are paused; on reconnect what was missed shows up', async () => {
+    const page = await b.context.newPage();
+    const wire = track(page, errors);
+    let blocked = false;
+    let current: WebSocketRoute | undefined;
+    // Every socket of this tab goes through here. While `blocked`, a connection is accepted and
+    // dropped at once, like an instance that dies as you reach it: socket.io keeps retrying.
+    await page.routeWebSocket(/\/socket\.io\//, (ws) => {
+      if (blocked) {
+        ws.send('0{"sid":"gone","upgrades":[],"pingInterval":25000,"pingTimeout":20000,"maxPayload":65536}');
+        void ws.close();
+        return;
+      }
+      const connection = wire.add();
+      const upstream = ws.connectToServer();
+      current = ws;
+      ws.onMessage((message) => {
+        connection.sent(String(message));
+        upstream.send(message);
+      });
+      upstream.onMessage((message) => {
+        connection.received(String(message));
+        ws.send(message);
+      });
+      ws.onClose(() => {
+        connection.closed();
+        void upstream.close();
+      });
+      upstream.onClose(() => {
+        connection.closed();
+        void ws.close();
+      });
+    });
+    await page.goto(`/pins/${secondPinId}`);
+    const comments = page.getByRole('region', { name: /Comments/ });
+    await visible(comments.getByText('No comments yet.'));
+    await isWatching(page, secondPinId);
+    const pill = page.getByRole('status').filter({ hasText: PAUSED });
+    expect(await pill.count()).toBe(0);
+
+    blocked = true;
+    await current?.close();
+    await visible(pill);
+
+    // Said while B's tab is away: its event cannot reach B.
+    await a1.page.goto(`/pins/${secondPinId}`);
+    await a1.page.getByRole('button', { name: 'Add Comment' }).click();
+    const dialog = a1.page.getByRole('dialog', { name: 'Add Comment' });
+    await dialog.getByLabel('Comment').fill('Said while you were away.');
+    await dialog.getByRole('button', { name: 'Submit' }).click();
+    await gone(dialog);
+    expect(await comments.getByText('Said while you were away.').count()).toBe(0);
+
+    blocked = false; // socket.io's next attempt gets through; the tab refetches what it shows
+    await visible(comments.getByText('Said while you were away.'), 15_000);
+    await gone(pill);
+    await isWatching(page, secondPinId);
+    await page.close();
+  });
+
+  it('A logs out in tab 1 → tab 2 shows the signed-out state (session:ended)', async () => {
+    await a2.goto('/boards');
+    await visible(a2.getByRole('heading', { name: 'Boards' }));
+    await visible(a2.getByRole('link', { name: 'Favorites' }));
+    await isConnected(a2);
+
+    await a1.page.getByRole('button', { name: 'Profile menu' }).click();
+    await a1.page.getByRole('button', { name: 'Log Out' }).click();
+    await pathIs(a1.page, '/');
+    await gone(a1.page.getByRole('link', { name: 'Favorites' }));
+
+    // Tab 2 was not touched: it signs itself out and leaves the signed-in-only page.
+    await gone(a2.getByRole('link', { name: 'Favorites' }));
+    await pathIs(a2, '/login');
+    await visible(a2.getByRole('heading', { name: 'Log In' }));
+    await a2.getByRole('button', { name: 'Profile menu' }).click();
+    await visible(a2.getByRole('link', { name: 'Log In' }));
+    await isConnected(a2); // and goes on live, as anonymous
+  });
+
+  it('raised no page errors', () => {
+    expect([...a1.errors, ...b.errors, ...errors]).toEqual([]);
+  });
+});
