@@ -1,11 +1,10 @@
-import { type ChildProcess, fork } from 'node:child_process';
-import { createServer } from 'node:net';
 import { parseArgs } from 'node:util';
 import type { Comment } from '../contract/comments.ts';
 import type { Favorite } from '../contract/favorites.ts';
 import type { Pin } from '../contract/pins.ts';
 import { ApiClient, signUpUser } from '../tests/support/client.ts';
 import { createTestDatabase } from '../tests/support/database.ts';
+import { startAppProcess } from '../tests/support/processes.ts';
 import { connectSocket, type TestSocket, watch } from '../tests/support/sockets.ts';
 
 // `npm run bench:live [-- --watchers 1000 --actions 200]`: delivery of live events at scale.
@@ -23,49 +22,6 @@ const { values } = parseArgs({
 });
 const M = Number(values.watchers);
 const K = Number(values.actions);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-interface Stats {
-  heapUsed: number;
-  sockets: number;
-  gc: boolean;
-}
-
-function startInstance(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; stats(): Promise<Stats> }> {
-  return freePort().then(
-    (port) =>
-      new Promise((resolve, reject) => {
-        const child = fork('backend/main.ts', [], {
-          env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'warn' },
-          execArgv: ['--expose-gc'],
-        });
-        child.once('exit', (code) => reject(new Error(`instance exited with ${code}`)));
-        const stats = () =>
-          new Promise<Stats>((res) => {
-            const onMessage = (message: unknown) => {
-              const m = message as { type?: string } & Stats;
-              if (m.type === 'stats') {
-                child.off('message', onMessage);
-                res(m);
-              }
-            };
-            child.on('message', onMessage);
-            child.send({ type: 'stats' });
-          });
-        child.on('message', (message: unknown) => {
-          if ((message as { type?: string }).type === 'ready') resolve({ child, url: `http://127.0.0.1:${port}`, stats });
-        });
-      }),
-  );
-}
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
@@ -138,8 +94,8 @@ const env = {
   AUTH_RATE_LIMIT_PER_IP: '1000000',
   API_RATE_LIMIT_PER_IP: '1000000',
 };
-const one = await startInstance(env);
-const two = await startInstance({ ...env, AUTO_MIGRATE: 'false' });
+const one = await startAppProcess(env);
+const two = await startAppProcess({ ...env, AUTO_MIGRATE: 'false' });
 const sockets: TestSocket[] = [];
 try {
   const { client } = await signUpUser(one.url, 'bench');
@@ -183,10 +139,6 @@ try {
   console.log(`server heap per idle socket: ${(heapPerSocket / 1024).toFixed(1)} KB (after a forced GC: ${heapIdle1.gc ? 'yes' : 'no'})`);
 } finally {
   for (const socket of sockets) socket.disconnect();
-  for (const instance of [one, two]) {
-    instance.child.removeAllListeners('exit');
-    instance.child.kill('SIGTERM');
-  }
-  await new Promise((r) => setTimeout(r, 1000));
+  await Promise.all([one.stop(), two.stop()]);
   await database.drop();
 }
