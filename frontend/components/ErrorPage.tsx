@@ -18,9 +18,18 @@ export function ErrorPage() {
   );
 }
 
-export function NotFound({ title = 'Page not found', text = "We couldn't find what you were looking for." }) {
+/** A full-page message with a way home; also used for a pin deleted while its page was open. */
+export function NotFound({
+  title = 'Page not found',
+  text = "We couldn't find what you were looking for.",
+  role,
+}: {
+  title?: string;
+  text?: string;
+  role?: 'status';
+}) {
   return (
-    <div className="status-page">
+    <div className="status-page" role={role}>
       <h1>{title}</h1>
       <p>{text}</p>
       <p>
