@@ -18,6 +18,7 @@ import { favoritesRouter } from './favorites/favorites.routes.ts';
 import { createCsrf } from './http/csrf.ts';
 import { apiNotFound, errorHandler } from './http/error-handler.ts';
 import { healthRoutes } from './http/health.ts';
+import type { OriginPolicy, TrustProxy } from './http/origin.ts';
 import { createRateLimiters } from './http/rate-limits.ts';
 import { requestLogger } from './http/request-logger.ts';
 import { sessionMiddleware } from './http/session.ts';
@@ -31,12 +32,16 @@ export interface AppDeps {
   logger: Logger;
   sessionStore: Store;
   redis?: Redis | undefined;
+  /** Set when a graceful shutdown starts: /readyz then answers 503. */
+  lifecycle?: { shuttingDown: boolean };
 }
 
 export interface PinboardApp {
   app: Express;
   /** The same session middleware, for the socket handshake to share. */
   session: RequestHandler;
+  /** Which browser origins may call the API and open sockets (shared with the socket gateway). */
+  originPolicy: OriginPolicy;
 }
 
 const SEED_IMAGES_DIR = path.resolve(import.meta.dirname, '../db/seed-images');
@@ -63,7 +68,7 @@ export function createApp(deps: AppDeps): PinboardApp {
     }),
   );
 
-  app.use(healthRoutes({ database, redis: deps.redis }));
+  app.use(healthRoutes({ database, redis: deps.redis, lifecycle: deps.lifecycle }));
 
   // Static files first: they need no session, cookie or CSRF work.
   app.use('/seed-images', express.static(SEED_IMAGES_DIR, { maxAge: '1d', fallthrough: false }));
@@ -76,7 +81,12 @@ export function createApp(deps: AppDeps): PinboardApp {
     secret: config.sessionSecret,
     maxAgeMs: config.sessionMaxAgeMs,
   });
-  const csrf = createCsrf(config.sessionSecret);
+  // Express compiles TRUST_PROXY into a function of the peer address; the origin check reuses it.
+  const originPolicy: OriginPolicy = {
+    publicOrigins: config.publicOrigins,
+    trustProxy: app.get('trust proxy fn') as TrustProxy,
+  };
+  const csrf = createCsrf(config.sessionSecret, originPolicy);
   const limits = createRateLimiters(config.rateLimits, deps.redis);
   const openApiDocument = buildOpenApiDocument();
 
@@ -106,5 +116,5 @@ export function createApp(deps: AppDeps): PinboardApp {
   });
 
   app.use(errorHandler(logger));
-  return { app, session };
+  return { app, session, originPolicy };
 }

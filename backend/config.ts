@@ -62,7 +62,7 @@ export class ConfigError extends Error {}
 /** Express's `trust proxy` takes a boolean, a hop count or a list of addresses. */
 function parseTrustProxy(value: string): boolean | number | string {
   if (value === 'true') return true;
-  if (value === 'false' || value === '') return false;
+  if (value === 'false' || value === '' || value === '0') return false;
   if (/^\d+$/.test(value)) return Number(value);
   return value;
 }

@@ -48,6 +48,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       pubSub = [redis.duplicate(), redis.duplicate()];
       for (const client of pubSub) client.on('error', (error) => logger.warn({ err: error }, 'redis adapter error'));
       await Promise.all(pubSub.map((client) => client.connect()));
+      catchPublishFailures(pubSub[0] as Redis, (error) => logger.warn({ err: error }, 'live event not published'));
     }
   } catch (error) {
     for (const client of pubSub) client.disconnect();
@@ -58,13 +59,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
 
   const events = new EventBus((error, event) => logger.error({ err: error, event }, 'event listener failed'));
   const sessionStore = createSessionStore({ redis, memoryMax: config.sessionMemoryMax });
-  const { app, session } = createApp({ config, database, events, logger, sessionStore, redis });
+  const lifecycle = { shuttingDown: false };
+  const shutdownGraceMs = 10_000;
+  const { app, session, originPolicy } = createApp({ config, database, events, logger, sessionStore, redis, lifecycle });
   const httpServer = createServer(app);
   const io = createGateway(httpServer, {
     session,
     sessionStore,
-    publicOrigins: config.publicOrigins,
-    trustProxy: config.trustProxy !== false,
+    originPolicy,
     onError: (error, context) => logger.error({ err: error, context }, 'socket handler failed'),
   });
   if (pubSub.length === 2) {
@@ -83,19 +85,22 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
-      stopRelay();
-      // Clients reconnect (to another instance behind the balancer) as soon as they are dropped.
-      io.disconnectSockets(true);
-      io.engine.close();
+      lifecycle.shuttingDown = true;
       await new Promise<void>((resolve) => {
+        // Stop accepting: a balancer's next connection attempt is refused and goes elsewhere.
         httpServer.close(() => resolve());
         httpServer.closeIdleConnections();
+        // Clients reconnect (to another instance behind the balancer) as soon as they are dropped.
+        io.disconnectSockets(true);
+        io.engine.close();
         // In-flight requests get a bounded grace period, then their connections are cut.
         setTimeout(() => {
           httpServer.closeAllConnections();
           resolve();
-        }, 10_000).unref();
+        }, shutdownGraceMs).unref();
       });
+      // Only now: writes that finished during the grace period still announce their events.
+      stopRelay();
       for (const client of pubSub) client.disconnect();
       redis?.disconnect();
       await database.close();
@@ -104,4 +109,18 @@ export async function startServer(config: Config): Promise<RunningServer> {
   };
 
   return { url: `http://localhost:${port}`, port, httpServer, database, events, logger, io, close };
+}
+
+/**
+ * The Redis adapter calls `publish` without handling the returned promise, so while Redis is down
+ * each emit would become an unhandled rejection and crash the process. Attach a handler: the event
+ * is lost (the write that caused it stands; clients resync on reconnect) and the failure is logged.
+ */
+function catchPublishFailures(client: Redis, onError: (error: unknown) => void): void {
+  const publish = client.publish.bind(client) as (channel: string | Buffer, message: string | Buffer) => Promise<number>;
+  client.publish = ((channel: string | Buffer, message: string | Buffer) => {
+    const result = publish(channel, message);
+    result.catch(onError);
+    return result;
+  }) as Redis['publish'];
 }

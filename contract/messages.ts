@@ -28,4 +28,5 @@ export const MSG = {
   notAnObject: 'The request body must be a JSON object.',
   invalidId: 'The id in the address must be a positive whole number.',
   unavailable: 'The service is temporarily unavailable. Please try again shortly.',
+  crossSite: 'Requests from other sites are not allowed.',
 } as const;

@@ -1,12 +1,15 @@
-import { randomBytes } from 'node:crypto';
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { doubleCsrf } from 'csrf-csrf';
+import { MSG } from '../../contract/messages.ts';
+import { HttpError } from './errors.ts';
+import { isAllowedOrigin, type OriginPolicy } from './origin.ts';
 
 export const CSRF_COOKIE = 'XSRF-TOKEN';
 export const CSRF_HEADER = 'x-xsrf-token';
 /** A random id for visitors without a session, so their token is bound to something stable. */
 const ANON_COOKIE = 'pinboard.aid';
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export interface Csrf {
   /** Gives every visitor an anonymous id and a valid XSRF-TOKEN cookie (on GET/HEAD). */
@@ -23,7 +26,7 @@ export interface Csrf {
  * visitor has no stable session id). Every instance derives the same secret from SESSION_SECRET,
  * so a token issued by one instance is accepted by all.
  */
-export function createCsrf(sessionSecret: string): Csrf {
+export function createCsrf(sessionSecret: string, originPolicy: OriginPolicy): Csrf {
   const secret = createHmac('sha256', sessionSecret).update('pinboard csrf').digest('hex');
   const { generateCsrfToken, doubleCsrfProtection } = doubleCsrf({
     getSecret: () => secret,
@@ -60,7 +63,15 @@ export function createCsrf(sessionSecret: string): Csrf {
         next();
       });
     },
-    protect: doubleCsrfProtection,
+    // Defence in depth: a state-changing request from a browser on another site is refused on its
+    // Origin alone, before the token is looked at (DESIGN §8: PUBLIC_ORIGIN or the forwarded Host).
+    protect: (req, res, next) => {
+      if (UNSAFE_METHODS.has(req.method) && !isAllowedOrigin(req, originPolicy)) {
+        next(new HttpError(403, MSG.crossSite));
+        return;
+      }
+      doubleCsrfProtection(req, res, next);
+    },
     rotate: (req, res) => {
       generateCsrfToken(req, res, { overwrite: true, cookieOptions: cookieOptions(req) });
     },

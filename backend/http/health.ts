@@ -10,7 +10,11 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 /** /healthz: the process runs. /readyz: the database (and Redis, when used) answer. */
-export function healthRoutes(deps: { database: Database; redis?: Redis | undefined }): Router {
+export function healthRoutes(deps: {
+  database: Database;
+  redis?: Redis | undefined;
+  lifecycle?: { shuttingDown: boolean } | undefined;
+}): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -27,6 +31,8 @@ export function healthRoutes(deps: { database: Database; redis?: Redis | undefin
       probe('database', () => deps.database.ping()),
       ...(deps.redis ? [probe('redis', () => (deps.redis as Redis).ping())] : []),
     ]);
+    // A draining instance says so, so that a balancer with health checks stops sending to it.
+    if (deps.lifecycle?.shuttingDown) checks.shutdown = 'down';
     const ready = Object.values(checks).every((state) => state === 'ok');
     res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', checks });
   });

@@ -1,12 +1,22 @@
 import type { IncomingMessage } from 'node:http';
 
+/** Express's compiled `trust proxy` setting: whether the peer at `address` (hop `hop`) is a trusted proxy. */
+export type TrustProxy = (address: string, hop: number) => boolean;
+
+export interface OriginPolicy {
+  /** PUBLIC_ORIGIN: the origins browsers use to reach the site (empty: derive from Host). */
+  publicOrigins: string[];
+  trustProxy: TrustProxy;
+}
+
 /**
- * Whether a browser request's Origin is our own site. With PUBLIC_ORIGIN set, it must be one of
- * those; otherwise it must name the host the request was sent to (as forwarded by a trusted load
- * balancer), so an instance behind a balancer accepts the public origin rather than its own port.
- * Requests without Origin come from non-browser clients, which cross-site attacks cannot use.
+ * Whether a browser request's Origin is our own site (DESIGN §8). With PUBLIC_ORIGIN set, it must be
+ * one of those; otherwise it must name the host the request was sent to — as forwarded by the load
+ * balancer when the connecting peer is a trusted proxy — so an instance behind a balancer accepts
+ * the public origin rather than its own port. Requests without Origin come from non-browser
+ * clients, which cross-site attacks cannot use.
  */
-export function isAllowedOrigin(req: IncomingMessage, options: { publicOrigins: string[]; trustProxy: boolean }): boolean {
+export function isAllowedOrigin(req: IncomingMessage, policy: OriginPolicy): boolean {
   const origin = req.headers.origin;
   if (origin === undefined) return true;
   let parsed: URL;
@@ -15,8 +25,9 @@ export function isAllowedOrigin(req: IncomingMessage, options: { publicOrigins: 
   } catch {
     return false;
   }
-  if (options.publicOrigins.length > 0) return options.publicOrigins.includes(parsed.origin);
-  const forwarded = options.trustProxy ? req.headers['x-forwarded-host'] : undefined;
+  if (policy.publicOrigins.length > 0) return policy.publicOrigins.includes(parsed.origin);
+  const trusted = policy.trustProxy(req.socket.remoteAddress ?? '', 0);
+  const forwarded = trusted ? req.headers['x-forwarded-host'] : undefined;
   const host = (typeof forwarded === 'string' ? forwarded.split(',')[0]?.trim() : undefined) ?? req.headers.host;
   return host !== undefined && parsed.host === host;
 }

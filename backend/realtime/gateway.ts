@@ -4,7 +4,7 @@ import type { Store } from 'express-session';
 import { Server, type Socket } from 'socket.io';
 import type { ClientToServerEvents, ServerToClientEvents, WatchAck } from '../../contract/events.ts';
 import { WatchPayload } from '../../contract/events.ts';
-import { isAllowedOrigin } from '../http/origin.ts';
+import { isAllowedOrigin, type OriginPolicy } from '../http/origin.ts';
 import { FEED_ROOM, pinRoom, sessionRoom, userRoom } from './rooms.ts';
 
 type IO = Server<ClientToServerEvents, ServerToClientEvents>;
@@ -13,8 +13,7 @@ type PinboardSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 export interface GatewayOptions {
   session: RequestHandler;
   sessionStore: Store;
-  publicOrigins: string[];
-  trustProxy: boolean;
+  originPolicy: OriginPolicy;
   /** Client messages allowed per socket per `messageWindowMs`. */
   messageLimit?: number;
   messageWindowMs?: number;
@@ -41,7 +40,7 @@ export function createGateway(httpServer: HttpServer, options: GatewayOptions): 
     serveClient: false,
     maxHttpBufferSize: 64 * 1024,
     // Cross-site WebSocket hijacking: a browser always sends Origin; it must be our own site.
-    allowRequest: (req, callback) => callback(null, isAllowedOrigin(req, options)),
+    allowRequest: (req, callback) => callback(null, isAllowedOrigin(req, options.originPolicy)),
   });
 
   // The session middleware only on the handshake request (not on every engine.io request).

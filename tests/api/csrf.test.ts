@@ -68,3 +68,54 @@ describe('CSRF double submit', () => {
     expect((await c.post('/api/boards/', { name: 'x' })).status).toBe(201);
   });
 });
+
+describe('Origin check on state-changing requests (DESIGN §8)', () => {
+  const pin = { title: 'origin', imageUrl: 'https://a.test/x.png' };
+  const host = () => new URL(server.url).host;
+
+  test('a browser request from another site is refused even with a valid token, and nothing is stored', async () => {
+    const { client } = await signUpUser(server.url);
+    const before = await pinCount();
+    const res = await client.request<ErrorBody>('POST', '/api/pins/', { json: pin, headers: { origin: 'http://evil.test' } });
+    expect(res.status).toBe(403);
+    expect(res.body.message).toBe('Requests from other sites are not allowed.');
+    const garbage = await client.request<ErrorBody>('POST', '/api/pins/', { json: pin, headers: { origin: 'not a url' } });
+    expect(garbage.status).toBe(403);
+    expect(await pinCount()).toBe(before);
+  });
+
+  test('our own origin (matching Host) and requests without Origin (scripts) pass', async () => {
+    const { client } = await signUpUser(server.url);
+    const own = await client.request('POST', '/api/pins/', { json: pin, headers: { origin: `http://${host()}` } });
+    expect(own.status).toBe(201);
+    expect((await client.post('/api/pins/', pin)).status).toBe(201);
+  });
+
+  test('X-Forwarded-Host is believed only from a trusted proxy (TRUST_PROXY)', async () => {
+    const forwarded = { origin: 'http://pins.example:8443', 'x-forwarded-host': 'pins.example:8443' };
+    const direct = await signUpUser(server.url);
+    expect((await direct.client.request('POST', '/api/pins/', { json: pin, headers: forwarded })).status).toBe(403);
+
+    const behindProxy = await startServer({ env: { TRUST_PROXY: 'loopback' } });
+    try {
+      const { client } = await signUpUser(behindProxy.url);
+      expect((await client.request('POST', '/api/pins/', { json: pin, headers: forwarded })).status).toBe(201);
+      const spoofed = { origin: 'http://evil.test', 'x-forwarded-host': 'pins.example:8443' };
+      expect((await client.request('POST', '/api/pins/', { json: pin, headers: spoofed })).status).toBe(403);
+    } finally {
+      await behindProxy.stop();
+    }
+  });
+
+  test('with PUBLIC_ORIGIN only the listed origins pass', async () => {
+    const pinned = await startServer({ env: { PUBLIC_ORIGIN: 'https://pins.example' } });
+    try {
+      const { client } = await signUpUser(pinned.url);
+      const ownHost = `http://${new URL(pinned.url).host}`;
+      expect((await client.request('POST', '/api/pins/', { json: pin, headers: { origin: ownHost } })).status).toBe(403);
+      expect((await client.request('POST', '/api/pins/', { json: pin, headers: { origin: 'https://pins.example' } })).status).toBe(201);
+    } finally {
+      await pinned.stop();
+    }
+  });
+});
