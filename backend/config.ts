@@ -18,6 +18,7 @@ const EnvSchema = z.object({
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEV_SESSION_SECRET),
   SESSION_MAX_AGE_HOURS: positiveInt(24 * 14),
   SESSION_MEMORY_MAX: positiveInt(10_000),
+  SOCKET_SESSION_CHECK_SECONDS: positiveInt(60),
   DEMO_EMAIL: z.email().default('demo@pinboard.test'),
   DEMO_USERNAME: z.string().min(3).max(40).default('demo'),
   DEMO_PASSWORD: z.string().min(8).default(DEV_DEMO_PASSWORD),
@@ -41,6 +42,8 @@ export interface Config {
   redisUrl: string | undefined;
   sessionSecret: string;
   sessionMaxAgeMs: number;
+  /** How often open sockets re-check that their session still exists (expiry, removal). */
+  socketSessionCheckMs: number;
   sessionMemoryMax: number;
   demo: { email: string; username: string; password: string };
   autoMigrate: boolean;
@@ -107,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     sessionSecret: e.SESSION_SECRET,
     sessionMaxAgeMs: e.SESSION_MAX_AGE_HOURS * 3600_000,
+    socketSessionCheckMs: e.SOCKET_SESSION_CHECK_SECONDS * 1000,
     sessionMemoryMax: e.SESSION_MEMORY_MAX,
     demo: { email: e.DEMO_EMAIL.toLowerCase(), username: e.DEMO_USERNAME, password: e.DEMO_PASSWORD },
     // The embedded mode sets itself up; with services, `npm run db:migrate` / `db:seed` do it.

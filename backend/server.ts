@@ -67,6 +67,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     session,
     sessionStore,
     originPolicy,
+    sessionCheckMs: config.socketSessionCheckMs,
     onError: (error, context) => logger.error({ err: error, context }, 'socket handler failed'),
   });
   if (pubSub.length === 2) {

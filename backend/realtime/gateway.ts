@@ -1,4 +1,4 @@
-import type { Server as HttpServer, IncomingMessage } from 'node:http';
+import { type Server as HttpServer, type IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Store } from 'express-session';
 import { Server, type Socket } from 'socket.io';
@@ -7,8 +7,16 @@ import { WatchPayload } from '../../contract/events.ts';
 import { isAllowedOrigin, type OriginPolicy } from '../http/origin.ts';
 import { FEED_ROOM, pinRoom, sessionRoom, userRoom } from './rooms.ts';
 
-type IO = Server<ClientToServerEvents, ServerToClientEvents>;
-type PinboardSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
+/** What a socket remembers of its handshake and its message budget: a few primitives, no closures. */
+interface SocketData {
+  userId: number | undefined;
+  sessionId: string | undefined;
+  windowStart: number;
+  used: number;
+}
+
+type IO = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+type PinboardSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
 export interface GatewayOptions {
   session: RequestHandler;
@@ -17,21 +25,34 @@ export interface GatewayOptions {
   /** Client messages allowed per socket per `messageWindowMs`. */
   messageLimit?: number;
   messageWindowMs?: number;
-  /** How often a signed-in socket re-checks that its session still exists (expiry, logout elsewhere). */
+  /** How often signed-in sockets re-check that their session still exists (expiry, logout elsewhere). */
   sessionCheckMs?: number;
   onError?: (error: unknown, context: string) => void;
 }
 
 interface HandshakeRequest extends IncomingMessage {
-  session?: Request['session'];
+  session?: Request['session'] | undefined;
   sessionID?: string;
   _query?: Record<string, string>;
+  /** Who the handshake's session belongs to, copied before the session object is let go. */
+  pinboardIdentity?: { userId: number | undefined; sessionId: string | undefined };
 }
 
 /**
- * Socket.IO on the API's HTTP server. The handshake runs the very same express-session middleware,
- * so a socket is its user. WebSocket transport only: any instance can serve any socket without
- * sticky sessions.
+ * A response for express-session to wrap during the handshake. engine.io keeps its own upgrade
+ * response (and through it the request) alive for the socket's whole life, so the session
+ * middleware must not hang its per-request closures on it; a WebSocket upgrade never sends the
+ * cookie anyway. This object is garbage once the handshake is over.
+ */
+function detachedResponse(): Response {
+  const response = { writeHead() {}, write: () => true, end() {}, getHeader() {}, setHeader() {} };
+  return response as unknown as Response;
+}
+
+/**
+ * Socket.IO on the API's HTTP server. The handshake runs the very same express-session middleware
+ * and store, so a socket is its user. WebSocket transport only: any instance can serve any socket
+ * without sticky sessions.
  */
 export function createGateway(httpServer: HttpServer, options: GatewayOptions): IO {
   const io: IO = new Server(httpServer, {
@@ -43,84 +64,98 @@ export function createGateway(httpServer: HttpServer, options: GatewayOptions): 
     allowRequest: (req, callback) => callback(null, isAllowedOrigin(req, options.originPolicy)),
   });
 
-  // The session middleware only on the handshake request (not on every engine.io request).
-  io.engine.use((req: HandshakeRequest, res: Response, next: (error?: unknown) => void) => {
-    if (req._query?.sid === undefined) options.session(req as Request, res, next);
-    else next();
+  // The session middleware runs on the handshake request only (not on every engine.io request).
+  io.engine.use((req: HandshakeRequest, res: object, next: (error?: unknown) => void) => {
+    if (req._query?.sid !== undefined) return next();
+    options.session(req as Request, detachedResponse(), (error?: unknown) => {
+      req.pinboardIdentity = { userId: req.session?.userId, sessionId: req.sessionID };
+      req.session = undefined;
+      // engine.io's upgrade response stays referenced (by a 'close' listener on the TCP socket) for
+      // the connection's whole life, and it points at the request; we are its only middleware and
+      // nothing reads it afterwards, so let the request go (~2 KB per socket).
+      if (!(res instanceof ServerResponse)) Reflect.set(res, 'req', null);
+      next(error);
+    });
   });
 
   const limit = options.messageLimit ?? 30;
   const windowMs = options.messageWindowMs ?? 10_000;
 
+  /** A signed-in socket's session may have ended since the handshake: check before serving it. */
+  const sessionStillValid = (data: SocketData): Promise<boolean> => {
+    const { userId, sessionId } = data;
+    if (userId === undefined || !sessionId) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      options.sessionStore.get(sessionId, (error, session) => {
+        if (error) resolve(true); // store down: keep serving public data, do not sign out
+        else resolve(session?.userId === userId);
+      });
+    });
+  };
+
+  const allowMessage = (data: SocketData): boolean => {
+    const now = Date.now();
+    if (now - data.windowStart > windowMs) {
+      data.windowStart = now;
+      data.used = 0;
+    }
+    data.used += 1;
+    return data.used <= limit;
+  };
+
+  const onWatchMessage = async (socket: PinboardSocket, kind: 'watch' | 'unwatch', payload: unknown, ack: unknown) => {
+    const reply = (answer: WatchAck) => {
+      if (typeof ack === 'function') ack(answer);
+    };
+    try {
+      if (!allowMessage(socket.data)) return reply({ ok: false, error: 'Too many messages. Slow down.' });
+      const parsed = WatchPayload.safeParse(payload);
+      if (!parsed.success) return reply({ ok: false, error: parsed.error.issues[0]?.message ?? 'Invalid payload.' });
+      if (!(await sessionStillValid(socket.data))) {
+        // The answer first: once the socket is disconnected, its ack could not be delivered.
+        reply({ ok: false, error: 'Your session has ended. Sign in again.' });
+        return endSession(socket);
+      }
+      const rooms = [...new Set(parsed.data.pinIds)].map(pinRoom);
+      if (kind === 'watch') await socket.join(rooms);
+      else await Promise.all(rooms.map((room) => socket.leave(room)));
+      reply({ ok: true });
+    } catch (error) {
+      options.onError?.(error, `pins:${kind}`);
+      reply({ ok: false, error: 'Something went wrong.' });
+    }
+  };
+
   io.on('connection', (socket) => {
     const req = socket.request as HandshakeRequest;
-    const userId = req.session?.userId;
-    const sessionId = req.sessionID;
-    // Keep only what we need from the handshake: the request object (and its session) would
-    // otherwise stay in memory for the socket's whole life (Socket.IO's memory-usage advice).
+    const { userId, sessionId } = req.pinboardIdentity ?? { userId: undefined, sessionId: undefined };
+    socket.data = { userId, sessionId, windowStart: Date.now(), used: 0 };
+    // engine.io would keep the handshake request for the socket's whole life; nothing needs it.
     Reflect.set(socket.conn, 'request', null);
     void socket.join(FEED_ROOM);
-    if (userId !== undefined && sessionId) {
-      void socket.join([userRoom(userId), sessionRoom(sessionId)]);
-    }
-
-    let windowStart = Date.now();
-    let used = 0;
-    const allowMessage = () => {
-      const now = Date.now();
-      if (now - windowStart > windowMs) {
-        windowStart = now;
-        used = 0;
-      }
-      used += 1;
-      return used <= limit;
-    };
-
-    /** A signed-in socket's session may have ended since the handshake: check before serving it. */
-    const sessionStillValid = (): Promise<boolean> => {
-      if (userId === undefined || !sessionId) return Promise.resolve(true);
-      return new Promise((resolve) => {
-        options.sessionStore.get(sessionId, (error, data) => {
-          if (error) resolve(true); // store down: keep serving public data, do not sign out
-          else resolve(data?.userId === userId);
-        });
-      });
-    };
-
-    const handle = (kind: 'watch' | 'unwatch') => async (payload: unknown, ack: unknown) => {
-      const reply = (answer: WatchAck) => {
-        if (typeof ack === 'function') ack(answer);
-      };
-      try {
-        if (!allowMessage()) return reply({ ok: false, error: 'Too many messages. Slow down.' });
-        const parsed = WatchPayload.safeParse(payload);
-        if (!parsed.success) return reply({ ok: false, error: parsed.error.issues[0]?.message ?? 'Invalid payload.' });
-        if (!(await sessionStillValid())) {
-          endSession(socket);
-          return reply({ ok: false, error: 'Your session has ended. Sign in again.' });
-        }
-        const rooms = [...new Set(parsed.data.pinIds)].map(pinRoom);
-        if (kind === 'watch') await socket.join(rooms);
-        else await Promise.all(rooms.map((room) => socket.leave(room)));
-        reply({ ok: true });
-      } catch (error) {
-        options.onError?.(error, `pins:${kind}`);
-        reply({ ok: false, error: 'Something went wrong.' });
-      }
-    };
-    socket.on('pins:watch', handle('watch'));
-    socket.on('pins:unwatch', handle('unwatch'));
-
-    if (userId !== undefined) {
-      const timer = setInterval(() => {
-        void sessionStillValid().then((valid) => {
-          if (!valid) endSession(socket);
-        });
-      }, options.sessionCheckMs ?? 60_000);
-      timer.unref();
-      socket.on('disconnect', () => clearInterval(timer));
-    }
+    if (userId !== undefined && sessionId) void socket.join([userRoom(userId), sessionRoom(sessionId)]);
+    socket.on('pins:watch', (payload, ack) => void onWatchMessage(socket, 'watch', payload, ack));
+    socket.on('pins:unwatch', (payload, ack) => void onWatchMessage(socket, 'unwatch', payload, ack));
   });
+
+  // One timer for all signed-in sockets (not one per socket), one store read per session.
+  const sweep = setInterval(() => {
+    const bySession = new Map<string, PinboardSocket[]>();
+    for (const socket of io.of('/').sockets.values()) {
+      const { sessionId } = socket.data;
+      if (socket.data.userId === undefined || !sessionId) continue;
+      const group = bySession.get(sessionId);
+      if (group) group.push(socket);
+      else bySession.set(sessionId, [socket]);
+    }
+    for (const sockets of bySession.values()) {
+      void sessionStillValid((sockets[0] as PinboardSocket).data).then((valid) => {
+        if (!valid) sockets.forEach(endSession);
+      });
+    }
+  }, options.sessionCheckMs ?? 60_000);
+  sweep.unref();
+  httpServer.once('close', () => clearInterval(sweep));
 
   return io;
 }

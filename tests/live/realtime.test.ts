@@ -1,9 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { Board } from '../../contract/boards.ts';
 import type { Comment } from '../../contract/comments.ts';
 import type { Favorite } from '../../contract/favorites.ts';
 import type { Pin } from '../../contract/pins.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
+import { REDIS_URL } from '../support/database.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 import { connectSocket, eventsNamed, nextEvent, type TestSocket, watch } from '../support/sockets.ts';
 
@@ -176,6 +178,38 @@ describe('sessions on sockets', () => {
     expect(phoneSocket.connected).toBe(true);
     const board = (await phone.post<Board>('/api/boards/', { name: 'still here' })).body;
     await nextEvent(phoneSocket, 'board:created', (p) => p.board.id === board.id);
+  });
+
+  test('a session that expires in the store ends its sockets: at the next message, and idle ones within the check interval', async () => {
+    const quick = await startServer({ db: 'postgres', redis: true, env: { SOCKET_SESSION_CHECK_SECONDS: '1' } });
+    const redis = new Redis(REDIS_URL);
+    try {
+      const expire = async (client: ApiClient) => {
+        const cookie = decodeURIComponent(client.cookies.get('pinboard.sid') ?? '');
+        const sid = cookie.slice(2, cookie.lastIndexOf('.'));
+        expect(await redis.del(`pinboard:sess:${sid}`)).toBe(1);
+      };
+      const active = (await signUpUser(quick.url)).client;
+      const idle = (await signUpUser(quick.url)).client;
+      const activeSocket = await connectSocket(quick.url, active);
+      const idleSocket = await connectSocket(quick.url, idle);
+      sockets.push(activeSocket, idleSocket);
+      expect(await watch(activeSocket, { pinIds: [1] })).toEqual({ ok: true });
+
+      await expire(active);
+      const activeEnded = nextEvent(activeSocket, 'session:ended');
+      expect(await watch(activeSocket, { pinIds: [1] })).toEqual({ ok: false, error: 'Your session has ended. Sign in again.' });
+      await activeEnded;
+
+      const startedAt = Date.now();
+      await expire(idle);
+      await nextEvent(idleSocket, 'session:ended');
+      expect(Date.now() - startedAt).toBeLessThan(3000);
+      await vi.waitFor(() => expect(idleSocket.connected).toBe(false));
+    } finally {
+      redis.disconnect();
+      await quick.stop();
+    }
   });
 
   test('a socket from another site (foreign Origin) is refused; our own origin is accepted', async () => {
