@@ -87,7 +87,7 @@ export function createApp(deps: AppDeps): PinboardApp {
     trustProxy: app.get('trust proxy fn') as TrustProxy,
   };
   const csrf = createCsrf(config.sessionSecret, originPolicy);
-  const limits = createRateLimiters(config.rateLimits, deps.redis);
+  const limits = createRateLimiters(config.rateLimits, deps.redis, logger);
   const openApiDocument = buildOpenApiDocument();
 
   app.use(cookieParser());

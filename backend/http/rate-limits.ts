@@ -15,23 +15,49 @@ export interface RateLimiters {
   apiPerIp: RequestHandler;
 }
 
+/**
+ * Fail open, quietly: while the store is down every client counts as under the limit. (The
+ * library's own `passOnStoreError` prints a stack trace to the console for every request.)
+ * Failures are reported through `onError`, which the caller throttles.
+ */
+function failOpen(store: Store, onError: (error: unknown) => void): Store {
+  const guard = async <T>(run: () => Promise<T> | T, fallback: T): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      onError(error);
+      return fallback;
+    }
+  };
+  return {
+    prefix: store.prefix,
+    localKeys: store.localKeys,
+    init: (options) => store.init?.(options),
+    increment: (key) => guard(() => store.increment(key), { totalHits: 0, resetTime: undefined }),
+    decrement: (key) => guard(() => store.decrement(key), undefined),
+    resetKey: (key) => guard(() => store.resetKey(key), undefined),
+  };
+}
+
 function limiter(
   name: string,
-  options: Partial<Options> & { limit: number; windowMs: number },
+  options: Partial<Options> & { limit: number; windowMs: number; failOpen?: (error: unknown) => void },
   redis: Redis | undefined,
   message: string,
 ): RequestHandler {
-  const store: Store | undefined = redis
+  const { failOpen: onStoreError, ...limitOptions } = options;
+  let store: Store | undefined = redis
     ? new RedisStore({
         prefix: `pinboard:rl:${name}:`,
         sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as Promise<number>,
       })
     : undefined;
+  if (store && onStoreError) store = failOpen(store, onStoreError);
   return rateLimit({
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     ...(store ? { store } : {}),
-    ...options,
+    ...limitOptions,
     handler: (req: Request, res, next) => {
       const resetTime = (req as AugmentedRequest).rateLimit?.resetTime;
       const seconds = resetTime ? Math.max(1, Math.ceil((resetTime.getTime() - Date.now()) / 1000)) : 60;
@@ -41,7 +67,18 @@ function limiter(
   });
 }
 
-export function createRateLimiters(config: Config['rateLimits'], redis: Redis | undefined): RateLimiters {
+export function createRateLimiters(
+  config: Config['rateLimits'],
+  redis: Redis | undefined,
+  logger: { warn(details: object, message: string): void },
+): RateLimiters {
+  let lastWarning = 0;
+  const storeDown = (error: unknown) => {
+    // One line per 10 s while Redis is down, not one per request.
+    if (Date.now() - lastWarning < 10_000) return;
+    lastWarning = Date.now();
+    logger.warn({ err: error }, 'rate-limit store unavailable: general API limit not enforced');
+  };
   return {
     // Auth limits fail closed: if their store is down, sign-in waits rather than going unthrottled.
     authPerIp: limiter('auth', { windowMs: config.windowMs, limit: config.authPerIp, passOnStoreError: false }, redis, MSG.rateLimited),
@@ -62,6 +99,6 @@ export function createRateLimiters(config: Config['rateLimits'], redis: Redis | 
       MSG.loginThrottled,
     ),
     // The general limit fails open: a Redis outage should not take reads down with it.
-    apiPerIp: limiter('api', { windowMs: config.windowMs, limit: config.apiPerIp, passOnStoreError: true }, redis, MSG.rateLimited),
+    apiPerIp: limiter('api', { windowMs: config.windowMs, limit: config.apiPerIp, failOpen: storeDown }, redis, MSG.rateLimited),
   };
 }

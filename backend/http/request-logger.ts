@@ -27,6 +27,10 @@ export function requestLogger(logger: Logger): RequestHandler {
       }),
       res: (res: { statusCode: unknown }) => ({ statusCode: res.statusCode }),
     },
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+    // 503 means a dependency is down (logged once by its client): a warning per request, not an error.
+    customLogLevel: (_req, res, error) => {
+      if (res.statusCode === 503) return 'warn';
+      return error || res.statusCode >= 500 ? 'error' : 'info';
+    },
   });
 }
