@@ -28,6 +28,7 @@ import {
   SignupBody,
   User,
 } from '../contract/index.ts';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, IdempotencyKey } from '../contract/idempotency.ts';
 
 // The OpenAPI document is generated from the very zod schemas that validate requests (contract/),
 // so it cannot drift from the server. Served at GET /api/openapi.json.
@@ -41,6 +42,8 @@ interface Route {
   body?: z.ZodType;
   ok: Record<number, { schema: z.ZodType; description: string }>;
   errors: number[];
+  /** Takes an optional Idempotency-Key header (contract/idempotency.ts). */
+  idempotent?: true;
 }
 
 const id = z.string().regex(/^[1-9][0-9]*$/).meta({ description: 'A positive integer id' });
@@ -52,6 +55,7 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'Unknown id',
   409: 'Conflict (taken email or username, second comment on a pin)',
   413: 'Body larger than 64 KB',
+  422: 'This Idempotency-Key was already used for a different request',
   429: 'Rate limited; see Retry-After',
   500: 'Unexpected server error (no internals)',
   503: 'Database or Redis unavailable; retry shortly',
@@ -67,12 +71,12 @@ const routes: Route[] = [
   { method: 'get', path: '/api/auth/logout', summary: 'Sign out', auth: false, ok: ok(MessageBody), errors: [429] },
   { method: 'get', path: '/api/pins/', summary: 'All pins, newest first', auth: false, ok: ok(PinList), errors: [] },
   { method: 'get', path: '/api/pins/{id}', summary: 'One pin', auth: false, ok: ok(Pin), errors: [400, 404] },
-  { method: 'post', path: '/api/pins/', summary: 'Create a pin', auth: true, body: PinCreateBody, ok: created(Pin), errors: [400, 401, 403] },
+  { method: 'post', path: '/api/pins/', summary: 'Create a pin', auth: true, body: PinCreateBody, ok: created(Pin), errors: [400, 401, 403], idempotent: true },
   { method: 'put', path: '/api/pins/{id}', summary: 'Edit your pin', auth: true, body: PinUpdateBody, ok: ok(Pin), errors: [400, 401, 403, 404] },
   { method: 'delete', path: '/api/pins/{id}', summary: 'Delete your pin', auth: true, ok: ok(PinDeleted), errors: [400, 401, 403, 404] },
   { method: 'get', path: '/api/boards/', summary: 'Your boards', auth: true, ok: ok(BoardList), errors: [401] },
   { method: 'get', path: '/api/boards/{id}', summary: 'One of your boards', auth: true, ok: ok(Board), errors: [400, 401, 403, 404] },
-  { method: 'post', path: '/api/boards/', summary: 'Create a board', auth: true, body: BoardBody, ok: created(Board), errors: [400, 401, 403] },
+  { method: 'post', path: '/api/boards/', summary: 'Create a board', auth: true, body: BoardBody, ok: created(Board), errors: [400, 401, 403], idempotent: true },
   { method: 'patch', path: '/api/boards/{id}', summary: 'Rename your board', auth: true, body: BoardBody, ok: ok(Board), errors: [400, 401, 403, 404] },
   { method: 'delete', path: '/api/boards/{id}', summary: 'Delete your board', auth: true, ok: ok(BoardDeleted), errors: [400, 401, 403, 404] },
   {
@@ -89,10 +93,23 @@ const routes: Route[] = [
   },
   { method: 'delete', path: '/api/favorites/{id}', summary: 'Remove a favorite (by favorite id)', auth: true, ok: ok(FavoriteRemoved), errors: [400, 401, 403, 404] },
   { method: 'get', path: '/api/comments/pins/{pinId}/comments', summary: "A pin's comments, newest first", auth: false, ok: ok(CommentList), errors: [400, 404] },
-  { method: 'post', path: '/api/comments/pins/{pinId}/comments', summary: 'Comment on a pin (once per pin)', auth: true, body: CommentBody, ok: created(Comment), errors: [400, 401, 403, 404, 409] },
+  {
+    method: 'post', path: '/api/comments/pins/{pinId}/comments', summary: 'Comment on a pin (once per pin)', auth: true, body: CommentBody,
+    ok: created(Comment), errors: [400, 401, 403, 404, 409], idempotent: true,
+  },
   { method: 'put', path: '/api/comments/{id}', summary: 'Edit your comment', auth: true, body: CommentBody, ok: ok(Comment), errors: [400, 401, 403, 404] },
   { method: 'delete', path: '/api/comments/{id}', summary: 'Delete your comment', auth: true, ok: ok(CommentDeleted), errors: [400, 401, 403, 404] },
 ];
+
+// Idempotent creates: the optional request header, and the header that marks a replayed answer.
+const idempotencyHeaders = z.object({ [IDEMPOTENCY_KEY_HEADER]: IdempotencyKey.optional() });
+const replayedHeader = {
+  [IDEMPOTENT_REPLAYED_HEADER]: {
+    description: 'Present (`true`) when this is the stored answer to an earlier request with the same Idempotency-Key.',
+    required: false,
+    schema: { type: 'string' as const, enum: ['true'] },
+  },
+};
 
 function pathParams(path: string) {
   const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
@@ -107,10 +124,14 @@ export function buildOpenApiDocument() {
     const params = pathParams(route.path);
     const responses: RouteConfig['responses'] = {};
     for (const [status, { schema, description }] of Object.entries(route.ok)) {
-      responses[status] = { description, content: { 'application/json': { schema } } };
+      responses[status] = {
+        description,
+        ...(route.idempotent && Number(status) < 300 ? { headers: replayedHeader } : {}),
+        content: { 'application/json': { schema } },
+      };
     }
     // Every API call can be rate limited (429) or meet a dependency outage (503); every body can be too large (413).
-    const statuses = new Set([...route.errors, ...(route.body ? [413] : []), 429, 500, 503]);
+    const statuses = new Set([...route.errors, ...(route.body ? [413] : []), ...(route.idempotent ? [422] : []), 429, 500, 503]);
     for (const status of [...statuses].sort()) {
       responses[status] = { description: ERROR_TEXT[status] ?? 'Error', content: { 'application/json': { schema: ErrorBody } } };
     }
@@ -121,6 +142,7 @@ export function buildOpenApiDocument() {
       ...(route.auth ? { security: [{ session: [], csrf: [] }] } : {}),
       request: {
         ...(params ? { params } : {}),
+        ...(route.idempotent ? { headers: idempotencyHeaders } : {}),
         ...(route.body ? { body: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
       },
       responses,

@@ -18,4 +18,8 @@ export const LIMITS = {
   watchIds: 500,
   // Largest JSON body the API accepts.
   bodyBytes: 64 * 1024,
+  // An Idempotency-Key header: 1 to this many visible ASCII characters.
+  idempotencyKeyMax: 255,
+  // How long the first answer to a create sent with an Idempotency-Key is replayed.
+  idempotencyKeyHours: 24,
 } as const;

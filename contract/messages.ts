@@ -27,6 +27,8 @@ export const MSG = {
   badJson: 'The request body is not valid JSON.',
   notAnObject: 'The request body must be a JSON object.',
   invalidId: 'The id in the address must be a positive whole number.',
+  idempotencyKeyInvalid: 'Idempotency-Key must be 1 to 255 visible ASCII characters.',
+  idempotencyKeyReused: 'This Idempotency-Key was already used for a different request.',
   unavailable: 'The service is temporarily unavailable. Please try again shortly.',
   crossSite: 'Requests from other sites are not allowed.',
 } as const;

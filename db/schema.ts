@@ -53,6 +53,17 @@ export interface CommentsTable {
   updated_at: UpdatedAt;
 }
 
+/** One remembered answer to a create sent with an `Idempotency-Key` (backend/idempotency/). */
+export interface IdempotencyKeysTable {
+  user_id: number;
+  key: string;
+  request_hash: string;
+  status_code: number;
+  /** A `json` column: written as JSON text, read back parsed. */
+  response: ColumnType<unknown, string, string>;
+  created_at: ColumnType<Date, Date | undefined, Date>;
+}
+
 export interface DB {
   users: UsersTable;
   pins: PinsTable;
@@ -60,6 +71,7 @@ export interface DB {
   board_pins: BoardPinsTable;
   favorites: FavoritesTable;
   comments: CommentsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -4,6 +4,7 @@ import { PinRefBody } from '../../contract/pins.ts';
 import { requireUser, userIdOf } from '../auth/require-user.ts';
 import type { ServiceContext } from '../context.ts';
 import { parseBody, parseId } from '../http/validate.ts';
+import { withIdempotency } from '../idempotency/idempotency.ts';
 import {
   addPinToBoard,
   createBoard,
@@ -28,7 +29,13 @@ export function boardsRouter(ctx: ServiceContext): Router {
 
   router.post('/', async (req, res) => {
     const { name } = parseBody(BoardBody, req);
-    res.status(201).json(await createBoard(ctx, userIdOf(req), name));
+    const userId = userIdOf(req);
+    await withIdempotency(ctx, req, res, {
+      operation: 'POST /api/boards/',
+      input: { name },
+      status: 201,
+      run: (txCtx) => createBoard(txCtx, userId, name),
+    });
   });
 
   router.patch('/:id', async (req, res) => {

@@ -3,6 +3,7 @@ import { CommentBody } from '../../contract/comments.ts';
 import { requireUser, userIdOf } from '../auth/require-user.ts';
 import type { ServiceContext } from '../context.ts';
 import { parseBody, parseId } from '../http/validate.ts';
+import { withIdempotency } from '../idempotency/idempotency.ts';
 import { createComment, deleteComment, listComments, updateComment } from './comments.service.ts';
 
 export function commentsRouter(ctx: ServiceContext): Router {
@@ -15,7 +16,13 @@ export function commentsRouter(ctx: ServiceContext): Router {
   router.post('/pins/:pinId/comments', requireUser, async (req, res) => {
     const pinId = parseId(req, 'pinId');
     const { text } = parseBody(CommentBody, req);
-    res.status(201).json(await createComment(ctx, userIdOf(req), pinId, text));
+    const userId = userIdOf(req);
+    await withIdempotency(ctx, req, res, {
+      operation: `POST /api/comments/pins/${pinId}/comments`,
+      input: { text },
+      status: 201,
+      run: (txCtx) => createComment(txCtx, userId, pinId, text),
+    });
   });
 
   router.put('/:id', requireUser, async (req, res) => {

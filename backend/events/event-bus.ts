@@ -1,12 +1,17 @@
 import type { DomainEvents } from './domain-events.ts';
 
+/** What services need of the bus: announcing committed changes. */
+export interface EventPublisher {
+  publish<K extends keyof DomainEvents>(event: K, payload: DomainEvents[K]): void;
+}
+
 type Listener<K extends keyof DomainEvents> = (payload: DomainEvents[K]) => void;
 
 /**
  * A typed in-process publish/subscribe bus. Publishing never throws: a write that committed stands
  * even if a listener fails (the failure is reported to `onListenerError`; clients resync later).
  */
-export class EventBus {
+export class EventBus implements EventPublisher {
   readonly #listeners = new Map<keyof DomainEvents, Set<Listener<never>>>();
   readonly #onListenerError: (error: unknown, event: keyof DomainEvents) => void;
 

@@ -3,6 +3,7 @@ import { PinCreateBody, PinUpdateBody } from '../../contract/pins.ts';
 import { requireUser, userIdOf } from '../auth/require-user.ts';
 import type { ServiceContext } from '../context.ts';
 import { parseBody, parseId } from '../http/validate.ts';
+import { withIdempotency } from '../idempotency/idempotency.ts';
 import { createPin, deletePin, getPin, listPins, updatePin } from './pins.service.ts';
 
 export function pinsRouter(ctx: ServiceContext): Router {
@@ -18,7 +19,13 @@ export function pinsRouter(ctx: ServiceContext): Router {
 
   router.post('/', requireUser, async (req, res) => {
     const input = parseBody(PinCreateBody, req);
-    res.status(201).json(await createPin(ctx, userIdOf(req), input));
+    const userId = userIdOf(req);
+    await withIdempotency(ctx, req, res, {
+      operation: 'POST /api/pins/',
+      input,
+      status: 201,
+      run: (txCtx) => createPin(txCtx, userId, input),
+    });
   });
 
   router.put('/:id', requireUser, async (req, res) => {

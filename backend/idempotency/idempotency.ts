@@ -1,0 +1,145 @@
+import { createHash } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { type Kysely, sql } from 'kysely';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, IdempotencyKey } from '../../contract/idempotency.ts';
+import { LIMITS } from '../../contract/limits.ts';
+import { MSG } from '../../contract/messages.ts';
+import type { DB } from '../../db/schema.ts';
+import { userIdOf } from '../auth/require-user.ts';
+import type { ServiceContext } from '../context.ts';
+import { BufferedEvents } from '../events/buffered-events.ts';
+import { HttpError } from '../http/errors.ts';
+
+// Idempotent creates (contract/idempotency.ts). The record lives in Postgres (`idempotency_keys`),
+// so every instance sees it, and it is claimed in the same transaction as the create itself:
+//
+//   1. insert a placeholder for (user, key) — if another request holds the same key uncommitted,
+//      Postgres makes this insert wait until that one commits or rolls back;
+//   2a. claimed → run the create on the transaction, store its answer in the placeholder, commit,
+//       then publish the create's events and answer;
+//   2b. already there → the stored answer, if it was for the same request (else 422).
+//
+// A failed create (404, 409, …) rolls everything back, the claim included, so a retry runs again.
+// Records older than LIMITS.idempotencyKeyHours count as absent: step 1 takes them over, and a
+// sweep deletes them now and then.
+
+const EXPIRED = sql<Date>`now() - make_interval(hours => ${LIMITS.idempotencyKeyHours})`;
+const SWEEP_INTERVAL_MS = 60_000;
+
+export interface IdempotentCreate<T> {
+  /** The operation with its path parameters filled in, e.g. `POST /api/comments/pins/7/comments`. */
+  operation: string;
+  /** The validated input; with `operation` it is what makes two requests "the same". */
+  input: unknown;
+  /** The status of a successful create. */
+  status: number;
+  /** The create itself, on the context it is given (a transaction's when a key is used). */
+  run: (ctx: ServiceContext) => Promise<T>;
+}
+
+/**
+ * Runs a create route's work and sends the answer, honouring an `Idempotency-Key` header when the
+ * request has one. Call it after authentication and input validation.
+ */
+export async function withIdempotency<T>(
+  ctx: ServiceContext,
+  req: Request,
+  res: Response,
+  create: IdempotentCreate<T>,
+): Promise<void> {
+  const key = idempotencyKeyOf(req);
+  if (key === undefined) {
+    res.status(create.status).json(await create.run(ctx));
+    return;
+  }
+  const userId = userIdOf(req);
+  const requestHash = fingerprint(create.operation, create.input);
+  sweepExpired(ctx.db, req);
+
+  const events = new BufferedEvents(ctx.events);
+  const answer = await ctx.db.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .insertInto('idempotency_keys')
+      .values({ user_id: userId, key, request_hash: requestHash, status_code: 0, response: 'null' })
+      .onConflict((oc) =>
+        oc
+          .constraint('idempotency_keys_pkey')
+          // An expired record is taken over as if it were not there.
+          .doUpdateSet({ request_hash: requestHash, status_code: 0, response: 'null', created_at: sql<Date>`now()` })
+          .where('idempotency_keys.created_at', '<', EXPIRED),
+      )
+      .returning('key')
+      .executeTakeFirst();
+
+    if (!claimed) {
+      const stored = await trx
+        .selectFrom('idempotency_keys')
+        .select(['request_hash', 'status_code', 'response'])
+        .where('user_id', '=', userId)
+        .where('key', '=', key)
+        .executeTakeFirstOrThrow();
+      if (stored.request_hash !== requestHash) throw new HttpError(422, MSG.idempotencyKeyReused);
+      // A placeholder is only ever visible to its own transaction, which fills it before committing.
+      if (stored.status_code === 0) throw new Error('idempotency record without an answer');
+      return { status: stored.status_code, body: stored.response, replayed: true };
+    }
+
+    const body = await create.run({ db: trx, events });
+    await trx
+      .updateTable('idempotency_keys')
+      .set({ status_code: create.status, response: JSON.stringify(body) })
+      .where('user_id', '=', userId)
+      .where('key', '=', key)
+      .execute();
+    return { status: create.status, body: body as unknown, replayed: false };
+  });
+
+  // Committed: now (and only now) the create's events may be heard. A replay has none.
+  events.flush();
+  if (answer.replayed) res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
+  res.status(answer.status).json(answer.body);
+}
+
+/** The request's key; undefined without the header; 400 for a malformed one. */
+function idempotencyKeyOf(req: Request): string | undefined {
+  const value = req.get(IDEMPOTENCY_KEY_HEADER);
+  if (value === undefined) return undefined;
+  const result = IdempotencyKey.safeParse(value);
+  if (!result.success) {
+    throw new HttpError(400, MSG.idempotencyKeyInvalid, { fields: { [IDEMPOTENCY_KEY_HEADER]: MSG.idempotencyKeyInvalid } });
+  }
+  return result.data;
+}
+
+/** sha256 over the operation and the canonical JSON of its input (object keys sorted). */
+function fingerprint(operation: string, input: unknown): string {
+  return createHash('sha256').update(`${operation}\n${canonicalJson(input)}`).digest('hex');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+const lastSweep = new WeakMap<Kysely<DB>, number>();
+
+/**
+ * Deletes expired records, at most once a minute per database handle, without holding up the
+ * request (no timer: it rides on the requests that use keys). Errors are logged, never thrown: the
+ * expired records are ignored anyway.
+ */
+function sweepExpired(db: Kysely<DB>, req: Request): void {
+  const now = Date.now();
+  if (now - (lastSweep.get(db) ?? 0) < SWEEP_INTERVAL_MS) return;
+  lastSweep.set(db, now);
+  db.deleteFrom('idempotency_keys')
+    .where('created_at', '<', EXPIRED)
+    .execute()
+    .catch((error: unknown) => req.log.warn({ err: error }, 'deleting expired idempotency keys failed'));
+}
