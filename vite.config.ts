@@ -70,6 +70,23 @@ export default defineConfig({
       {
         root: repoRoot,
         test: {
+          // Fault tests: a private Postgres and Redis that get restarted, instances that get killed,
+          // Debian's nginx in front (tests/support/faults.ts). Timing-sensitive, so one file at a
+          // time and in a group of their own: `sequence.groupOrder: 1` runs them after the parallel
+          // projects (group 0) have finished, and the e2e project (fileParallelism: false, which
+          // Vitest 4 runs as a last, one-file-at-a-time group) only starts after them.
+          name: 'faults',
+          environment: 'node',
+          include: ['tests/faults/**/*.test.ts'],
+          testTimeout: 90_000,
+          hookTimeout: 90_000,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        root: repoRoot,
+        test: {
           name: 'e2e',
           environment: 'node',
           include: ['tests/e2e/**/*.test.ts'],

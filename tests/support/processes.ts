@@ -7,10 +7,30 @@ export interface InstanceStats {
   gc: boolean;
 }
 
+export interface AppExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface AppProcessOptions {
+  /** Listen on this port (e.g. a replacement on the port a load balancer knows); default: a free one. */
+  port?: number;
+  /**
+   * Keep the instance's log lines (see `logs`) instead of letting the child write straight to the
+   * terminal; they are printed with a `[name]` prefix unless `echo` is false.
+   */
+  name?: string;
+  echo?: boolean;
+}
+
 export interface AppProcess {
   child: ChildProcess;
   port: number;
   url: string;
+  /** Resolves with the exit code or signal once the process has ended. */
+  exited: Promise<AppExit>;
+  /** The log lines written so far (only with `name`). */
+  logs: string[];
   /** Heap after a forced GC and connected sockets, asked over IPC (see backend/ipc.ts). */
   stats(): Promise<InstanceStats>;
   /** SIGTERM and wait for the exit (SIGKILL after 10 s). */
@@ -27,14 +47,38 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts `node backend/main.ts` as its own process (own event loop and heap), ready when listening. */
-export async function startAppProcess(env: Record<string, string>): Promise<AppProcess> {
-  const port = await freePort();
+export async function startAppProcess(env: Record<string, string>, options: AppProcessOptions = {}): Promise<AppProcess> {
+  const port = options.port ?? (await freePort());
   const child = fork('backend/main.ts', [], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port) },
     execArgv: ['--expose-gc'],
+    silent: options.name !== undefined,
   });
+  const exited = new Promise<AppExit>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  const logs: string[] = [];
+  if (options.name !== undefined) {
+    const prefix = `[${options.name}] `;
+    for (const [stream, print] of [
+      [child.stdout, console.log],
+      [child.stderr, console.error],
+    ] as const) {
+      let pending = '';
+      stream?.setEncoding('utf8');
+      stream?.on('data', (chunk: string) => {
+        const lines = (pending + chunk).split('\n');
+        pending = lines.pop() ?? '';
+        for (const line of lines) {
+          logs.push(line);
+          if (options.echo !== false) print(prefix + line);
+        }
+      });
+    }
+  }
   await new Promise<void>((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`instance exited with ${code} before it was ready`));
+    const onExit = (code: number | null) =>
+      reject(new Error(`instance exited with ${code} before it was ready${logs.length ? `:\n${logs.slice(-20).join('\n')}` : ''}`));
     child.once('exit', onExit);
     child.on('message', (message: unknown) => {
       if ((message as { type?: string }).type === 'ready') {
@@ -47,6 +91,8 @@ export async function startAppProcess(env: Record<string, string>): Promise<AppP
     child,
     port,
     url: `http://127.0.0.1:${port}`,
+    exited,
+    logs,
     stats: () =>
       new Promise<InstanceStats>((resolve) => {
         const onMessage = (message: unknown) => {

@@ -11,7 +11,7 @@ export type TestSocket = Socket<ServerToClientEvents, ClientToServerEvents> & {
 export async function connectSocket(
   baseUrl: string,
   client?: ApiClient,
-  options: { origin?: string; reconnection?: boolean } = {},
+  options: { origin?: string; reconnection?: boolean; reconnectionDelay?: number; reconnectionDelayMax?: number } = {},
 ): Promise<TestSocket> {
   const headers: Record<string, string> = {};
   if (client?.cookies.size) headers.cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -21,6 +21,8 @@ export async function connectSocket(
     transports: ['websocket'],
     extraHeaders: headers,
     reconnection: options.reconnection ?? false,
+    ...(options.reconnectionDelay !== undefined ? { reconnectionDelay: options.reconnectionDelay } : {}),
+    ...(options.reconnectionDelayMax !== undefined ? { reconnectionDelayMax: options.reconnectionDelayMax } : {}),
     forceNew: true,
   }) as TestSocket;
   socket.received = [];

@@ -1,0 +1,134 @@
+import type { ServerEventName } from '../../contract/events.ts';
+import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
+import { percentile, type TimedAnswer } from '../support/faults.ts';
+import { connectSocket, type TestSocket } from '../support/sockets.ts';
+
+// Small tools the fault tests share: timed requests, clients and sockets as the web client has them.
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface Answer<T> extends TimedAnswer {
+  response?: ApiResponse<T>;
+}
+
+/**
+ * Runs one request and times it. No answer within `limitMs` (or a connection error) gives
+ * status 0; the request itself is left to finish in the background.
+ */
+export async function timed<T>(request: () => Promise<ApiResponse<T>>, limitMs = 15_000): Promise<Answer<T>> {
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<Answer<T>>((resolve) => {
+    timer = setTimeout(() => resolve({ status: 0, ms: performance.now() - started, error: `no answer within ${limitMs} ms` }), limitMs);
+  });
+  const answer = request().then(
+    (response): Answer<T> => ({ status: response.status, ms: performance.now() - started, response }),
+    (error: unknown): Answer<T> => ({ status: 0, ms: performance.now() - started, error: String(error) }),
+  );
+  try {
+    return await Promise.race([answer, limit]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The same session (cookies) on another address, e.g. one instance directly instead of nginx. */
+export function sameSessionOn(baseUrl: string, client: ApiClient): ApiClient {
+  const copy = new ApiClient(baseUrl);
+  for (const [name, value] of client.cookies) copy.cookies.set(name, value);
+  return copy;
+}
+
+/** Signs up `count` users, a few at a time. */
+export async function signUpMany(baseUrl: string, count: number, prefix: string, concurrency = 4) {
+  const users: Array<Awaited<ReturnType<typeof signUpUser>>> = [];
+  for (let i = 0; i < count; i += concurrency) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(concurrency, count - i) }, () => signUpUser(baseUrl, prefix)),
+    );
+    users.push(...batch);
+  }
+  return users;
+}
+
+/**
+ * A socket as the web client opens one (frontend/live/socket.ts): WebSocket only, reconnecting
+ * from 500 ms, the page's Origin. When the server itself closes the socket (an instance shutting
+ * down), socket.io does not reconnect by itself; the web client then checks its session and opens
+ * the socket again, which `reopenOnServerDisconnect` imitates.
+ */
+export async function liveSocket(baseUrl: string, client?: ApiClient, reopenOnServerDisconnect = true): Promise<TestSocket> {
+  const socket = await connectSocket(baseUrl, client, {
+    origin: baseUrl,
+    reconnection: true,
+    reconnectionDelay: 500,
+    reconnectionDelayMax: 5000,
+  });
+  if (reopenOnServerDisconnect) {
+    socket.on('disconnect', (reason) => {
+      if (reason === 'io server disconnect') setTimeout(() => socket.connect(), 500);
+    });
+  }
+  return socket;
+}
+
+const USER_EVENTS = new Set<ServerEventName>([
+  'favorite:added',
+  'favorite:removed',
+  'board:created',
+  'board:updated',
+  'board:deleted',
+  'board:pin-added',
+  'board:pin-removed',
+  'session:ended',
+]);
+
+/**
+ * The `user:` room events a socket received that are not its user's: board events for boards the
+ * user does not own, favorite events when the user made none (`ownFavorites` false).
+ */
+export function foreignUserEvents(
+  socket: TestSocket,
+  userId: number,
+  ownBoardIds: Set<number>,
+  ownFavorites = false,
+): Array<{ event: string; payload: unknown }> {
+  return socket.received.filter(({ event, payload }) => {
+    if (!USER_EVENTS.has(event as ServerEventName)) return false;
+    const p = payload as { board?: { id: number; user_id: number }; boardId?: number };
+    if (event === 'board:created' || event === 'board:updated') return p.board?.user_id !== userId;
+    if (event.startsWith('board:')) return p.boardId === undefined || !ownBoardIds.has(p.boardId);
+    if (event.startsWith('favorite:')) return !ownFavorites;
+    return false; // session:ended goes to the session's own sockets; checked by the logout tests
+  });
+}
+
+/** Maps with at most `limit` calls in flight. */
+export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** Repeats `step` while `go()` holds. */
+export async function repeatWhile(go: () => boolean, step: () => Promise<void>): Promise<void> {
+  while (go()) await step();
+}
+
+/** Repeats `step` until `until` (a performance.now() time) has passed. */
+export function repeatUntil(until: number, step: () => Promise<void>): Promise<void> {
+  return repeatWhile(() => performance.now() < until, step);
+}
+
+export function summary(values: number[]): string {
+  if (values.length === 0) return 'n=0';
+  const at = (p: number) => percentile(values, p).toFixed(0);
+  return `n=${values.length} p50 ${at(50)} ms, p95 ${at(95)} ms, max ${at(100)} ms`;
+}
