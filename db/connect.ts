@@ -47,8 +47,11 @@ export async function openDatabase(target: DatabaseTarget, options: DatabaseOpti
       statement_timeout: statementTimeoutMs,
       ...common,
     });
-    // An idle client losing its server must not crash the process; the pool replaces it.
+    // A client losing its server must not crash the process. The pool listens for errors on idle
+    // clients only; a checked-out client (e.g. inside a transaction) killed by a server restart
+    // would emit an unhandled 'error' event, so every client gets its own listener too.
     pool.on('error', (error) => options.onPoolError?.(error));
+    pool.on('connect', (client) => client.on('error', (error) => options.onPoolError?.(error)));
     return wrap(pool, 'postgres', async () => {
       await pool.end();
     });

@@ -46,7 +46,7 @@ export function isDependencyDown(error: unknown): boolean {
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && DOWN_CODES.has(code)) return true;
   if (typeof message !== 'string') return false;
-  return /timeout exceeded when trying to connect|Connection terminated|Query read timeout|Connection is closed|Stream isn't writeable|MaxRetriesPerRequest/i.test(
+  return /timeout exceeded when trying to connect|Connection terminated|not queryable|Query read timeout|Connection is closed|Stream isn't writeable|MaxRetriesPerRequest/i.test(
     message,
   );
 }
