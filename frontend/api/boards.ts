@@ -1,5 +1,5 @@
 import type { Board, BoardDeleted, BoardList, BoardPin, BoardPinRemoved } from '../../contract/index.ts';
-import { api } from './client.ts';
+import { api, createOnce } from './client.ts';
 
 export async function fetchBoards(): Promise<Board[]> {
   return (await api<BoardList>('GET', '/api/boards/')).boards;
@@ -10,7 +10,7 @@ export function fetchBoard(id: number): Promise<Board> {
 }
 
 export function createBoard(name: string): Promise<Board> {
-  return api<Board>('POST', '/api/boards/', { name });
+  return createOnce<Board>('/api/boards/', { name });
 }
 
 export function renameBoard(id: number, name: string): Promise<Board> {

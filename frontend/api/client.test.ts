@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { api, ApiError } from './client.ts';
+import { api, ApiError, createOnce } from './client.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -52,5 +52,39 @@ describe('api helper', () => {
     );
     await expect(api('POST', '/api/boards/', { name: 'x' })).resolves.toEqual({ id: 1 });
     expect(fn).toHaveBeenCalledTimes(3);
+  });
+});
+
+describe('createOnce', () => {
+  const headersOf = (fn: ReturnType<typeof stubFetch>) =>
+    fn.mock.calls.map((c) => (c as unknown as [string, RequestInit])[1]?.headers as Record<string, string>);
+
+  it('sends an Idempotency-Key and repeats a lost answer with the same key', async () => {
+    const fn = stubFetch(
+      new Response('<html>bad gateway</html>', { status: 502 }),
+      new Response('{"message":"down","errors":["down"],"fields":{}}', { status: 503 }),
+      new Response('{"id":7}', { status: 201 }),
+    );
+    expect(await createOnce('/api/pins/', { title: 't' }, [0, 0])).toEqual({ id: 7 });
+    const keys = headersOf(fn).map((h) => h['Idempotency-Key']);
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(new Set(keys).size).toBe(1);
+  });
+
+  it('does not repeat a refused request, and gives up after its retries', async () => {
+    stubFetch(new Response('{"message":"Title is required.","errors":[],"fields":{}}', { status: 400 }));
+    expect(((await createOnce('/api/pins/', {}, [0]).catch((e: unknown) => e)) as ApiError).status).toBe(400);
+    const fn = stubFetch(new Response('', { status: 504 }), new Response('', { status: 504 }));
+    expect(((await createOnce('/api/boards/', {}, [0]).catch((e: unknown) => e)) as ApiError).status).toBe(504);
+    expect(fn).toHaveBeenCalledTimes(2);
+  });
+
+  it('uses a new key for each create', async () => {
+    const fn = stubFetch(new Response('{"id":1}', { status: 201 }), new Response('{"id":2}', { status: 201 }));
+    await createOnce('/api/boards/', { name: 'a' });
+    await createOnce('/api/boards/', { name: 'a' });
+    const [first, second] = headersOf(fn).map((h) => h['Idempotency-Key']);
+    expect(first).not.toBe(second);
   });
 });

@@ -53,8 +53,14 @@ async function readJson(response: Response): Promise<unknown> {
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-async function send(method: Method, path: string, body: unknown): Promise<Response> {
+interface CallOptions {
+  /** Makes a create safe to repeat (see `createOnce`). */
+  idempotencyKey?: string;
+}
+
+async function send(method: Method, path: string, body: unknown, options: CallOptions): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' };
+  if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
   if (method !== 'GET') {
     headers['Content-Type'] = 'application/json';
     // Read fresh each time: login and logout rotate the token.
@@ -70,17 +76,17 @@ async function send(method: Method, path: string, body: unknown): Promise<Respon
  * Calls the API and resolves with the parsed JSON answer. Rejects with ApiError for any status of
  * 400 or above (status 0 when the server could not be reached).
  */
-export async function api<T>(method: Method, path: string, body?: unknown): Promise<T> {
+export async function api<T>(method: Method, path: string, body?: unknown, options: CallOptions = {}): Promise<T> {
   let response: Response;
   try {
-    response = await send(method, path, body);
+    response = await send(method, path, body, options);
     // A token rotated by another tab (login/logout elsewhere) gives 403 with no valid token; one
     // GET refreshes the cookie, then the call is tried once more.
     if (response.status === 403 && method !== 'GET') {
       const raw = await readJson(response.clone());
       if (toErrorBody(403, raw).message.toLowerCase().includes('csrf')) {
         await fetch('/api/auth/', { credentials: 'same-origin' });
-        response = await send(method, path, body);
+        response = await send(method, path, body, options);
       }
     }
   } catch (error) {
@@ -98,4 +104,32 @@ export async function api<T>(method: Method, path: string, body?: unknown): Prom
 
 export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
+}
+
+/** 128 random bits as hex. (crypto.randomUUID exists only on https and localhost pages.) */
+export function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+const RETRY_DELAYS_MS = [400, 1200];
+
+/**
+ * POSTs a create with an Idempotency-Key, and repeats it (same key) when its answer was lost —
+ * no connection, or a load balancer / instance that went away (502–504) — or the service was
+ * briefly unavailable (503). The server answers a repeat with the first result, so a pin, board or
+ * comment is never created twice, and a create is not lost to a failover either.
+ */
+export async function createOnce<T>(path: string, body: unknown, retryDelaysMs: readonly number[] = RETRY_DELAYS_MS): Promise<T> {
+  const idempotencyKey = newIdempotencyKey();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await api<T>('POST', path, body, { idempotencyKey });
+    } catch (error) {
+      const lost = isApiError(error) && (error.status === NETWORK_ERROR_STATUS || (error.status >= 502 && error.status <= 504));
+      const delay = retryDelaysMs[attempt];
+      if (!lost || delay === undefined) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
 }

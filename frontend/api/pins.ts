@@ -1,5 +1,5 @@
 import type { Pin, PinDeleted, PinList } from '../../contract/index.ts';
-import { api } from './client.ts';
+import { api, createOnce } from './client.ts';
 
 export async function fetchPins(): Promise<Pin[]> {
   return (await api<PinList>('GET', '/api/pins/')).pins;
@@ -10,7 +10,7 @@ export function fetchPin(id: number): Promise<Pin> {
 }
 
 export function createPin(body: { title: string; imageUrl: string; description: string }): Promise<Pin> {
-  return api<Pin>('POST', '/api/pins/', body);
+  return createOnce<Pin>('/api/pins/', body);
 }
 
 export function updatePin(id: number, body: { title: string; description: string }): Promise<Pin> {
