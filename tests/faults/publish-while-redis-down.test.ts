@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Pin } from '../../contract/pins.ts';
+import { signUpUser } from '../support/client.ts';
+import { type PrivateRedis, startPrivateRedis } from '../support/faults.ts';
+import { startServer, type TestServer } from '../support/server.ts';
+
+// A committed write stands when its event cannot be published (DESIGN §8). The Socket.IO Redis
+// adapter fires `publish` without handling its promise; with Redis down that rejection used to be
+// unhandled — which crashes a Node process (and fails this Vitest run). Here the server runs in
+// this process against a private Redis, which is stopped before events are published.
+let redis: PrivateRedis;
+let server: TestServer;
+
+beforeAll(async () => {
+  redis = await startPrivateRedis();
+  server = await startServer({ db: 'postgres', env: { REDIS_URL: redis.url } });
+});
+afterAll(async () => {
+  await server?.stop();
+  await redis?.close();
+});
+
+test('events published while Redis is down are dropped and logged, not crashing the process; emits work again after', async () => {
+  const { client, user } = await signUpUser(server.url);
+  const pin = (await client.post<Pin>('/api/pins/', { title: 'Before the outage', imageUrl: 'https://a.test/x.png' })).body;
+
+  await redis.stop();
+  const rejections: unknown[] = [];
+  const onRejection = (reason: unknown) => rejections.push(reason);
+  process.on('unhandledRejection', onRejection);
+  try {
+    // What the services publish after a commit; the relay turns each into an adapter publish.
+    for (let i = 0; i < 5; i++) {
+      server.server.events.publish('pin.updated', { pin: { ...pin, title: `During the outage ${i}` } });
+      server.server.events.publish('pin.likes', { pinId: pin.id, likesCount: i });
+      server.server.events.publish('session.ended', { userId: user.id, sessionId: 'not-a-session' });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  } finally {
+    process.off('unhandledRejection', onRejection);
+  }
+  expect(rejections).toEqual([]);
+
+  await redis.start();
+  // The process kept serving, and after Redis returns writes (which need the session store) work.
+  let status = 0;
+  for (let tries = 0; tries < 100 && status !== 201; tries++) {
+    status = (await client.post('/api/boards/', { name: `after ${tries}` })).status;
+    if (status !== 201) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  expect(status).toBe(201);
+});
