@@ -8,6 +8,7 @@ import { useDismiss } from '../hooks/useDismiss.ts';
 import { boardsLoadedAtom } from '../state/atoms.ts';
 import { addPinToBoard, boardListAtom, setAllBoards, upsertBoard } from '../state/boards.ts';
 import { ChevronDownIcon } from './Icons.tsx';
+import { loadWithLiveReplay } from '../live/client.ts';
 
 /**
  * The Add To Board dropdown of the pin page (SPEC §2, §4): the user's boards, then
@@ -36,9 +37,7 @@ export function AddToBoard({ pin }: { pin: Pin }) {
     setOpen(true);
     setFailed(false);
     if (!store.get(boardsLoadedAtom)) {
-      fetchBoards()
-        .then((list) => setAllBoards(store, list))
-        .catch((error: unknown) => {
+      loadWithLiveReplay(store, async () => setAllBoards(store, await fetchBoards())).catch((error: unknown) => {
           console.error(error);
           setFailed(true);
         });

@@ -10,6 +10,7 @@ import { useAfterNavigation } from '../hooks/afterNavigation.ts';
 import { LiveIndicator } from '../live/LiveIndicator.tsx';
 import { MODAL_LAYER_ID } from './Modal.tsx';
 import { NavBar } from './NavBar.tsx';
+import { loadWithLiveReplay } from '../live/client.ts';
 
 /** The one layout (SPEC §2): navigation bar, routed page, modal layer. */
 export function Layout() {
@@ -29,11 +30,10 @@ export function Layout() {
   // The hearts need the signed-in user's favorites on every screen.
   useEffect(() => {
     if (userId === undefined || store.get(favoritesLoadedAtom)) return;
-    fetchFavorites()
-      .then((list) => {
-        if (store.get(sessionUserAtom)?.id === userId) setAllFavorites(store, list);
-      })
-      .catch((error: unknown) => console.error(error));
+    loadWithLiveReplay(store, async () => {
+      const list = await fetchFavorites();
+      if (store.get(sessionUserAtom)?.id === userId) setAllFavorites(store, list);
+    }).catch((error: unknown) => console.error(error));
   }, [store, userId]);
 
   return (

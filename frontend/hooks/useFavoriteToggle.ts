@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { addFavorite, fetchFavorites, removeFavorite as removeFavoriteCall } from '../api/favorites.ts';
 import { sessionUserAtom } from '../state/atoms.ts';
 import { favoriteIdByPinAtom, removeFavorite, setAllFavorites, upsertFavorite } from '../state/favorites.ts';
+import { loadWithLiveReplay } from '../live/client.ts';
 
 export type ToggleResult = 'added' | 'removed' | 'unchanged';
 
@@ -33,9 +34,7 @@ export function useFavoriteToggle(pinId: number) {
     } catch (error) {
       console.error('Failed to favorite pin', error);
       // Our copy may be out of date (e.g. changed in another tab): take the server's list.
-      fetchFavorites()
-        .then((list) => setAllFavorites(store, list))
-        .catch(() => undefined);
+      loadWithLiveReplay(store, async () => setAllFavorites(store, await fetchFavorites())).catch(() => undefined);
       return 'unchanged';
     } finally {
       setBusy(false);

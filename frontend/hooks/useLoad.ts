@@ -1,16 +1,20 @@
+import { useStore } from 'jotai';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { isApiError } from '../api/client.ts';
+import { loadWithLiveReplay } from '../live/client.ts';
 
 export type LoadStatus = 'loading' | 'ready' | 'notFound' | 'error';
 
 /**
  * Runs `load` when the component mounts and whenever `key` changes; `load` puts what it fetched
  * into the store. The screen reads the data from the store's atoms, and this status only tells it
- * whether to show a loading, not-found or error state.
+ * whether to show a loading, not-found or error state. Live events that arrive while it fetches
+ * are applied again after it, so an older answer never undoes them.
  */
 export function useLoad(load: () => Promise<void>, key: string): { status: LoadStatus; reload: () => void } {
   const [state, setState] = useState<{ key: string; status: LoadStatus }>({ key, status: 'loading' });
   const [attempt, setAttempt] = useState(0);
+  const store = useStore();
   // `load` is recreated every render; the effect must follow `key` and `attempt` only.
   const loader = useRef(load);
   loader.current = load;
@@ -18,8 +22,7 @@ export function useLoad(load: () => Promise<void>, key: string): { status: LoadS
   useEffect(() => {
     let active = true;
     setState((prev) => (prev.key === key && prev.status === 'ready' ? prev : { key, status: 'loading' }));
-    loader
-      .current()
+    loadWithLiveReplay(store, loader.current)
       .then(() => {
         if (active) setState({ key, status: 'ready' });
       })
@@ -32,7 +35,7 @@ export function useLoad(load: () => Promise<void>, key: string): { status: LoadS
     return () => {
       active = false;
     };
-  }, [key, attempt, loader]);
+  }, [key, attempt, loader, store]);
 
   const reload = useCallback(() => setAttempt((n) => n + 1), []);
   return { status: state.key === key ? state.status : 'loading', reload };

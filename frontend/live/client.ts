@@ -74,6 +74,11 @@ export interface LiveClient {
   readonly watches: WatchRegistry;
   /** Resolves when the resync in progress (if any) has been applied. */
   settled(): Promise<void>;
+  /**
+   * Runs a screen's load (fetch, then replace a collection with the answer) and then applies again
+   * every event that arrived meanwhile: the answer may predate them, and must not undo them.
+   */
+  replayDuring<T>(load: () => Promise<T>): Promise<T>;
 }
 
 const clients = new WeakMap<Store, LiveClient>();
@@ -81,6 +86,16 @@ const clients = new WeakMap<Store, LiveClient>();
 /** The live client that feeds `store`, if any (none in component tests). */
 export function liveClientFor(store: Store): LiveClient | undefined {
   return clients.get(store);
+}
+
+/**
+ * What every screen loader goes through: fetch and store a snapshot, then replay the live events
+ * that arrived during the fetch (idempotent), so a pin created or deleted meanwhile is not undone
+ * by an older answer. Without a live client (component tests) it simply runs the load.
+ */
+export function loadWithLiveReplay<T>(store: Store, load: () => Promise<T>): Promise<T> {
+  const client = clients.get(store);
+  return client ? client.replayDuring(load) : load();
 }
 
 type Settled<T> = PromiseSettledResult<T> | null;
@@ -115,6 +130,8 @@ export function createLiveClient(store: Store, options: LiveClientOptions): Live
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let retryDelay = firstRetryMs;
   let resyncing: { token: object; buffer: Array<[string, unknown]>; done: Promise<void> } | null = null;
+  /** Events received while screen loads are in flight, one buffer per load. */
+  const loadBuffers = new Set<Array<[string, unknown]>>();
 
   const applier = createEventApplier(store, {
     // Another tab (or the server) ended this session: this tab is signed out and goes on as anonymous.
@@ -226,6 +243,7 @@ export function createLiveClient(store: Store, options: LiveClientOptions): Live
     opened.onAny((event, payload) => {
       if (gen !== generation) return;
       resyncing?.buffer.push([event, payload]);
+      for (const buffer of loadBuffers) buffer.push([event, payload]);
       applier.apply(event, payload);
     });
   }
@@ -374,6 +392,17 @@ export function createLiveClient(store: Store, options: LiveClientOptions): Live
     },
     settled() {
       return resyncing?.done ?? Promise.resolve();
+    },
+    async replayDuring(load) {
+      const buffer: Array<[string, unknown]> = [];
+      loadBuffers.add(buffer);
+      try {
+        const result = await load();
+        for (const [event, payload] of buffer) applier.apply(event, payload);
+        return result;
+      } finally {
+        loadBuffers.delete(buffer);
+      }
     },
   };
   return client;

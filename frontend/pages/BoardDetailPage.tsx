@@ -15,6 +15,7 @@ import { useParamId } from '../hooks/useParamId.ts';
 import { boardsByIdAtom } from '../state/atoms.ts';
 import { removeBoard, removePinFromBoard, upsertBoard } from '../state/boards.ts';
 import type { Store } from '../state/store.ts';
+import { loadWithLiveReplay } from '../live/client.ts';
 
 export const LOADING_BOARD = 'Loading board details...';
 export const BOARD_EMPTY = 'No pins in this board yet.';
@@ -46,7 +47,7 @@ export async function removeFromBoard(store: Store, boardId: number, pinId: numb
   }
   // The list is reloaded after a delete (SPEC §4).
   try {
-    upsertBoard(store, await fetchBoard(boardId));
+    await loadWithLiveReplay(store, async () => upsertBoard(store, await fetchBoard(boardId)));
   } catch (error) {
     console.error(error);
   }
