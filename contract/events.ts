@@ -15,7 +15,8 @@ export interface ServerToClientEvents {
   'pin:updated': (payload: { pin: Pin }) => void;
   'pin:deleted': (payload: { pinId: number }) => void;
   // room `pin:<id>` (joined with pins:watch)
-  'pin:likes': (payload: { pinId: number; likesCount: number }) => void;
+  /** `version` grows with every change of the count: keep the count of the highest version seen. */
+  'pin:likes': (payload: { pinId: number; likesCount: number; version: number }) => void;
   'comment:created': (payload: { comment: Comment }) => void;
   'comment:updated': (payload: { comment: Comment }) => void;
   'comment:deleted': (payload: { commentId: number; pinId: number }) => void;

@@ -21,6 +21,8 @@ export interface PinsTable {
   description: string;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  /** Bumped by every favorite added or removed; orders `pin:likes` events. */
+  likes_version: Generated<number>;
 }
 
 export interface BoardsTable {

@@ -12,7 +12,7 @@ export interface DomainEvents {
   'pin.created': { pin: Pin };
   'pin.updated': { pin: Pin };
   'pin.deleted': { pinId: number; ownerId: number };
-  'pin.likes': { pinId: number; likesCount: number };
+  'pin.likes': { pinId: number; likesCount: number; version: number };
   'favorite.added': { userId: number; favorite: Favorite };
   'favorite.removed': { userId: number; favoriteId: number; pinId: number };
   'board.created': { board: Board };

@@ -21,13 +21,25 @@ export async function listFavorites(db: Kysely<DB>, userId: number): Promise<Fav
     .execute();
 }
 
-async function countLikes(db: Kysely<DB>, pinId: number): Promise<number> {
-  const row = await db
+/**
+ * After a favorite was added or removed, inside its transaction: bump the pin's likes version —
+ * which takes the pin's row lock, so concurrent changes to one pin's count line up in commit order —
+ * then count. Returns undefined when the pin no longer exists.
+ */
+async function likesAfterChange(trx: Kysely<DB>, pinId: number): Promise<{ likesCount: number; version: number } | undefined> {
+  const bumped = await trx
+    .updateTable('pins')
+    .set((eb) => ({ likes_version: eb('likes_version', '+', 1) }))
+    .where('id', '=', pinId)
+    .returning('likes_version')
+    .executeTakeFirst();
+  if (!bumped) return undefined;
+  const row = await trx
     .selectFrom('favorites')
     .select(sql<number>`count(*)::int`.as('count'))
     .where('pin_id', '=', pinId)
     .executeTakeFirstOrThrow();
-  return row.count;
+  return { likesCount: row.count, version: bumped.likes_version };
 }
 
 /**
@@ -37,19 +49,25 @@ async function countLikes(db: Kysely<DB>, pinId: number): Promise<number> {
 export async function addFavorite(ctx: ServiceContext, userId: number, pinId: number): Promise<Favorite | undefined> {
   const pin = await ctx.db.selectFrom('pins').select('id').where('id', '=', pinId).executeTakeFirst();
   if (!pin) throw notFound('Pin');
-  const inserted = await ctx.db
-    .insertInto('favorites')
-    .values({ user_id: userId, pin_id: pinId })
-    .onConflict((oc) => oc.constraint('favorites_user_pin_key').doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  if (!inserted) return undefined;
-  const favorite = await selectFavorites(ctx.db).where('favorites.id', '=', inserted.id).executeTakeFirst();
-  // The pin may have been deleted in between; the cascade took the favorite with it.
-  if (!favorite) throw notFound('Pin');
-  ctx.events.publish('favorite.added', { userId, favorite });
-  ctx.events.publish('pin.likes', { pinId, likesCount: favorite.likes_count });
-  return favorite;
+  const added = await ctx.db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('favorites')
+      .values({ user_id: userId, pin_id: pinId })
+      .onConflict((oc) => oc.constraint('favorites_user_pin_key').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!inserted) return undefined;
+    const likes = await likesAfterChange(trx, pinId);
+    const favorite = await selectFavorites(trx).where('favorites.id', '=', inserted.id).executeTakeFirst();
+    // The pin may have been deleted in between; the cascade took the favorite with it.
+    if (!likes || !favorite) throw notFound('Pin');
+    return { favorite: { ...favorite, likes_count: likes.likesCount }, likes };
+  });
+  if (!added) return undefined;
+  // Published after the commit.
+  ctx.events.publish('favorite.added', { userId, favorite: added.favorite });
+  ctx.events.publish('pin.likes', { pinId, ...added.likes });
+  return added.favorite;
 }
 
 export async function removeFavorite(
@@ -64,15 +82,20 @@ export async function removeFavorite(
     .executeTakeFirst();
   if (!row) throw notFound('Favorite');
   if (row.user_id !== userId) throw forbidden();
-  const deleted = await ctx.db
-    .deleteFrom('favorites')
-    .where('id', '=', favoriteId)
-    .where('user_id', '=', userId)
-    .returning('pin_id')
-    .executeTakeFirst();
-  if (!deleted) throw notFound('Favorite');
-  const likes = await countLikes(ctx.db, row.pin_id);
+  const likes = await ctx.db.transaction().execute(async (trx) => {
+    const deleted = await trx
+      .deleteFrom('favorites')
+      .where('id', '=', favoriteId)
+      .where('user_id', '=', userId)
+      .returning('pin_id')
+      .executeTakeFirst();
+    if (!deleted) throw notFound('Favorite');
+    // The pin is there: the favorite's foreign key would have cascaded otherwise.
+    const after = await likesAfterChange(trx, row.pin_id);
+    if (!after) throw notFound('Favorite');
+    return after;
+  });
   ctx.events.publish('favorite.removed', { userId, favoriteId, pinId: row.pin_id });
-  ctx.events.publish('pin.likes', { pinId: row.pin_id, likesCount: likes });
-  return { pinId: row.pin_id, likesCount: likes };
+  ctx.events.publish('pin.likes', { pinId: row.pin_id, ...likes });
+  return { pinId: row.pin_id, likesCount: likes.likesCount };
 }

@@ -14,7 +14,9 @@ export function startRelay(io: IO, events: EventBus): () => void {
     events.on('pin.created', ({ pin }) => io.to(FEED_ROOM).emit('pin:created', { pin })),
     events.on('pin.updated', ({ pin }) => io.to(FEED_ROOM).emit('pin:updated', { pin })),
     events.on('pin.deleted', ({ pinId }) => io.to(FEED_ROOM).emit('pin:deleted', { pinId })),
-    events.on('pin.likes', ({ pinId, likesCount }) => io.to(pinRoom(pinId)).emit('pin:likes', { pinId, likesCount })),
+    events.on('pin.likes', ({ pinId, likesCount, version }) =>
+      io.to(pinRoom(pinId)).emit('pin:likes', { pinId, likesCount, version }),
+    ),
     events.on('comment.created', ({ comment }) => io.to(pinRoom(comment.pin_id)).emit('comment:created', { comment })),
     events.on('comment.updated', ({ comment }) => io.to(pinRoom(comment.pin_id)).emit('comment:updated', { comment })),
     events.on('comment.deleted', ({ commentId, pinId }) =>

@@ -64,15 +64,21 @@ describe('server events → store', () => {
     expect(store.get(boardsByIdAtom)[5]?.pins.map((p) => p.id)).toEqual([2]);
   });
 
-  it('pin:likes sets the count on the pin and on its favorite', () => {
+  it('pin:likes sets the count on the pin and on its favorite, newest version wins', () => {
     const { store, send } = setup();
     setAllPins(store, [makePin(1)]);
     setAllFavorites(store, [fav(9, 1, 1)]);
-    send('pin:likes', { pinId: 1, likesCount: 4 });
-    send('pin:likes', { pinId: 1, likesCount: 4 });
+    send('pin:likes', { pinId: 1, likesCount: 4, version: 6 });
+    send('pin:likes', { pinId: 1, likesCount: 4, version: 6 });
     expect(store.get(pinsByIdAtom)[1]?.likes_count).toBe(4);
     expect(store.get(favoritesByIdAtom)[9]?.likes_count).toBe(4);
-    send('pin:likes', { pinId: 77, likesCount: 2 }); // unknown pin: nothing to update
+    // An older count that arrives late (another instance published it later) is ignored.
+    send('pin:likes', { pinId: 1, likesCount: 3, version: 5 });
+    expect(store.get(pinsByIdAtom)[1]?.likes_count).toBe(4);
+    send('pin:likes', { pinId: 1, likesCount: 5, version: 7 });
+    expect(store.get(pinsByIdAtom)[1]?.likes_count).toBe(5);
+    expect(store.get(favoritesByIdAtom)[9]?.likes_count).toBe(5);
+    send('pin:likes', { pinId: 77, likesCount: 2, version: 1 }); // unknown pin: nothing to update
     expect(Object.keys(store.get(pinsByIdAtom))).toEqual(['1']);
   });
 

@@ -81,7 +81,7 @@ describe('live screens', () => {
     act(() => s.serverConnect());
     await waitFor(() => expect(s.watchedIds()).toEqual([5]));
     expect(screen.getByText('0 favorites')).toBeTruthy();
-    act(() => s.serverEmit('pin:likes', { pinId: 5, likesCount: 1 }));
+    act(() => s.serverEmit('pin:likes', { pinId: 5, likesCount: 1, version: 1 }));
     expect(await screen.findByText('1 favorite')).toBeTruthy();
     act(() => s.serverEmit('comment:created', { comment: makeComment(70, 5, alice, 'Live hello', '2026-01-02T00:00:00.000Z') }));
     const comments = screen.getByRole('region', { name: /Comments/ });

@@ -6,7 +6,7 @@ import { createStore } from 'jotai';
 //
 //   pin:created / pin:updated {pin}        → upsertPin(store, pin)              (./pins.ts)
 //   pin:deleted {pinId}                    → removePin(store, pinId)            (./pins.ts)
-//   pin:likes {pinId, likesCount}          → setPinLikes(store, pinId, count)   (./pins.ts)
+//   pin:likes {pinId, likesCount, version} → setPinLikes(store, pinId, count)   (./pins.ts; newest version wins, live/apply.ts)
 //   comment:created / comment:updated      → upsertComment(store, comment)      (./comments.ts)
 //   comment:deleted {commentId}            → removeComment(store, commentId)    (./comments.ts)
 //   favorite:added {favorite}              → upsertFavorite(store, favorite)    (./favorites.ts)

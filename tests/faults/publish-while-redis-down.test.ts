@@ -32,7 +32,7 @@ test('events published while Redis is down are dropped and logged, not crashing 
     // What the services publish after a commit; the relay turns each into an adapter publish.
     for (let i = 0; i < 5; i++) {
       server.server.events.publish('pin.updated', { pin: { ...pin, title: `During the outage ${i}` } });
-      server.server.events.publish('pin.likes', { pinId: pin.id, likesCount: i });
+      server.server.events.publish('pin.likes', { pinId: pin.id, likesCount: i, version: i + 1 });
       server.server.events.publish('session.ended', { userId: user.id, sessionId: 'not-a-session' });
     }
     await new Promise((resolve) => setTimeout(resolve, 500));

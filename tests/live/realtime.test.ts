@@ -55,10 +55,10 @@ describe('pin rooms', () => {
     await fan.client.post('/api/favorites/', { pin_id: unwatched.id });
     await fan.client.post(`/api/comments/pins/${unwatched.id}/comments`, { text: 'not for you' });
     const favorite = (await fan.client.post<Favorite>('/api/favorites/', { pin_id: watched.id })).body;
-    expect(await nextEvent(viewer, 'pin:likes', (p) => p.pinId === watched.id)).toEqual({ pinId: watched.id, likesCount: 1 });
+    expect(await nextEvent(viewer, 'pin:likes', (p) => p.pinId === watched.id)).toEqual({ pinId: watched.id, likesCount: 1, version: 1 });
     const comment = (await fan.client.post<Comment>(`/api/comments/pins/${watched.id}/comments`, { text: 'hello' })).body;
     expect((await nextEvent(viewer, 'comment:created', (p) => p.comment.id === comment.id)).comment).toEqual(comment);
-    expect(eventsNamed(viewer, 'pin:likes')).toEqual([{ pinId: watched.id, likesCount: 1 }]);
+    expect(eventsNamed(viewer, 'pin:likes')).toEqual([{ pinId: watched.id, likesCount: 1, version: 1 }]);
     expect(eventsNamed(viewer, 'comment:created')).toEqual([{ comment }]);
 
     const edited = (await fan.client.put<Comment>(`/api/comments/${comment.id}`, { text: 'hello again' })).body;
@@ -66,7 +66,7 @@ describe('pin rooms', () => {
     await fan.client.delete(`/api/comments/${comment.id}`);
     expect(await nextEvent(viewer, 'comment:deleted')).toEqual({ commentId: comment.id, pinId: watched.id });
     await fan.client.delete(`/api/favorites/${favorite.id}`);
-    expect(await nextEvent(viewer, 'pin:likes', (p) => p.likesCount === 0)).toEqual({ pinId: watched.id, likesCount: 0 });
+    expect(await nextEvent(viewer, 'pin:likes', (p) => p.likesCount === 0)).toEqual({ pinId: watched.id, likesCount: 0, version: 2 });
 
     // After unwatching, nothing more arrives for that pin (checked after a control on the feed).
     expect(await watch(viewer, { pinIds: [watched.id] }, 'pins:unwatch')).toEqual({ ok: true });
@@ -74,6 +74,28 @@ describe('pin rooms', () => {
     const control = await newPin(author.client, 'control');
     await nextEvent(viewer, 'pin:created', (p) => p.pin.id === control.id);
     expect(eventsNamed(viewer, 'pin:likes')).toHaveLength(2);
+  });
+
+  test('pin:likes versions follow commit order: under concurrent favorites the highest version carries the final count', async () => {
+    const author = await signUpUser(server.url);
+    const pin = await newPin(author.client, 'Popular');
+    const viewer = await open();
+    expect(await watch(viewer, { pinIds: [pin.id] })).toEqual({ ok: true });
+    const fans = await Promise.all(Array.from({ length: 8 }, () => signUpUser(server.url)));
+
+    type Likes = { pinId: number; likesCount: number; version: number };
+    const likes = () => eventsNamed(viewer, 'pin:likes') as Likes[];
+    const latest = () => likes().reduce((a, b) => (b.version > a.version ? b : a));
+    const favorites = await Promise.all(fans.map(({ client }) => client.post<Favorite>('/api/favorites/', { pin_id: pin.id })));
+    expect(favorites.map((r) => r.status)).toEqual(fans.map(() => 201));
+    await vi.waitFor(() => expect(eventsNamed(viewer, 'pin:likes')).toHaveLength(8));
+    expect(new Set(likes().map((e) => e.version)).size).toBe(8);
+    expect(latest()).toEqual({ pinId: pin.id, likesCount: 8, version: 8 });
+
+    await Promise.all(fans.slice(0, 5).map(({ client }, i) => client.delete(`/api/favorites/${favorites[i]?.body.id}`)));
+    await vi.waitFor(() => expect(eventsNamed(viewer, 'pin:likes')).toHaveLength(13));
+    expect(latest()).toEqual({ pinId: pin.id, likesCount: 3, version: 13 });
+    expect((await author.client.get<Pin>(`/api/pins/${pin.id}`)).body.likes_count).toBe(3);
   });
 });
 
