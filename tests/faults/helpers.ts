@@ -132,3 +132,80 @@ export function summary(values: number[]): string {
   const at = (p: number) => percentile(values, p).toFixed(0);
   return `n=${values.length} p50 ${at(50)} ms, p95 ${at(95)} ms, max ${at(100)} ms`;
 }
+
+/** The request kinds of `mixedLoad`: through nginx, and straight to each instance ("direct"). */
+export const LOAD_KINDS = ['create pin', 'list pins', 'who am i', 'sign up', 'readyz', 'create pin (direct)', 'list pins (direct)'] as const;
+export type LoadKind = (typeof LOAD_KINDS)[number];
+
+export interface LoadRequest {
+  kind: LoadKind;
+  /** What `phase()` said when the request was sent. */
+  phase: string;
+  answer: Answer<unknown>;
+  /** Pin creates: the title written, to read it back. */
+  title?: string;
+  /** Sign-ups: the client that holds the new session, if there is one. */
+  client?: ApiClient;
+}
+
+/**
+ * Every kind of request a few users send, while `running()` holds: pin creates by `writers`
+ * through nginx, anonymous reads and /readyz, "who am I" and sign-ups, and creates and reads
+ * straight to each instance with `direct`'s session (nginx may answer for instances it has marked
+ * failed; the direct requests show the app's own answers). Each answer is recorded with its phase.
+ */
+export function mixedLoad(options: {
+  url: string;
+  apps: Array<{ url: string }>;
+  writers: ApiClient[];
+  reader: ApiClient;
+  direct: ApiClient;
+  prefix: string;
+  running: () => boolean;
+  phase: () => string;
+}): { sent: LoadRequest[]; done: Promise<void> } {
+  const { url, prefix, running, phase } = options;
+  const sent: LoadRequest[] = [];
+  const anonymous = new ApiClient(url);
+  let n = 0;
+  const createPin = (client: ApiClient, kind: LoadKind) => async () => {
+    const at = phase();
+    const title = `${prefix}-${++n}`;
+    sent.push({ kind, phase: at, title, answer: await timed(() => client.post('/api/pins/', { title, imageUrl: 'https://a.test/o.png' })) });
+  };
+  const record = async (kind: LoadKind, request: () => Promise<ApiResponse<unknown>>, client?: ApiClient) => {
+    const at = phase();
+    sent.push({ kind, phase: at, answer: await timed(request), ...(client ? { client } : {}) });
+  };
+  const loops = [
+    ...options.writers.map((client) =>
+      repeatWhile(running, async () => {
+        await createPin(client, 'create pin')();
+        await sleep(30);
+      }),
+    ),
+    repeatWhile(running, async () => {
+      await record('list pins', () => anonymous.get('/api/pins/'));
+      await record('readyz', () => anonymous.get('/readyz'));
+      await sleep(50);
+    }),
+    repeatWhile(running, async () => {
+      await record('who am i', () => options.reader.get('/api/auth/'));
+      const fresh = new ApiClient(url);
+      const tag = `${prefix}${process.pid}x${++n}`;
+      const body = { email: `${tag}@example.test`, username: tag, password: 'correct horse battery' };
+      await record('sign up', () => fresh.post('/api/auth/signup', body), fresh);
+      await sleep(50);
+    }),
+    ...options.apps.map((app) => {
+      const client = sameSessionOn(app.url, options.direct);
+      const anonymousThere = new ApiClient(app.url);
+      return repeatWhile(running, async () => {
+        await createPin(client, 'create pin (direct)')();
+        await record('list pins (direct)', () => anonymousThere.get('/api/pins/'));
+        await sleep(50);
+      });
+    }),
+  ];
+  return { sent, done: Promise.all(loops).then(() => undefined) };
+}

@@ -3,7 +3,7 @@ import type { Pin } from '../../contract/pins.ts';
 import { ApiClient } from '../support/client.ts';
 import { type FaultCluster, histogram, startFaultCluster } from '../support/faults.ts';
 import type { TestSocket } from '../support/sockets.ts';
-import { type Answer, liveSocket, mapLimit, repeatWhile, sameSessionOn, signUpMany, sleep, summary, timed } from './helpers.ts';
+import { LOAD_KINDS, liveSocket, mapLimit, mixedLoad, sameSessionOn, signUpMany, sleep, summary, timed } from './helpers.ts';
 
 // The private Postgres stops (`pg_ctl stop -m fast`: every connection is cut) for ~3 s and starts
 // again. DESIGN §8: answers stay bounded (503 with the error shape, no 2xx for a write that was
@@ -11,6 +11,7 @@ import { type Answer, liveSocket, mapLimit, repeatWhile, sameSessionOn, signUpMa
 // every write answered 2xx must be readable afterwards.
 
 const OUTAGE_MS = 3000;
+type Phase = 'before' | 'outage' | 'after';
 let cluster: FaultCluster;
 const sockets: TestSocket[] = [];
 
@@ -21,18 +22,6 @@ afterAll(async () => {
   for (const socket of sockets) socket.disconnect();
   await cluster?.close();
 });
-
-// Through nginx, and straight to the instances (nginx may answer for them once it has marked both
-// failed, so the direct requests are what shows the app's own fail-fast answers).
-const KINDS = ['create pin', 'list pins', 'who am i', 'sign up', 'readyz', 'create pin (direct)', 'list pins (direct)'] as const;
-type Kind = (typeof KINDS)[number];
-
-interface Sent {
-  kind: Kind;
-  phase: 'before' | 'outage' | 'after';
-  answer: Answer<unknown>;
-  title?: string;
-}
 
 test('Postgres restart: bounded answers, recovery within 10 s, 0 lost acknowledged writes', async () => {
   onTestFailed(() => cluster.printLogs());
@@ -45,53 +34,22 @@ test('Postgres restart: bounded answers, recovery within 10 s, 0 lost acknowledg
     socket.on('disconnect', (reason) => disconnects.push(`user${i}: ${reason}`));
   }
 
-  const sent: Sent[] = [];
-  let phase: Sent['phase'] = 'before';
+  let phase: Phase = 'before';
   let stopping = false;
-  const running = () => !stopping;
-  let n = 0;
   const anonymous = new ApiClient(url);
-  const loops = [
-    // Writers run before, during and after the outage.
-    ...users.slice(0, 3).map(({ client }) =>
-      repeatWhile(running, async () => {
-        const title = `pg-${++n}`;
-        const at = phase;
-        sent.push({ kind: 'create pin', phase: at, title, answer: await timed(() => client.post('/api/pins/', { title, imageUrl: 'https://a.test/p.png' })) });
-        await sleep(30);
-      }),
-    ),
-    repeatWhile(running, async () => {
-      const at = phase;
-      sent.push({ kind: 'list pins', phase: at, answer: await timed(() => anonymous.get('/api/pins/')) });
-      sent.push({ kind: 'readyz', phase: at, answer: await timed(() => anonymous.get('/readyz')) });
-      await sleep(50);
-    }),
-    repeatWhile(running, async () => {
-      const at = phase;
-      const client = (users[3] as { client: ApiClient }).client;
-      sent.push({ kind: 'who am i', phase: at, answer: await timed(() => client.get('/api/auth/')) });
-      const fresh = new ApiClient(url);
-      const tag = `pgout${process.pid}x${++n}`;
-      sent.push({
-        kind: 'sign up',
-        phase: at,
-        answer: await timed(() => fresh.post('/api/auth/signup', { email: `${tag}@example.test`, username: tag, password: 'correct horse battery' })),
-      });
-      await sleep(50);
-    }),
-    ...cluster.apps.map((app) => {
-      const client = sameSessionOn(app.url, (users[3] as { client: ApiClient }).client);
-      const anonymousThere = new ApiClient(app.url);
-      return repeatWhile(running, async () => {
-        const at = phase;
-        const title = `pg-${++n}`;
-        sent.push({ kind: 'create pin (direct)', phase: at, title, answer: await timed(() => client.post('/api/pins/', { title, imageUrl: 'https://a.test/p.png' })) });
-        sent.push({ kind: 'list pins (direct)', phase: at, answer: await timed(() => anonymousThere.get('/api/pins/')) });
-        await sleep(50);
-      });
-    }),
-  ];
+  const client = (i: number) => (users[i] as { client: ApiClient }).client;
+  // Writers run before, during and after the outage.
+  const load = mixedLoad({
+    url,
+    apps: cluster.apps,
+    writers: [client(0), client(1), client(2)],
+    reader: client(3),
+    direct: client(3),
+    prefix: 'pg',
+    running: () => !stopping,
+    phase: () => phase,
+  });
+  const { sent } = load;
 
   await sleep(1000);
   phase = 'outage';
@@ -115,7 +73,7 @@ test('Postgres restart: bounded answers, recovery within 10 s, 0 lost acknowledg
   }
   await sleep(1000);
   stopping = true;
-  await Promise.all(loops);
+  await load.done;
 
   const writes = sent.filter((s) => s.title !== undefined);
   const acknowledged = writes.filter((s) => s.answer.status >= 200 && s.answer.status < 300);
@@ -129,9 +87,9 @@ test('Postgres restart: bounded answers, recovery within 10 s, 0 lost acknowledg
 
   const outage = sent.filter((s) => s.phase === 'outage');
   const outageMax = Math.max(...outage.map((s) => s.answer.ms));
-  const byKind = (phaseName: Sent['phase']) =>
+  const byKind = (phaseName: Phase) =>
     Object.fromEntries(
-      KINDS.map((kind) => [
+      LOAD_KINDS.map((kind) => [
         kind,
         histogram(sent.filter((s) => s.phase === phaseName && s.kind === kind).map((s) => s.answer)),
       ]),

@@ -4,7 +4,7 @@ import type { User } from '../../contract/users.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { type FaultCluster, histogram, startFaultCluster } from '../support/faults.ts';
 import { nextEvent, type TestSocket } from '../support/sockets.ts';
-import { type Answer, liveSocket, mapLimit, repeatUntil, sameSessionOn, signUpMany, sleep, summary, timed } from './helpers.ts';
+import { LOAD_KINDS, liveSocket, mapLimit, mixedLoad, sameSessionOn, signUpMany, sleep, summary, timed } from './helpers.ts';
 
 // The private Redis (sessions, rate limits, the Socket.IO adapter) goes down for ~3 s and comes
 // back with its append-only file. DESIGN §8: requests answer fast (503 with the error shape, never
@@ -22,19 +22,6 @@ afterAll(async () => {
   for (const socket of sockets) socket.disconnect();
   await cluster?.close();
 });
-
-// Through nginx, and straight to the instances (nginx may answer for them once it has marked both
-// failed, so the direct requests are what shows the app's own fail-fast answers).
-const KINDS = ['create pin', 'list pins', 'who am i', 'sign up', 'readyz', 'create pin (direct)', 'list pins (direct)'] as const;
-type Kind = (typeof KINDS)[number];
-
-interface Sent {
-  kind: Kind;
-  answer: Answer<unknown>;
-  /** For writes: what was written, to read it back. */
-  title?: string;
-  client?: ApiClient;
-}
 
 test('Redis restart: bounded answers, no false 2xx, sockets stay connected, recovery by itself', async () => {
   onTestFailed(() => cluster.printLogs());
@@ -73,55 +60,22 @@ test('Redis restart: bounded answers, no false 2xx, sockets stay connected, reco
   await cluster.redis.stop();
   const stoppedAt = performance.now();
   const until = stoppedAt + OUTAGE_MS;
-  const sent: Sent[] = [];
-  const anonymous = new ApiClient(url);
-  let n = 0;
-  const loops = [
-    ...users.slice(1, 4).map(({ client }) =>
-      repeatUntil(until, async () => {
-        const title = `outage-${++n}`;
-        sent.push({ kind: 'create pin', title, client, answer: await timed(() => client.post('/api/pins/', { title, imageUrl: 'https://a.test/o.png' })) });
-        await sleep(50);
-      }),
-    ),
-    repeatUntil(until, async () => {
-      sent.push({ kind: 'list pins', answer: await timed(() => anonymous.get('/api/pins/')) });
-      await sleep(50);
-    }),
-    repeatUntil(until, async () => {
-      const client = (users[4] as { client: ApiClient }).client;
-      sent.push({ kind: 'who am i', answer: await timed(() => client.get('/api/auth/')) });
-      await sleep(50);
-    }),
-    repeatUntil(until, async () => {
-      const client = new ApiClient(url);
-      const tag = `outage${process.pid}x${++n}`;
-      sent.push({
-        kind: 'sign up',
-        client,
-        answer: await timed(() => client.post('/api/auth/signup', { email: `${tag}@example.test`, username: tag, password: 'correct horse battery' })),
-      });
-      await sleep(50);
-    }),
-    repeatUntil(until, async () => {
-      sent.push({ kind: 'readyz', answer: await timed(() => anonymous.get('/readyz')) });
-      await sleep(50);
-    }),
-    ...cluster.apps.map((app) => {
-      const client = sameSessionOn(app.url, (users[5] as { client: ApiClient }).client);
-      const anonymousThere = new ApiClient(app.url);
-      return repeatUntil(until, async () => {
-        const title = `outage-${++n}`;
-        sent.push({ kind: 'create pin (direct)', title, client, answer: await timed(() => client.post('/api/pins/', { title, imageUrl: 'https://a.test/o.png' })) });
-        sent.push({ kind: 'list pins (direct)', answer: await timed(() => anonymousThere.get('/api/pins/')) });
-        await sleep(50);
-      });
-    }),
-  ];
+  const client = (i: number) => (users[i] as { client: ApiClient }).client;
+  const load = mixedLoad({
+    url,
+    apps: cluster.apps,
+    writers: [client(1), client(2), client(3)],
+    reader: client(4),
+    direct: client(5),
+    prefix: 'outage',
+    running: () => performance.now() < until,
+    phase: () => 'outage',
+  });
+  const { sent } = load;
   await sleep(until - performance.now());
   await cluster.redis.start();
   const returnedAt = performance.now();
-  await Promise.all(loops);
+  await load.done;
 
   // Recovery: sign-ups (through nginx, and straight to each instance, to tell the app's own
   // recovery from nginx's failover bookkeeping) and cross-instance events, each polled on its own.
@@ -165,7 +119,7 @@ test('Redis restart: bounded answers, no false 2xx, sockets stay connected, reco
   const answers = sent.map((s) => s.answer);
   const maxMs = Math.max(...answers.map((a) => a.ms));
   const byKind = Object.fromEntries(
-    KINDS.map((kind) => [
+    LOAD_KINDS.map((kind) => [
       kind,
       histogram(sent.filter((s) => s.kind === kind).map((s) => s.answer)),
     ]),
