@@ -16,6 +16,9 @@ export const LIMITS = {
   maxId: 2_147_483_647,
   // Most pin ids one `pins:watch` message may carry.
   watchIds: 500,
+  // Most pins one socket may watch in all: a screen never shows more, and each watched pin is a
+  // room the server keeps in memory.
+  watchedPinsPerSocket: 1000,
   // Largest JSON body the API accepts.
   bodyBytes: 64 * 1024,
   // An Idempotency-Key header: 1 to this many visible ASCII characters.
