@@ -102,7 +102,7 @@ export function createApp(deps: AppDeps): PinboardApp {
   });
   api.use(csrf.protect);
   api.use('/auth', authRouter(ctx, { csrf, limits }));
-  api.use('/pins', pinsRouter(ctx));
+  api.use('/pins', pinsRouter(ctx, { originPolicy }));
   api.use('/boards', boardsRouter(ctx));
   api.use('/favorites', favoritesRouter(ctx));
   api.use('/comments', commentsRouter(ctx));

@@ -68,7 +68,7 @@ const routes: Route[] = [
   { method: 'get', path: '/api/auth/', summary: 'Current session user (null when anonymous)', auth: false, ok: ok(SessionBody), errors: [429] },
   { method: 'post', path: '/api/auth/login', summary: 'Sign in', auth: false, body: LoginBody, ok: ok(User), errors: [400, 401, 403, 429] },
   { method: 'post', path: '/api/auth/signup', summary: 'Create an account and sign in', auth: false, body: SignupBody, ok: created(User), errors: [400, 403, 409, 429] },
-  { method: 'get', path: '/api/auth/logout', summary: 'Sign out', auth: false, ok: ok(MessageBody), errors: [429] },
+  { method: 'get', path: '/api/auth/logout', summary: 'Sign out (needs the X-XSRF-TOKEN header, like a write)', auth: false, ok: ok(MessageBody), errors: [403, 429] },
   { method: 'get', path: '/api/pins/', summary: 'All pins, newest first', auth: false, ok: ok(PinList), errors: [] },
   { method: 'get', path: '/api/pins/{id}', summary: 'One pin', auth: false, ok: ok(Pin), errors: [400, 404] },
   { method: 'post', path: '/api/pins/', summary: 'Create a pin', auth: true, body: PinCreateBody, ok: created(Pin), errors: [400, 401, 403], idempotent: true },
@@ -154,7 +154,7 @@ export function buildOpenApiDocument() {
       title: 'Pinboard API',
       version: '1.0.0',
       description:
-        'Cookie sessions. Every non-GET request must send the value of the XSRF-TOKEN cookie (set by any GET) in the X-XSRF-TOKEN header. Errors: {message, errors[], fields{}}.',
+        'Cookie sessions. Every non-GET request, and GET /api/auth/logout, must send the value of the XSRF-TOKEN cookie (set by any GET) in the X-XSRF-TOKEN header. Errors: {message, errors[], fields{}}.',
     },
   });
 }

@@ -3,7 +3,7 @@
 export const MSG = {
   titleRequired: 'Title is required.',
   imageUrlRequired: 'Image URL is required.',
-  imageUrlInvalid: 'Image URL must be an http(s) address or a path on this site.',
+  imageUrlInvalid: 'Image URL must be an http(s) address or an image on this site.',
   boardNameRequired: 'Board name cannot be empty.',
   commentRequired: 'Text is required',
   commentDuplicate: 'You have already commented on this pin.',

@@ -3,23 +3,51 @@
 const SAME_SITE_BASE = 'http://same-site.invalid';
 
 /**
- * True for absolute http(s) URLs and paths on this site ("/seed-images/a.svg"). Paths are resolved
- * the way a browser would (which drops tabs and newlines, so "/\t/evil.com" means "//evil.com") and
- * must stay on this site.
+ * Where this site's own images live. A same-site image address must resolve inside one of these:
+ * any other path could name an action (an `<img src="/api/...">` is a request sent with the
+ * viewer's cookies), so it is refused however it is spelled.
  */
-export function isAllowedImageUrl(value: string): boolean {
+export const IMAGE_PATH_PREFIXES = ['/seed-images/', '/media/'] as const;
+
+// One or more plain segments after the prefix: unreserved characters only, so no percent-encoding
+// (which could hide a slash or a dot segment from one parser and not another) and no segment
+// starting with a dot ("." and ".." included).
+const PLAIN_SEGMENTS = /^(\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+$/;
+
+/** True when a normalised path (a URL's `pathname`) names a file where this site keeps images. */
+export function isImagePath(pathname: string): boolean {
+  const prefix = IMAGE_PATH_PREFIXES.find((candidate) => pathname.startsWith(candidate));
+  return prefix !== undefined && PLAIN_SEGMENTS.test(pathname.slice(prefix.length - 1));
+}
+
+/**
+ * True for an image address a pin may carry: an absolute http(s) URL on another site, or an
+ * address on this site that resolves where its images live (`isImagePath`). Both are parsed the
+ * way a browser parses them (tabs and newlines dropped, backslashes read as slashes, dot segments
+ * and `%2e` resolved), and only the result is judged. `ownHosts` are the host names (with port)
+ * this site is reached under: an absolute URL naming one of them is same-site too.
+ */
+export function isAllowedImageUrl(value: string, ownHosts: readonly string[] = []): boolean {
   // Control characters and spaces never belong in an image address.
   for (const char of value) {
     const code = char.charCodeAt(0);
     if (code <= 0x20 || code === 0x7f) return false;
   }
+  // A path ("/x", or the same with a backslash, which browsers read as a slash) is resolved against this site and must stay
+  // on it ("//evil.com/x" does not); anything else must be a complete absolute URL.
+  const isPath = value.startsWith('/') || value.startsWith('\\');
+  let url: URL;
   try {
-    if (value.startsWith('/')) return new URL(value, SAME_SITE_BASE).origin === SAME_SITE_BASE;
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+    url = isPath ? new URL(value, SAME_SITE_BASE) : new URL(value);
   } catch {
     return false;
   }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+  if (isPath && url.origin !== SAME_SITE_BASE) return false;
+  const sameSite = isPath || ownHosts.some((host) => host.toLowerCase() === url.host);
+  if (!sameSite) return url.hostname !== '';
+  // A query or fragment has no business on a stored image; refusing them keeps the rule simple.
+  return url.search === '' && url.hash === '' && !url.username && !url.password && isImagePath(url.pathname);
 }
 
 /** Postgres text cannot hold U+0000; refuse it up front instead of failing in the database. */

@@ -52,7 +52,7 @@ export function authRouter(ctx: ServiceContext, deps: { csrf: Csrf; limits: Rate
     res.json(user);
   });
 
-  router.get('/logout', async (req, res) => {
+  router.get('/logout', deps.csrf.requireToken, async (req, res) => {
     const userId = req.session.userId;
     const sessionId = req.sessionID;
     await destroy(req);

@@ -16,6 +16,11 @@ export interface Csrf {
   issue: RequestHandler;
   /** 403 for a non-GET request whose X-XSRF-TOKEN header does not match a valid cookie. */
   protect: RequestHandler;
+  /**
+   * The same check for a GET that changes state (logout, which SPEC keeps a GET): an `<img>`, a
+   * link or a cross-site navigation cannot send the header, so they cannot trigger it.
+   */
+  requireToken: RequestHandler;
   /** A fresh token after login or logout changed what the token is bound to. */
   rotate(req: Request, res: Response): void;
 }
@@ -28,7 +33,7 @@ export interface Csrf {
  */
 export function createCsrf(sessionSecret: string, originPolicy: OriginPolicy): Csrf {
   const secret = createHmac('sha256', sessionSecret).update('pinboard csrf').digest('hex');
-  const { generateCsrfToken, doubleCsrfProtection } = doubleCsrf({
+  const { generateCsrfToken, doubleCsrfProtection, validateRequest } = doubleCsrf({
     getSecret: () => secret,
     getSessionIdentifier: (req) =>
       req.session?.userId !== undefined ? `session:${req.sessionID}` : `anon:${String(req.cookies[ANON_COOKIE] ?? '')}`,
@@ -71,6 +76,11 @@ export function createCsrf(sessionSecret: string, originPolicy: OriginPolicy): C
         return;
       }
       doubleCsrfProtection(req, res, next);
+    },
+    requireToken: (req, _res, next) => {
+      if (!isAllowedOrigin(req, originPolicy)) next(new HttpError(403, MSG.crossSite));
+      else if (!validateRequest(req)) next(new HttpError(403, MSG.badCsrf));
+      else next();
     },
     rotate: (req, res) => {
       generateCsrfToken(req, res, { overwrite: true, cookieOptions: cookieOptions(req) });

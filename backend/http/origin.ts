@@ -26,8 +26,21 @@ export function isAllowedOrigin(req: IncomingMessage, policy: OriginPolicy): boo
     return false;
   }
   if (policy.publicOrigins.length > 0) return policy.publicOrigins.includes(parsed.origin);
+  const host = requestHost(req, policy);
+  return host !== undefined && parsed.host === host;
+}
+
+/** The host the request was sent to: as forwarded by a trusted proxy, else its own Host header. */
+function requestHost(req: IncomingMessage, policy: OriginPolicy): string | undefined {
   const trusted = policy.trustProxy(req.socket.remoteAddress ?? '', 0);
   const forwarded = trusted ? req.headers['x-forwarded-host'] : undefined;
-  const host = (typeof forwarded === 'string' ? forwarded.split(',')[0]?.trim() : undefined) ?? req.headers.host;
-  return host !== undefined && parsed.host === host;
+  return (typeof forwarded === 'string' ? forwarded.split(',')[0]?.trim() : undefined) ?? req.headers.host;
+}
+
+/** Every host name (with port) this site is reached under, as far as this request tells. */
+export function ownHosts(req: IncomingMessage, policy: OriginPolicy): string[] {
+  const hosts = policy.publicOrigins.map((origin) => new URL(origin).host);
+  const host = requestHost(req, policy);
+  if (host) hosts.push(host);
+  return hosts;
 }

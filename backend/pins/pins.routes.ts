@@ -1,12 +1,16 @@
 import { Router } from 'express';
+import { MSG } from '../../contract/messages.ts';
 import { PinCreateBody, PinUpdateBody } from '../../contract/pins.ts';
+import { isAllowedImageUrl } from '../../contract/urls.ts';
 import { requireUser, userIdOf } from '../auth/require-user.ts';
 import type { ServiceContext } from '../context.ts';
+import { badRequest } from '../http/errors.ts';
+import { type OriginPolicy, ownHosts } from '../http/origin.ts';
 import { parseBody, parseId } from '../http/validate.ts';
 import { withIdempotency } from '../idempotency/idempotency.ts';
 import { createPin, deletePin, getPin, listPins, updatePin } from './pins.service.ts';
 
-export function pinsRouter(ctx: ServiceContext): Router {
+export function pinsRouter(ctx: ServiceContext, deps: { originPolicy: OriginPolicy }): Router {
   const router = Router();
 
   router.get('/', async (_req, res) => {
@@ -19,6 +23,11 @@ export function pinsRouter(ctx: ServiceContext): Router {
 
   router.post('/', requireUser, async (req, res) => {
     const input = parseBody(PinCreateBody, req);
+    // The schema judged the address on its own; an absolute URL naming this very site is held to
+    // the same-site rule too, which needs the request to know the site's names.
+    if (!isAllowedImageUrl(input.imageUrl, ownHosts(req, deps.originPolicy))) {
+      throw badRequest(MSG.imageUrlInvalid, { imageUrl: MSG.imageUrlInvalid });
+    }
     const userId = userIdOf(req);
     await withIdempotency(ctx, req, res, {
       operation: 'POST /api/pins/',

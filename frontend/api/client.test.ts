@@ -13,14 +13,15 @@ function stubFetch(...replies: Response[]) {
 }
 
 describe('api helper', () => {
-  it('sends cookies and JSON; adds X-XSRF-TOKEN from the cookie on non-GET calls only', async () => {
+  it('sends cookies and JSON; adds X-XSRF-TOKEN from the cookie on every call (logout is a GET)', async () => {
     document.cookie = 'XSRF-TOKEN=abc123; path=/';
     const fn = stubFetch(new Response('{"ok":1}'), new Response('{"ok":2}'));
     await api('GET', '/api/pins/');
     await api('POST', '/api/boards/', { name: 'x' });
     const [getInit, postInit] = fn.mock.calls.map((c) => (c as unknown as [string, RequestInit])[1]);
     expect(getInit?.credentials).toBe('same-origin');
-    expect((getInit?.headers as Record<string, string>)['X-XSRF-TOKEN']).toBeUndefined();
+    expect((getInit?.headers as Record<string, string>)['X-XSRF-TOKEN']).toBe('abc123');
+    expect((getInit?.headers as Record<string, string>)['Content-Type']).toBeUndefined();
     expect((postInit?.headers as Record<string, string>)['X-XSRF-TOKEN']).toBe('abc123');
     expect((postInit?.headers as Record<string, string>)['Content-Type']).toBe('application/json');
     expect(postInit?.body).toBe('{"name":"x"}');

@@ -1,6 +1,6 @@
 // The one API helper every call goes through (SPEC §7): sends cookies, sends JSON, adds the
-// anti-forgery header from the XSRF-TOKEN cookie on every non-GET call, and turns any answer with
-// status 400 or above into an ApiError carrying the server's error shape.
+// anti-forgery header from the XSRF-TOKEN cookie on every call (logout, a GET, needs it too), and
+// turns any answer with status 400 or above into an ApiError carrying the server's error shape.
 import type { ErrorBody } from '../../contract/index.ts';
 
 export class ApiError extends Error {
@@ -61,12 +61,11 @@ interface CallOptions {
 async function send(method: Method, path: string, body: unknown, options: CallOptions): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
-  if (method !== 'GET') {
-    headers['Content-Type'] = 'application/json';
-    // Read fresh each time: login and logout rotate the token.
-    const token = readCookie('XSRF-TOKEN');
-    if (token) headers['X-XSRF-TOKEN'] = token;
-  }
+  if (method !== 'GET') headers['Content-Type'] = 'application/json';
+  // On every call, GETs included: logout is a GET that the server refuses without it. Read fresh
+  // each time: login and logout rotate the token.
+  const token = readCookie('XSRF-TOKEN');
+  if (token) headers['X-XSRF-TOKEN'] = token;
   const init: RequestInit = { method, headers, credentials: 'same-origin' };
   if (body !== undefined) init.body = JSON.stringify(body);
   return fetch(path, init);

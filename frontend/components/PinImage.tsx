@@ -13,7 +13,9 @@ export function PinImage(props: Props) {
 }
 
 function PinImageInner({ src, alt, className, eager }: Props) {
-  const [state, setState] = useState<'loading' | 'loaded' | 'error'>(() => (isAllowedImageUrl(src) ? 'loading' : 'error'));
+  // Never request an address that could act (an API path of this site): the server refuses such
+  // pins, and this keeps any that were stored before that rule harmless too.
+  const [state, setState] = useState<'loading' | 'loaded' | 'error'>(() => (isAllowedImageUrl(src, [window.location.host]) ? 'loading' : 'error'));
 
   if (state === 'error') {
     return (

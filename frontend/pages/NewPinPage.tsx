@@ -16,7 +16,7 @@ export function validateNewPin(title: string, imageUrl: string): string[] {
   const errors: string[] = [];
   if (!title.trim()) errors.push(MSG.titleRequired);
   if (!imageUrl.trim()) errors.push(MSG.imageUrlRequired);
-  else if (!isAllowedImageUrl(imageUrl.trim())) errors.push(MSG.imageUrlInvalid);
+  else if (!isAllowedImageUrl(imageUrl.trim(), [window.location.host])) errors.push(MSG.imageUrlInvalid);
   return errors;
 }
 
@@ -42,7 +42,7 @@ export function NewPinPage() {
   const [description, setDescription] = useState('');
   const [errors, setErrors] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
-  const preview = imageUrl.trim() && isAllowedImageUrl(imageUrl.trim()) ? imageUrl.trim() : '';
+  const preview = imageUrl.trim() && isAllowedImageUrl(imageUrl.trim(), [window.location.host]) ? imageUrl.trim() : '';
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();

@@ -131,6 +131,20 @@ describe('login and logout', () => {
     expect((await replay.post('/api/pins/', { title: 't', imageUrl: 'https://example.com/x.png' })).status).toBe(401);
   });
 
+  test('logout needs the anti-forgery header: an <img>, a link or another site cannot sign anyone out', async () => {
+    const { client: c, user } = await signUpUser(server.url);
+    const plain = await c.request<ErrorBody>('GET', '/api/auth/logout', { csrf: false });
+    expect(plain.status).toBe(403);
+    expect(plain.body.message).toBe('Invalid or missing CSRF token. Reload the page and try again.');
+    const forged = await c.request<ErrorBody>('GET', '/api/auth/logout', { csrf: false, headers: { 'x-xsrf-token': 'forged.token' } });
+    expect(forged.status).toBe(403);
+    const crossSite = await c.request<ErrorBody>('GET', '/api/auth/logout', { headers: { origin: 'https://evil.test' } });
+    expect(crossSite.status).toBe(403);
+    expect((await c.get<SessionBody>('/api/auth/')).body.user?.id).toBe(user.id);
+    expect((await c.get('/api/auth/logout')).status).toBe(200);
+    expect((await c.get<SessionBody>('/api/auth/')).body.user).toBeNull();
+  });
+
   test('failed logins are throttled per account with 429 and Retry-After; other accounts unaffected', async () => {
     const { user, password } = await signUpUser(server.url);
     for (let i = 0; i < 3; i++) {

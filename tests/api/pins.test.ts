@@ -90,8 +90,8 @@ describe('creating pins', () => {
       [{ title: 'x'.repeat(201), imageUrl: 'https://a.test/x.png' }, 'title', 'Title must be at most 200 characters.'],
       [{ title: 't', imageUrl: 'https://a.test/x.png', description: 'd'.repeat(2001) }, 'description', 'Description must be at most 2000 characters.'],
       [{ title: 't', imageUrl: `https://a.test/${'x'.repeat(2048)}` }, 'imageUrl', 'Image URL must be at most 2048 characters.'],
-      [{ title: 't', imageUrl: 'javascript:alert(1)' }, 'imageUrl', 'Image URL must be an http(s) address or a path on this site.'],
-      [{ title: 't', imageUrl: '//evil.test/x.png' }, 'imageUrl', 'Image URL must be an http(s) address or a path on this site.'],
+      [{ title: 't', imageUrl: 'javascript:alert(1)' }, 'imageUrl', 'Image URL must be an http(s) address or an image on this site.'],
+      [{ title: 't', imageUrl: '//evil.test/x.png' }, 'imageUrl', 'Image URL must be an http(s) address or an image on this site.'],
     ];
     for (const [body, field, message] of cases) {
       const res = await client.post<ErrorBody>('/api/pins/', body);
@@ -101,6 +101,44 @@ describe('creating pins', () => {
     // Exactly at the limits is fine.
     const ok = await client.post('/api/pins/', { title: 'x'.repeat(200), imageUrl: 'https://a.test/x.png', description: 'd'.repeat(2000) });
     expect(ok.status).toBe(201);
+  });
+
+  test('a same-site image address must resolve where images live, however it is spelled; nothing stored', async () => {
+    const { client } = await signUpUser(server.url);
+    const host = new URL(server.url).host;
+    const acting = [
+      '/api/auth/logout',
+      '/api/pins/',
+      '/API/auth/logout',
+      '/%61pi/auth/logout',
+      '/seed-images/../api/auth/logout',
+      '/seed-images/%2e%2e/api/auth/logout',
+      '/seed-images/%2E%2E/api/auth/logout',
+      '/seed-images/..%2fapi/auth/logout',
+      '/seed-images/..%5capi/auth/logout',
+      '\\api\\auth\\logout',
+      '/seed-images\\..\\api\\auth\\logout',
+      '/SEED-IMAGES/../api/auth/logout',
+      '/seed-images/',
+      '/seed-images/citrus.svg?next=/api/auth/logout',
+      '/',
+      '/pins/new',
+      `http://${host}/api/auth/logout`,
+      `http://${host.toUpperCase()}/api/auth/logout`,
+      `https://${host}/seed-images/../api/auth/logout`,
+    ];
+    const before = await countPins();
+    for (const imageUrl of acting) {
+      const res = await client.post<ErrorBody>('/api/pins/', { title: 'Acting image', imageUrl });
+      expect(res.status, imageUrl).toBe(400);
+      expect(res.body.fields.imageUrl, imageUrl).toBe('Image URL must be an http(s) address or an image on this site.');
+    }
+    expect(await countPins()).toBe(before);
+    // Images of this site, by path or by its own absolute address, and other sites' API paths stay fine.
+    for (const imageUrl of ['/seed-images/citrus.svg', '/media/ab/photo-236.webp', `http://${host}/seed-images/citrus.svg`, 'https://other.test/api/auth/logout']) {
+      const res = await client.post('/api/pins/', { title: 'Image', imageUrl });
+      expect(res.status, imageUrl).toBe(201);
+    }
   });
 
   test('signed out → 401', async () => {

@@ -8,7 +8,7 @@ export interface ApiResponse<T = unknown> {
 
 /**
  * A cookie-keeping HTTP client that does the CSRF dance the README describes: read XSRF-TOKEN from
- * any GET, send it back as X-XSRF-TOKEN on every other method.
+ * any GET, send it back as X-XSRF-TOKEN on every call.
  */
 export class ApiClient {
   readonly baseUrl: string;
@@ -27,10 +27,13 @@ export class ApiClient {
     path: string,
     options: { json?: unknown; rawBody?: string; headers?: Record<string, string>; csrf?: boolean } = {},
   ): Promise<ApiResponse<T>> {
-    if (method !== 'GET' && options.csrf !== false && !this.csrfToken) await this.request('GET', '/api/auth/');
+    // Writes and logout (a GET that changes state) need a token: fetch one first, as a script would.
+    const needsToken = method !== 'GET' || path.startsWith('/api/auth/logout');
+    if (needsToken && options.csrf !== false && !this.csrfToken) await this.request('GET', '/api/auth/');
     const headers: Record<string, string> = { ...options.headers };
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    if (method !== 'GET' && options.csrf !== false && this.csrfToken) headers['x-xsrf-token'] = this.csrfToken;
+    // Like the web client, on every call: logout is a GET that needs it.
+    if (options.csrf !== false && this.csrfToken) headers['x-xsrf-token'] = this.csrfToken;
     let body: string | undefined;
     if (options.rawBody !== undefined) {
       body = options.rawBody;
