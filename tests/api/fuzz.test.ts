@@ -5,6 +5,7 @@ import type { Board } from '../../contract/boards.ts';
 import type { Comment } from '../../contract/comments.ts';
 import type { Favorite } from '../../contract/favorites.ts';
 import type { Pin } from '../../contract/pins.ts';
+import { isAllowedImageUrl } from '../../contract/urls.ts';
 import type { User } from '../../contract/users.ts';
 import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
 import { startServer, type TestServer } from '../support/server.ts';
@@ -237,7 +238,18 @@ function aroundValid(...valid: string[]): fc.Arbitrary<unknown> {
 /** Per field: a plausible value, a plausible value with nasty characters, or anything. */
 const plausibleFields = {
     title: aroundValid('A title', ' padded '),
-    imageUrl: aroundValid('https://example.com/p.png', '/seed-images/citrus.svg'),
+    imageUrl: aroundValid(
+      'https://example.com/p.png',
+      '/seed-images/citrus.svg',
+      '/media/ab/p.webp',
+      // Addresses that would act on whoever sees the pin, spelled the ways parsers disagree on.
+      '/api/auth/logout',
+      '/seed-images/../api/auth/logout',
+      '/seed-images/%2e%2e/api/auth/logout',
+      '/seed-images/..%2Fapi/auth/logout',
+      '\\api\\auth\\logout',
+      '/%61pi/auth/logout',
+    ),
     description: aroundValid('words'),
     name: aroundValid('A board'),
     text: aroundValid('A comment'),
@@ -410,6 +422,13 @@ describe.each(PATHS)('%s', (template) => {
 test('the route table covers SPEC §7 plus GET /api/pins/{id}', () => {
   expect(ROUTED.size).toBe(23);
   for (const route of ROUTED) expect(PATHS).toContain(route.slice(route.indexOf(' ') + 1));
+});
+
+test('no stored pin has an image address that could act: every same-site one is an image path', async () => {
+  const host = new URL(server.url).host;
+  const rows = await db().selectFrom('pins').select(['id', 'image_url']).execute();
+  expect(rows.length).toBeGreaterThan(0);
+  expect(rows.filter((row) => !isAllowedImageUrl(row.image_url, [host]))).toEqual([]);
 });
 
 test('afterwards the server still answers: /healthz, /readyz, and a signed-in write', async () => {
