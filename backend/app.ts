@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { LIMITS } from '../contract/limits.ts';
 import type { Database } from '../db/connect.ts';
 import { authRouter } from './auth/auth.routes.ts';
+import { createLoginThrottle } from './auth/login-throttle.ts';
 import { boardsRouter } from './boards/boards.routes.ts';
 import { commentsRouter } from './comments/comments.routes.ts';
 import type { Config } from './config.ts';
@@ -88,6 +89,7 @@ export function createApp(deps: AppDeps): PinboardApp {
   };
   const csrf = createCsrf(config.sessionSecret, originPolicy);
   const limits = createRateLimiters(config.rateLimits, deps.redis, logger);
+  const throttle = createLoginThrottle(config.rateLimits, deps.redis);
   const openApiDocument = buildOpenApiDocument();
 
   app.use(cookieParser());
@@ -101,7 +103,7 @@ export function createApp(deps: AppDeps): PinboardApp {
     res.json(openApiDocument);
   });
   api.use(csrf.protect);
-  api.use('/auth', authRouter(ctx, { csrf, limits }));
+  api.use('/auth', authRouter(ctx, { csrf, limits, throttle, demoEmail: config.demoLogin ? config.demo.email : undefined }));
   api.use('/pins', pinsRouter(ctx, { originPolicy }));
   api.use('/boards', boardsRouter(ctx));
   api.use('/favorites', favoritesRouter(ctx));

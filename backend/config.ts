@@ -22,14 +22,20 @@ const EnvSchema = z.object({
   DEMO_EMAIL: z.email().default('demo@pinboard.test'),
   DEMO_USERNAME: z.string().min(3).max(40).default('demo'),
   DEMO_PASSWORD: z.string().min(8).default(DEV_DEMO_PASSWORD),
+  DEMO_LOGIN: z.enum(['true', 'false']).optional(),
   AUTO_MIGRATE: z.enum(['true', 'false']).optional(),
   AUTO_SEED: z.enum(['true', 'false']).optional(),
   TRUST_PROXY: z.string().default('false'),
   PUBLIC_ORIGIN: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RATE_LIMIT_WINDOW_SECONDS: positiveInt(15 * 60),
-  AUTH_RATE_LIMIT_PER_IP: positiveInt(1000),
+  AUTH_RATE_LIMIT_PER_IP: positiveInt(200),
+  LOGIN_FAILURES_PER_ADDRESS: positiveInt(10),
   LOGIN_FAILURES_PER_ACCOUNT: positiveInt(10),
+  LOGIN_DELAY_MAX_SECONDS: positiveInt(10),
+  PASSWORD_HASH_CONCURRENCY: positiveInt(2),
+  PASSWORD_HASH_QUEUE: positiveInt(100),
+  SESSIONS_PER_USER: positiveInt(20),
   API_RATE_LIMIT_PER_IP: positiveInt(20_000),
   STATIC_DIR: z.string().default('./dist/public'),
 });
@@ -45,7 +51,13 @@ export interface Config {
   /** How often open sockets re-check that their session still exists (expiry, removal). */
   socketSessionCheckMs: number;
   sessionMemoryMax: number;
+  /** Signed-in sessions one user may hold in the embedded store; a new one ends their oldest. */
+  sessionsPerUser: number;
+  /** argon2 runs on libuv's 4 threads, which also serve files: at most this many at once. */
+  passwordHashing: { concurrency: number; queue: number };
   demo: { email: string; username: string; password: string };
+  /** POST /api/auth/demo signs in as the demo account without a password. */
+  demoLogin: boolean;
   autoMigrate: boolean;
   autoSeed: boolean;
   trustProxy: boolean | number | string;
@@ -54,7 +66,9 @@ export interface Config {
   rateLimits: {
     windowMs: number;
     authPerIp: number;
+    loginFailuresPerAddress: number;
     loginFailuresPerAccount: number;
+    loginDelayMaxMs: number;
     apiPerIp: number;
   };
   staticDir: string;
@@ -63,8 +77,15 @@ export interface Config {
 export class ConfigError extends Error {}
 
 /** Express's `trust proxy` takes a boolean, a hop count or a list of addresses. */
-function parseTrustProxy(value: string): boolean | number | string {
-  if (value === 'true') return true;
+function parseTrustProxy(value: string, env: Config['env']): boolean | number | string {
+  if (value === 'true') {
+    // Trusting every peer lets any client write its own X-Forwarded-For and dodge every
+    // per-address limit; in production the proxies must be named (hop count or addresses).
+    if (env === 'production') {
+      throw new ConfigError('TRUST_PROXY=true is refused when NODE_ENV=production: give a hop count (e.g. 1) or the proxy addresses (e.g. loopback, 10.0.0.0/8)');
+    }
+    return true;
+  }
   if (value === 'false' || value === '' || value === '0') return false;
   if (/^\d+$/.test(value)) return Number(value);
   return value;
@@ -112,17 +133,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionMaxAgeMs: e.SESSION_MAX_AGE_HOURS * 3600_000,
     socketSessionCheckMs: e.SOCKET_SESSION_CHECK_SECONDS * 1000,
     sessionMemoryMax: e.SESSION_MEMORY_MAX,
+    sessionsPerUser: e.SESSIONS_PER_USER,
+    passwordHashing: { concurrency: e.PASSWORD_HASH_CONCURRENCY, queue: e.PASSWORD_HASH_QUEUE },
     demo: { email: e.DEMO_EMAIL.toLowerCase(), username: e.DEMO_USERNAME, password: e.DEMO_PASSWORD },
+    // On where the demo data is (the embedded mode seeds it); a deployment opts in.
+    demoLogin: e.DEMO_LOGIN ? e.DEMO_LOGIN === 'true' : embedded,
     // The embedded mode sets itself up; with services, `npm run db:migrate` / `db:seed` do it.
     autoMigrate: e.AUTO_MIGRATE ? e.AUTO_MIGRATE === 'true' : embedded,
     autoSeed: e.AUTO_SEED ? e.AUTO_SEED === 'true' : embedded,
-    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    trustProxy: parseTrustProxy(e.TRUST_PROXY, e.NODE_ENV),
     publicOrigins: parseOrigins(e.PUBLIC_ORIGIN),
     logLevel: e.LOG_LEVEL,
     rateLimits: {
       windowMs: e.RATE_LIMIT_WINDOW_SECONDS * 1000,
       authPerIp: e.AUTH_RATE_LIMIT_PER_IP,
+      loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,
       loginFailuresPerAccount: e.LOGIN_FAILURES_PER_ACCOUNT,
+      loginDelayMaxMs: e.LOGIN_DELAY_MAX_SECONDS * 1000,
       apiPerIp: e.API_RATE_LIMIT_PER_IP,
     },
     staticDir: e.STATIC_DIR,

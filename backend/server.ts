@@ -6,6 +6,7 @@ import { openDatabase, type Database } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { seedDemoData } from '../db/seed.ts';
 import { createApp } from './app.ts';
+import { configurePasswordHashing } from './auth/passwords.ts';
 import type { Config } from './config.ts';
 import { EventBus } from './events/event-bus.ts';
 import { createSessionStore } from './http/session.ts';
@@ -30,6 +31,7 @@ export interface RunningServer {
 
 export async function startServer(config: Config): Promise<RunningServer> {
   const logger = pino({ level: config.logLevel, redact: ['*.password', '*.cookie', '*.headers.cookie'] });
+  configurePasswordHashing(config.passwordHashing);
   const database = await openDatabase(config.database, {
     onPoolError: (error) => logger.warn({ err: error }, 'database connection lost'),
   });
@@ -58,7 +60,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   }
 
   const events = new EventBus((error, event) => logger.error({ err: error, event }, 'event listener failed'));
-  const sessionStore = createSessionStore({ redis, memoryMax: config.sessionMemoryMax });
+  const sessionStore = createSessionStore({ redis, memoryMax: config.sessionMemoryMax, perUser: config.sessionsPerUser });
   const lifecycle = { shuttingDown: false };
   const shutdownGraceMs = 10_000;
   const { app, session, originPolicy } = createApp({ config, database, events, logger, sessionStore, redis, lifecycle });

@@ -31,4 +31,7 @@ export const MSG = {
   idempotencyKeyReused: 'This Idempotency-Key was already used for a different request.',
   unavailable: 'The service is temporarily unavailable. Please try again shortly.',
   crossSite: 'Requests from other sites are not allowed.',
+  busy: 'The server is busy. Please try again in a moment.',
+  sessionsFull: 'Too many people are signed in right now. Please try again later.',
+  demoUnavailable: 'Demo login is not available.',
 } as const;

@@ -21,6 +21,11 @@ export async function findUser(db: Kysely<DB>, id: number): Promise<User | undef
   return row && toUser(row);
 }
 
+export async function findUserIdByEmail(db: Kysely<DB>, email: string): Promise<number | undefined> {
+  const row = await db.selectFrom('users').select('id').where(sql`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();
+  return row?.id;
+}
+
 /**
  * Creates an account. Taken email and username are both reported at once; the unique indexes
  * still decide a race between two sign-ups (mapped to the same 409 by the error handler).

@@ -1,24 +1,49 @@
 import argon2 from 'argon2';
+import pLimit from 'p-limit';
+import { MSG } from '../../contract/messages.ts';
+import { HttpError } from '../http/errors.ts';
 
 // argon2id at the OWASP Password Storage Cheat Sheet's baseline: m=19 MiB, t=2, p=1.
 const OPTIONS = { type: argon2.argon2id, memoryCost: 19 * 1024, timeCost: 2, parallelism: 1 } as const;
 
+// argon2 runs on libuv's thread pool (4 threads), which also reads every file the server sends. A
+// flood of sign-ins with unknown emails once held all four, and index.html took seconds to serve:
+// so hashing takes at most `concurrency` threads, and beyond a bounded queue a sign-in is refused
+// (503) instead of waiting without end. The pool is per process, so the limit is too.
+let limit = pLimit(2);
+let maxQueued = 100;
+
+export function configurePasswordHashing(options: { concurrency: number; queue: number }): void {
+  limit = pLimit(options.concurrency);
+  maxQueued = options.queue;
+}
+
+function hashingSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (limit.pendingCount >= maxQueued) return Promise.reject(new HttpError(503, MSG.busy));
+  return limit(work);
+}
+
 export function hashPassword(password: string): Promise<string> {
-  return argon2.hash(password, OPTIONS);
+  return hashingSlot(() => argon2.hash(password, OPTIONS));
 }
 
 export async function verifyPassword(hash: string, password: string): Promise<boolean> {
-  try {
-    return await argon2.verify(hash, password);
-  } catch {
-    return false;
-  }
+  return hashingSlot(async () => {
+    try {
+      return await argon2.verify(hash, password);
+    } catch {
+      return false;
+    }
+  });
 }
 
 // Verifying against a real hash when the email is unknown keeps the response time the same, so
 // timing does not reveal which emails have accounts.
 let dummyHash: Promise<string> | undefined;
 export async function burnVerifyTime(password: string): Promise<void> {
-  dummyHash ??= hashPassword('not-a-real-password-for-timing');
+  dummyHash ??= hashPassword('not-a-real-password-for-timing').catch((error: unknown) => {
+    dummyHash = undefined; // a refused first try must not be remembered
+    throw error;
+  });
   await verifyPassword(await dummyHash, password);
 }

@@ -3,7 +3,7 @@ import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Board, BoardPin } from '../../contract/boards.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../context.ts';
-import { forbidden, notFound } from '../http/errors.ts';
+import { notFound } from '../http/errors.ts';
 
 /** Boards with their pins (oldest first, so the cover stays put) in one query. */
 function selectBoards(db: Kysely<DB>) {
@@ -37,18 +37,19 @@ export async function listBoards(db: Kysely<DB>, userId: number): Promise<Board[
     .execute();
 }
 
-/** Boards are private: 404 for an unknown board, 403 for someone else's. */
+/**
+ * Boards are private: someone else's board answers 404 exactly like a board that does not exist,
+ * so nobody can probe which board ids are taken.
+ */
 export async function getOwnBoard(db: Kysely<DB>, userId: number, boardId: number): Promise<Board> {
-  const board = await selectBoards(db).where('boards.id', '=', boardId).executeTakeFirst();
+  const board = await selectBoards(db).where('boards.id', '=', boardId).where('boards.user_id', '=', userId).executeTakeFirst();
   if (!board) throw notFound('Board');
-  if (board.user_id !== userId) throw forbidden();
   return board;
 }
 
 async function assertOwnBoard(db: Kysely<DB>, userId: number, boardId: number): Promise<void> {
-  const row = await db.selectFrom('boards').select('user_id').where('id', '=', boardId).executeTakeFirst();
+  const row = await db.selectFrom('boards').select('id').where('id', '=', boardId).where('user_id', '=', userId).executeTakeFirst();
   if (!row) throw notFound('Board');
-  if (row.user_id !== userId) throw forbidden();
 }
 
 export async function createBoard(ctx: ServiceContext, userId: number, name: string): Promise<Board> {

@@ -44,7 +44,8 @@ export function errorHandler(logger: ErrorLogger): ErrorRequestHandler {
       logger.error({ err: error }, 'unhandled error');
       httpError = new HttpError(500, MSG.serverError);
     }
-    if (httpError.status === 503) res.set('Retry-After', '2');
+    if (httpError.retryAfterSeconds !== undefined) res.set('Retry-After', String(httpError.retryAfterSeconds));
+    else if (httpError.status === 503) res.set('Retry-After', '2');
     res.status(httpError.status).json(httpError.toBody());
   };
 }

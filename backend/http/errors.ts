@@ -6,12 +6,19 @@ export class HttpError extends Error {
   readonly status: number;
   readonly errors: string[];
   readonly fields: Record<string, string>;
+  /** Sent as Retry-After (429, 503). */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(status: number, message: string, options: { errors?: string[]; fields?: Record<string, string> } = {}) {
+  constructor(
+    status: number,
+    message: string,
+    options: { errors?: string[]; fields?: Record<string, string>; retryAfterSeconds?: number } = {},
+  ) {
     super(message);
     this.status = status;
     this.errors = options.errors ?? [message];
     this.fields = options.fields ?? {};
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   toBody(): ErrorBody {

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { type AugmentedRequest, type Options, rateLimit, type Store } from 'express-rate-limit';
+import { type AugmentedRequest, MemoryStore, type Options, rateLimit, type Store } from 'express-rate-limit';
 import type { Redis } from 'ioredis';
 import { RedisStore } from 'rate-limit-redis';
 import { MSG } from '../../contract/messages.ts';
@@ -7,12 +7,27 @@ import type { Config } from '../config.ts';
 import { HttpError } from './errors.ts';
 
 export interface RateLimiters {
-  /** All auth calls, per client address. */
+  /** Attempts to sign in or up, per client address (the session check and logout are not attempts). */
   authPerIp: RequestHandler;
-  /** Failed sign-ins per account (OWASP: throttle guessing against one account from anywhere). */
-  loginFailuresPerAccount: RequestHandler;
   /** Every API call, per client address: a coarse flood guard. */
   apiPerIp: RequestHandler;
+}
+
+/**
+ * A counter store of the rate-limit library with its own key prefix: in Redis when configured
+ * (shared by every instance), else in process. Ready to use (initialised with its window).
+ */
+export function counterStore(name: string, windowMs: number, redis: Redis | undefined): Store {
+  const store: Store = redis ? redisStore(name, redis) : new MemoryStore();
+  store.init?.({ windowMs } as Options);
+  return store;
+}
+
+function redisStore(name: string, redis: Redis): Store {
+  return new RedisStore({
+    prefix: `pinboard:rl:${name}:`,
+    sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as Promise<number>,
+  });
 }
 
 /**
@@ -46,12 +61,7 @@ function limiter(
   message: string,
 ): RequestHandler {
   const { failOpen: onStoreError, ...limitOptions } = options;
-  let store: Store | undefined = redis
-    ? new RedisStore({
-        prefix: `pinboard:rl:${name}:`,
-        sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as Promise<number>,
-      })
-    : undefined;
+  let store: Store | undefined = redis ? redisStore(name, redis) : undefined;
   if (store && onStoreError) store = failOpen(store, onStoreError);
   return rateLimit({
     standardHeaders: 'draft-8',
@@ -82,22 +92,6 @@ export function createRateLimiters(
   return {
     // Auth limits fail closed: if their store is down, sign-in waits rather than going unthrottled.
     authPerIp: limiter('auth', { windowMs: config.windowMs, limit: config.authPerIp, passOnStoreError: false }, redis, MSG.rateLimited),
-    loginFailuresPerAccount: limiter(
-      'login',
-      {
-        windowMs: config.windowMs,
-        limit: config.loginFailuresPerAccount,
-        passOnStoreError: false,
-        skipSuccessfulRequests: true,
-        keyGenerator: (req) => {
-          const body: unknown = req.body;
-          const email = typeof body === 'object' && body !== null && 'email' in body ? body.email : undefined;
-          return `account:${typeof email === 'string' ? email.trim().toLowerCase().slice(0, 254) : ''}`;
-        },
-      },
-      redis,
-      MSG.loginThrottled,
-    ),
     // The general limit fails open: a Redis outage should not take reads down with it.
     apiPerIp: limiter('api', { windowMs: config.windowMs, limit: config.apiPerIp, failOpen: storeDown }, redis, MSG.rateLimited),
   };

@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import session, { type Store } from 'express-session';
 import { RedisStore } from 'connect-redis';
 import type { Redis } from 'ioredis';
-import createMemoryStore from 'memorystore';
+import { BoundedMemoryStore } from './memory-session-store.ts';
 
 declare module 'express-session' {
   interface SessionData {
@@ -14,12 +14,11 @@ export const SESSION_COOKIE = 'pinboard.sid';
 
 /**
  * Sessions live in Redis when it is configured (shared by every instance), otherwise in a bounded
- * in-process LRU store, so an anonymous flood cannot grow memory without limit.
+ * in-process store that never makes room by signing someone out.
  */
-export function createSessionStore(options: { redis?: Redis; memoryMax: number }): Store {
+export function createSessionStore(options: { redis?: Redis | undefined; memoryMax: number; perUser: number }): Store {
   if (options.redis) return new RedisStore({ client: options.redis, prefix: 'pinboard:sess:' });
-  const MemoryStore = createMemoryStore(session);
-  return new MemoryStore({ checkPeriod: 10 * 60_000, max: options.memoryMax });
+  return new BoundedMemoryStore({ max: options.memoryMax, perUser: options.perUser });
 }
 
 export function sessionMiddleware(options: { store: Store; secret: string; maxAgeMs: number }): RequestHandler {

@@ -19,6 +19,11 @@ export function login(email: string, password: string): Promise<User> {
   return api<User>('POST', '/api/auth/login', { email, password });
 }
 
+/** The demo button: the server signs the demo account in, so no password ships to the browser. */
+export function demoLogin(): Promise<User> {
+  return api<User>('POST', '/api/auth/demo');
+}
+
 export function signup(body: { email: string; username: string; password: string }): Promise<User> {
   return api<User>('POST', '/api/auth/signup', body);
 }

@@ -1,7 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { MSG } from '../../contract/messages.ts';
-import { DEMO_CREDENTIALS } from '../api/demo.ts';
 import { alice, errorBody, renderApp } from '../test-support/render.tsx';
 
 const pins = { 'GET /api/pins/': { body: { pins: [] } } };
@@ -49,18 +48,19 @@ describe('Login page', () => {
     expect(await screen.findByText('Something went wrong. Please try again')).toBeTruthy();
   });
 
-  it('logs in as the demo user with the demo credentials', async () => {
-    const demo = { id: 9, username: 'demo', email: DEMO_CREDENTIALS.email, firstName: 'Demo' };
-    const { ui, sent, router } = renderApp('/login', { handlers: { 'POST /api/auth/login': { body: demo }, ...pins } });
+  it('logs in as the demo user through the server, sending no password', async () => {
+    const demo = { id: 9, username: 'demo', email: 'demo@pinboard.test', firstName: 'Demo' };
+    const { ui, sent, router } = renderApp('/login', { handlers: { 'POST /api/auth/demo': { body: demo }, ...pins } });
     await ui.click(await screen.findByRole('button', { name: 'Log in as Demo User' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
-    expect(sent('POST', '/api/auth/login')[0]?.body).toEqual({ email: 'demo@pinboard.test', password: 'demo-password' });
+    expect(sent('POST', '/api/auth/demo')).toHaveLength(1);
+    expect(sent('POST', '/api/auth/login')).toHaveLength(0);
     await ui.click(screen.getByRole('button', { name: 'Profile menu' }));
     expect(screen.getByText('Hello, Demo')).toBeTruthy();
   });
 
   it('shows "Demo login failed" when the demo login fails', async () => {
-    const { ui } = renderApp('/login', { handlers: { 'POST /api/auth/login': { status: 401, body: errorBody(MSG.badCredentials) } } });
+    const { ui } = renderApp('/login', { handlers: { 'POST /api/auth/demo': { status: 404, body: errorBody(MSG.demoUnavailable) } } });
     await ui.click(await screen.findByRole('button', { name: 'Log in as Demo User' }));
     expect(await screen.findByText('Demo login failed')).toBeTruthy();
   });

@@ -3,8 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router';
 import { LIMITS } from '../../contract/limits.ts';
 import { MSG } from '../../contract/messages.ts';
-import { login } from '../api/auth.ts';
-import { DEMO_CREDENTIALS } from '../api/demo.ts';
+import { demoLogin, login } from '../api/auth.ts';
 import { FormField } from '../components/FormField.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { setSessionUser } from '../state/session.ts';
@@ -42,7 +41,7 @@ export function LoginPage() {
     setErrors({});
     setBusy(true);
     try {
-      setSessionUser(store, await login(DEMO_CREDENTIALS.email, DEMO_CREDENTIALS.password));
+      setSessionUser(store, await demoLogin());
     } catch {
       setErrors({ demo: DEMO_LOGIN_FAILED });
       setBusy(false);

@@ -79,7 +79,7 @@ describe('boards', () => {
     expect((await client.get(`/api/pins/${pin.id}`)).status).toBe(200);
   });
 
-  test('boards are private: another user gets 403 on every call and nothing changes', async () => {
+  test('boards are private: another user gets 404 on every call, as for a board that does not exist, and nothing changes', async () => {
     const owner = await signUpUser(server.url);
     const other = await signUpUser(server.url);
     const pin = await newPin(owner.client, 'p');
@@ -87,11 +87,11 @@ describe('boards', () => {
     await owner.client.post(`/api/boards/${board.id}/pins`, { pin_id: pin.id });
     const snapshot = (await owner.client.get<Board>(`/api/boards/${board.id}`)).body;
     expect((await other.client.get<BoardList>('/api/boards/')).body.boards).toEqual([]);
-    expect((await other.client.get(`/api/boards/${board.id}`)).status).toBe(403);
-    expect((await other.client.patch(`/api/boards/${board.id}`, { name: 'Mine now' })).status).toBe(403);
-    expect((await other.client.post(`/api/boards/${board.id}/pins`, { pin_id: pin.id })).status).toBe(403);
-    expect((await other.client.delete(`/api/boards/${board.id}/pins/${pin.id}`)).status).toBe(403);
-    expect((await other.client.delete(`/api/boards/${board.id}`)).status).toBe(403);
+    expect((await other.client.get(`/api/boards/${board.id}`)).status).toBe(404);
+    expect((await other.client.patch(`/api/boards/${board.id}`, { name: 'Mine now' })).status).toBe(404);
+    expect((await other.client.post(`/api/boards/${board.id}/pins`, { pin_id: pin.id })).status).toBe(404);
+    expect((await other.client.delete(`/api/boards/${board.id}/pins/${pin.id}`)).status).toBe(404);
+    expect((await other.client.delete(`/api/boards/${board.id}`)).status).toBe(404);
     expect((await owner.client.get<Board>(`/api/boards/${board.id}`)).body).toEqual(snapshot);
   });
 

@@ -110,6 +110,7 @@ const PATHS = [
   '/api/auth/login',
   '/api/auth/signup',
   '/api/auth/logout',
+  '/api/auth/demo',
   '/api/pins/',
   '/api/pins/{id:pin}',
   '/api/boards/',
@@ -128,6 +129,7 @@ const ROUTED = new Set([
   'POST /api/auth/login',
   'POST /api/auth/signup',
   'GET /api/auth/logout',
+  'POST /api/auth/demo',
   'GET /api/pins/',
   'POST /api/pins/',
   'GET /api/pins/{id:pin}',
@@ -419,8 +421,8 @@ describe.each(PATHS)('%s', (template) => {
   });
 });
 
-test('the route table covers SPEC §7 plus GET /api/pins/{id}', () => {
-  expect(ROUTED.size).toBe(23);
+test('the route table covers SPEC §7 plus GET /api/pins/{id} and POST /api/auth/demo', () => {
+  expect(ROUTED.size).toBe(24);
   for (const route of ROUTED) expect(PATHS).toContain(route.slice(route.indexOf(' ') + 1));
 });
 

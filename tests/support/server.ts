@@ -55,6 +55,10 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     AUTO_SEED: 'false',
     ...(kind === 'postgres' && databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...(options.redis ? { REDIS_URL } : {}),
+    // Seeded servers offer the demo button, as the embedded mode does.
+    ...(options.seed ? { DEMO_LOGIN: 'true' } : {}),
+    // A test file signs up more users from one address than a person would; the limit's own tests set it.
+    AUTH_RATE_LIMIT_PER_IP: '10000',
     ...options.env,
   });
   let server: RunningServer;

@@ -1,0 +1,66 @@
+// Floods of sign-ins must not hurt the people already here: password hashing takes a bounded share
+// of the thread pool, and the embedded session store never makes room by signing someone out.
+import { describe, expect, test } from 'vitest';
+import type { ErrorBody } from '../../contract/errors.ts';
+import type { SessionBody } from '../../contract/users.ts';
+import { ApiClient, signUpUser } from '../support/client.ts';
+import { startServer } from '../support/server.ts';
+
+async function whoIs(client: ApiClient): Promise<number | null> {
+  return (await client.get<SessionBody>('/api/auth/')).body.user?.id ?? null;
+}
+
+describe('the embedded session store under a flood of sign-ins', () => {
+  test('when full, a new sign-in is refused with 503 and everyone already signed in stays signed in', async () => {
+    const server = await startServer({ env: { SESSION_MEMORY_MAX: '4', SESSIONS_PER_USER: '2' } });
+    try {
+      const people = await Promise.all([1, 2, 3, 4].map(() => signUpUser(server.url, 'resident')));
+      const refused = await new ApiClient(server.url).post<ErrorBody>('/api/auth/login', { email: people[0]?.user.email, password: people[0]?.password });
+      expect(refused.status).toBe(503);
+      expect(refused.body.message).toBe('Too many people are signed in right now. Please try again later.');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      for (const person of people) expect(await whoIs(person.client)).toBe(person.user.id);
+      // Signing out frees a place for the next person.
+      expect((await people[3]!.client.get('/api/auth/logout')).status).toBe(200);
+      const next = new ApiClient(server.url);
+      expect((await next.post('/api/auth/login', { email: people[3]?.user.email, password: people[3]?.password })).status).toBe(200);
+      expect(await whoIs(next)).toBe(people[3]?.user.id);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test('one user opening sessions again and again ends only their own oldest ones', async () => {
+    const server = await startServer({ env: { SESSION_MEMORY_MAX: '10', SESSIONS_PER_USER: '2' } });
+    try {
+      const bystander = await signUpUser(server.url, 'bystander');
+      const { client: first, user, password } = await signUpUser(server.url, 'repeat');
+      const later = [new ApiClient(server.url), new ApiClient(server.url)];
+      for (const client of later) expect((await client.post('/api/auth/login', { email: user.email, password })).status).toBe(200);
+      expect(await whoIs(first)).toBeNull();
+      for (const client of later) expect(await whoIs(client)).toBe(user.id);
+      expect(await whoIs(bystander.client)).toBe(bystander.user.id);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+test('concurrent password hashing is capped: beyond its queue a sign-in gets 503, never a 500, and the server keeps serving', async () => {
+  const server = await startServer({ env: { PASSWORD_HASH_CONCURRENCY: '1', PASSWORD_HASH_QUEUE: '2' } });
+  try {
+    const attempts = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => new ApiClient(server.url).post<ErrorBody>('/api/auth/login', { email: `nobody${i}@example.test`, password: 'a wrong password' })),
+    );
+    const statuses = attempts.map((res) => res.status);
+    const busy = attempts.filter((res) => res.status === 503);
+    console.log(`30 concurrent sign-ins with unknown emails: ${statuses.filter((s) => s === 401).length} answered 401, ${busy.length} refused 503`);
+    expect(statuses.every((status) => status === 401 || status === 503)).toBe(true);
+    expect(busy.length).toBeGreaterThan(0);
+    expect(busy[0]?.body.message).toBe('The server is busy. Please try again in a moment.');
+    // The queue drains: a sign-in afterwards is answered normally.
+    expect((await signUpUser(server.url, 'afterflood')).user.id).toBeGreaterThan(0);
+  } finally {
+    await server.stop();
+  }
+});

@@ -1,0 +1,26 @@
+// Deployment defaults that would weaken the server are refused at start-up, with a message naming
+// the variable.
+import { expect, test } from 'vitest';
+import { ConfigError, loadConfig } from '../../backend/config.ts';
+
+const production = { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40), DEMO_PASSWORD: 'a real secret demo password' };
+
+test('TRUST_PROXY=true is refused in production: every client could forge X-Forwarded-For', () => {
+  expect(() => loadConfig({ ...production, TRUST_PROXY: 'true' })).toThrow(ConfigError);
+  expect(() => loadConfig({ ...production, TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY/);
+  expect(loadConfig({ ...production, TRUST_PROXY: '1' }).trustProxy).toBe(1);
+  expect(loadConfig({ ...production, TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toBe('loopback, 10.0.0.0/8');
+  expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+});
+
+test('the dev secrets are refused in production', () => {
+  expect(() => loadConfig({ NODE_ENV: 'production', DEMO_PASSWORD: 'a real secret demo password' })).toThrow(/SESSION_SECRET/);
+  expect(() => loadConfig({ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40) })).toThrow(/DEMO_PASSWORD/);
+});
+
+test('the demo button is on in the embedded mode and off with a database server unless switched on', () => {
+  expect(loadConfig({}).demoLogin).toBe(true);
+  expect(loadConfig({ DATABASE_URL: 'postgres://db/pinboard' }).demoLogin).toBe(false);
+  expect(loadConfig({ DATABASE_URL: 'postgres://db/pinboard', DEMO_LOGIN: 'true' }).demoLogin).toBe(true);
+  expect(loadConfig({ DEMO_LOGIN: 'false' }).demoLogin).toBe(false);
+});
