@@ -1,6 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { isMainThread } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { Kysely, PostgresDialect } from 'kysely';
@@ -79,9 +80,39 @@ export async function openDatabase(target: DatabaseTarget, options: DatabaseOpti
   });
 }
 
+/**
+ * The embedded data folder holds everything, password hashes included, so it is private to the
+ * account running the app: folders 0700, files 0600.
+ */
 async function openPGliteDir(dir: string): Promise<PGlite> {
-  mkdirSync(dir, { recursive: true });
-  return PGlite.create(dir);
+  // Private before PGlite writes anything. Postgres then creates its own files (new tables, WAL
+  // segments) 0600 and folders 0700, as it derives their mode from the data folder's. A few files
+  // it writes as plain 0666 less the umask (e.g. the relation cache file), so this process, the
+  // database server, takes the umask a Postgres server sets for itself. (A worker thread cannot
+  // change the umask; the private folder keeps such files out of reach anyway.)
+  if (isMainThread) process.umask(0o077);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makePrivate(dir);
+  const pglite = await PGlite.create(dir);
+  // A new folder's initial files come from PGlite's bundled template with mode 0666 and folders
+  // 0777 less the umask; an older version's folder may be loose too.
+  makePrivate(dir);
+  return pglite;
+}
+
+/**
+ * Takes group and other permissions off `dir` and everything under it (symlinks left alone). The
+ * folder itself first: once it is 0700 nothing inside is reachable by another account, even before
+ * the rest is done.
+ */
+function makePrivate(dir: string): void {
+  chmodSync(dir, 0o700);
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isSymbolicLink()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const { mode } = lstatSync(file);
+    if (mode & 0o077) chmodSync(file, mode & 0o700);
+  }
 }
 
 function wrap(pool: pg.Pool, kind: Database['kind'], closeAll: () => Promise<void>): Database {

@@ -1,0 +1,77 @@
+import { chmodSync, lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { ApiClient, signUpUser } from '../support/client.ts';
+import { startServer, testDatabaseKind } from '../support/server.ts';
+
+// The embedded mode keeps everything, password hashes included, in a folder on disk (PGLITE_DIR).
+// No other account on the machine may read or change it: every folder 0700, every file 0600 — a
+// new folder as well as one an older version left with loose permissions. The embedded database
+// only, so this runs in the api-pglite project alone.
+
+const parent = mkdtempSync(path.join(tmpdir(), 'pinboard-data-'));
+const dataDir = path.join(parent, 'data', 'pglite');
+afterAll(() => rmSync(parent, { recursive: true, force: true }));
+
+/** Every folder and file at or under `dir` (symlinks not followed) with its permission bits. */
+function modes(dir: string): Array<{ file: string; mode: string }> {
+  const entries = readdirSync(dir, { recursive: true, withFileTypes: true });
+  return [dir, ...entries.map((entry) => path.join(entry.parentPath, entry.name))].map((file) => ({
+    file: path.relative(parent, file),
+    mode: (lstatSync(file).mode & 0o777).toString(8).padStart(3, '0'),
+  }));
+}
+
+/** The entries some other account could read, write or enter. */
+function exposed(dir: string): Array<{ file: string; mode: string }> {
+  return modes(dir).filter(({ mode }) => mode.slice(1) !== '00');
+}
+
+/** Asserts that nothing at or under `dir` is exposed, naming the first few offenders. */
+function expectPrivate(dir: string): void {
+  const loose = exposed(dir);
+  expect(loose.slice(0, 5), `${loose.length} entries open to other accounts`).toEqual([]);
+}
+
+async function runEmbedded(use: (url: string) => Promise<void>): Promise<void> {
+  const server = await startServer({ db: 'pglite', env: { PGLITE_DIR: dataDir } });
+  try {
+    await use(server.url);
+  } finally {
+    await server.stop();
+  }
+}
+
+describe.runIf(testDatabaseKind() === 'pglite')('the embedded data folder', () => {
+  let email = '';
+  let password = '';
+
+  test('a new data folder, and the folder created above it, are private to the account running the app', async () => {
+    await runEmbedded(async (url) => {
+      const signedUp = await signUpUser(url, 'datadir');
+      email = signedUp.user.email;
+      password = signedUp.password;
+    });
+    const all = modes(path.join(parent, 'data'));
+    console.log(`${all.length} entries under data/`);
+    expect(all.length).toBeGreaterThan(100);
+    expectPrivate(path.join(parent, 'data'));
+  });
+
+  test('an existing data folder with loose permissions is made private on start, data intact', async () => {
+    // What an older version left behind: folders 0777, files 0666.
+    for (const { file } of modes(dataDir)) {
+      const full = path.join(parent, file);
+      chmodSync(full, lstatSync(full).isDirectory() ? 0o777 : 0o666);
+    }
+    expect(exposed(dataDir).length).toBeGreaterThan(100);
+
+    await runEmbedded(async (url) => {
+      const client = new ApiClient(url);
+      const login = await client.post('/api/auth/login', { email, password });
+      expect(login.status).toBe(200);
+    });
+    expectPrivate(dataDir);
+  });
+});
