@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from './limits.ts';
 import { MSG } from './messages.ts';
 import { hasNulCharacter } from './urls.ts';
+import { type UsernameProblem, usernameProblem } from './usernames.ts';
 
 export const User = z
   .object({
@@ -37,16 +38,28 @@ export const LoginBody = z
   .meta({ id: 'LoginBody' });
 export type LoginBody = z.input<typeof LoginBody>;
 
+const USERNAME_PROBLEM_MESSAGES: Record<UsernameProblem, string> = {
+  invisible: MSG.usernameInvisible,
+  characters: MSG.usernameCharacters,
+  start: MSG.usernameStart,
+  mixedScripts: MSG.usernameMixedScripts,
+};
+
 export const SignupBody = z
   .object({
     email,
+    // Normalised (NFKC) before the length rules, and stored in that form.
     username: z
       .string({ error: MSG.usernameRequired })
+      .normalize('NFKC')
       .trim()
       .min(1, { error: MSG.usernameRequired })
       .min(LIMITS.usernameMin, { error: MSG.usernameLength })
       .max(LIMITS.usernameMax, { error: MSG.usernameLength })
-      .refine((value) => !hasNulCharacter(value), { error: 'Username contains a character that is not allowed.' }),
+      .superRefine((value, ctx) => {
+        const problem = usernameProblem(value);
+        if (problem) ctx.addIssue({ code: 'custom', message: USERNAME_PROBLEM_MESSAGES[problem] });
+      }),
     password: z
       .string({ error: MSG.passwordRequired })
       .min(1, { error: MSG.passwordRequired })

@@ -8,6 +8,8 @@ export interface UsersTable {
   id: Generated<number>;
   email: string;
   username: string;
+  /** The username's confusable skeleton (backend/auth/usernames.ts); unique, so look-alikes are refused. */
+  username_skeleton: string;
   first_name: string | null;
   password_hash: string;
   created_at: CreatedAt;

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { hashPassword } from '../backend/auth/passwords.ts';
+import { usernameSkeleton } from '../backend/auth/usernames.ts';
 import type { DB } from './schema.ts';
 
 export interface SeedOptions {
@@ -45,9 +46,9 @@ export async function seedDemoData(db: Kysely<DB>, options: SeedOptions): Promis
     const users = await trx
       .insertInto('users')
       .values([
-        { email: options.demo.email.toLowerCase(), username: options.demo.username, first_name: 'Demo', password_hash: demoHash },
-        { email: 'maya@pinboard.test', username: 'maya', first_name: 'Maya', password_hash: otherHash },
-        { email: 'leo@pinboard.test', username: 'leo', first_name: 'Leo', password_hash: otherHash },
+        { email: options.demo.email.toLowerCase(), username: options.demo.username, username_skeleton: usernameSkeleton(options.demo.username), first_name: 'Demo', password_hash: demoHash },
+        { email: 'maya@pinboard.test', username: 'maya', username_skeleton: usernameSkeleton('maya'), first_name: 'Maya', password_hash: otherHash },
+        { email: 'leo@pinboard.test', username: 'leo', username_skeleton: usernameSkeleton('leo'), first_name: 'Leo', password_hash: otherHash },
       ])
       .returning('id')
       .execute();

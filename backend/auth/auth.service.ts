@@ -1,9 +1,11 @@
 import { type Kysely, sql } from 'kysely';
 import { MSG } from '../../contract/messages.ts';
+import { normalizeUsername } from '../../contract/usernames.ts';
 import type { User } from '../../contract/users.ts';
 import type { DB, UserRow } from '../../db/schema.ts';
 import { HttpError, unauthorized } from '../http/errors.ts';
 import { burnVerifyTime, hashPassword, verifyPassword } from './passwords.ts';
+import { usernameSkeleton } from './usernames.ts';
 
 function toUser(row: Pick<UserRow, 'id' | 'username' | 'email' | 'first_name'>): User {
   return {
@@ -27,27 +29,34 @@ export async function findUserIdByEmail(db: Kysely<DB>, email: string): Promise<
 }
 
 /**
- * Creates an account. Taken email and username are both reported at once; the unique indexes
- * still decide a race between two sign-ups (mapped to the same 409 by the error handler).
+ * Creates an account. Taken email and username are both reported at once; a username that only
+ * looks like a taken one (same confusable skeleton, e.g. "dеmo" with a Cyrillic е for "demo") is
+ * refused too. The unique indexes still decide a race between two sign-ups (mapped to the same 409
+ * by the error handler).
  */
 export async function signup(
   db: Kysely<DB>,
   input: { email: string; username: string; password: string; firstName?: string | undefined },
 ): Promise<User> {
+  // SignupBody has normalised the name already; doing it again keeps the stored form NFKC for any caller.
+  const username = normalizeUsername(input.username);
+  const skeleton = usernameSkeleton(username);
   const taken = await db
     .selectFrom('users')
-    .select(['email', 'username'])
+    .select(['email', 'username', 'username_skeleton'])
     .where((eb) =>
       eb.or([
         eb(sql`lower(email)`, '=', input.email.toLowerCase()),
-        eb(sql`lower(username)`, '=', input.username.toLowerCase()),
+        eb(sql`lower(username)`, '=', username.toLowerCase()),
+        eb('username_skeleton', '=', skeleton),
       ]),
     )
     .execute();
   const fields: Record<string, string> = {};
   for (const row of taken) {
     if (row.email.toLowerCase() === input.email.toLowerCase()) fields.email = MSG.emailTaken;
-    if (row.username.toLowerCase() === input.username.toLowerCase()) fields.username = MSG.usernameTaken;
+    if (row.username.toLowerCase() === username.toLowerCase()) fields.username = MSG.usernameTaken;
+    else if (row.username_skeleton === skeleton) fields.username ??= MSG.usernameLookAlike;
   }
   const messages = Object.values(fields);
   if (messages.length > 0) throw new HttpError(409, messages.join(' '), { errors: messages, fields });
@@ -55,7 +64,8 @@ export async function signup(
     .insertInto('users')
     .values({
       email: input.email.toLowerCase(),
-      username: input.username,
+      username,
+      username_skeleton: skeleton,
       first_name: input.firstName || null,
       password_hash: await hashPassword(input.password),
     })

@@ -455,6 +455,26 @@ describe('image URLs', () => {
   }
 });
 
+describe('usernames', () => {
+  const route = ROUTES.find((r) => r.path === '/api/auth/signup') as Route;
+  // The owner's name in other forms (taken, or looking like it), and names hiding characters.
+  const refused: Array<[string, () => string, number]> = [
+    ['upper case', () => ownerUser.username.toUpperCase(), 409],
+    ['fullwidth (NFKC)', () => ownerUser.username.replace(/^b/, '\uff42'), 409],
+    ['dotless ı for i', () => ownerUser.username.replace('i', '\u0131'), 409],
+    ['Cyrillic а for a', () => ownerUser.username.replace('a', '\u0430'), 400],
+    ['right-to-left override', () => `ab\u202ecd${fresh()}`, 400],
+    ['zero-width space', () => `de\u200bmo${fresh()}`, 400],
+    ['left-to-right isolate', () => `\u2066${fresh()}`, 400],
+    ['a space', () => `new ${fresh()}`, 400],
+  ];
+  for (const [what, username, status] of refused) {
+    test(`${what} → ${status} with fields.username`, async () => {
+      await expectRejected(() => send(route, { json: { ...route.body?.valid(), username: username() } }), { status, fields: ['username'] });
+    });
+  }
+});
+
 describe('SPEC validation texts', () => {
   const pins = ROUTES.find((r) => r.method === 'POST' && r.path === '/api/pins/') as Route;
   const pinEdit = ROUTES.find((r) => r.method === 'PUT' && r.path === '/api/pins/{id}') as Route;

@@ -169,10 +169,16 @@ const pathId: fc.Arbitrary<PathId> = fc.oneof(
   { arbitrary: fc.constantFrom('abc', '-1', '1.5', '0', '99999999999999999999', '%zz', '%00', '1%00', '..', '%2F', '1e3'), weight: 2 },
 );
 
-/** Characters that break naive handling: NUL and controls, lone surrogates, quotes, escapes, BOM, RTL. */
+/**
+ * Characters that break naive handling: NUL and controls, lone surrogates, quotes, escapes, BOM, RTL,
+ * zero-width space, a Cyrillic look-alike (е) and a fullwidth letter (ｄ, "d" after NFKC).
+ */
 const nastyChar = fc.oneof(
   { arbitrary: fc.constantFrom('\u0000', '\u0001', '\u001f'), weight: 4 },
-  { arbitrary: fc.constantFrom('\ud800', '\udfff', '\\', '"', "'", '%', '\n', '\t', ' ', 'a', 'é', '😀', '\u202e', '\ufeff', '<', '&'), weight: 5 },
+  {
+    arbitrary: fc.constantFrom('\ud800', '\udfff', '\\', '"', "'", '%', '\n', '\t', ' ', 'a', 'é', '😀', '\u202e', '\ufeff', '\u200b', '\u0435', '\uff44', '<', '&'),
+    weight: 5,
+  },
 );
 
 const weirdString = fc.oneof(
@@ -257,7 +263,7 @@ const plausibleFields = {
     text: aroundValid('A comment'),
     pin_id: fc.oneof(fc.constant(OWNED), weirdNumber, scalar),
     email: aroundValid('fuzzed@example.test', 'not-an-email'),
-    username: aroundValid('fuzzed_user'),
+    username: aroundValid('fuzzed_user', 'ｆｕｚｚｅｄ'),
     password: aroundValid('long enough password'),
     firstName: aroundValid('Fuzz'),
 };
