@@ -21,7 +21,7 @@ export interface WatchOptions {
   log?: (message: string) => void;
 }
 
-export function chunk<T>(items: readonly T[], size: number): T[][] {
+function chunk<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
@@ -86,10 +86,6 @@ export class WatchRegistry {
   /** Every pin some screen watches, ascending. */
   watched(): number[] {
     return [...this.#counts.keys()].sort((a, b) => a - b);
-  }
-
-  count(pinId: number): number {
-    return this.#counts.get(pinId) ?? 0;
   }
 
   /** The pins the server holds for this connection, as far as this side knows. */
