@@ -7,7 +7,7 @@ import { favoritesLoadedAtom, sessionCheckedAtom, sessionUserAtom } from '../sta
 import { setAllFavorites } from '../state/favorites.ts';
 import { clearSession, setSessionUser } from '../state/session.ts';
 import { useAfterNavigation } from '../hooks/afterNavigation.ts';
-import { LiveIndicator } from '../live/LiveIndicator.tsx';
+import { LiveIndicator } from './LiveIndicator.tsx';
 import { MODAL_LAYER_ID } from './Modal.tsx';
 import { NavBar } from './NavBar.tsx';
 import { loadWithLiveReplay } from '../live/client.ts';

@@ -2,14 +2,13 @@ import { createStore } from 'jotai';
 import { describe, expect, it, vi } from 'vitest';
 import type { ServerEventName, ServerEventPayload } from '../../contract/events.ts';
 import { alice, bob, makeBoard, makeComment, makePin } from '../test-support/render.tsx';
-import { boardsByIdAtom, commentsByIdAtom, favoritesByIdAtom, pinsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
+import { boardsByIdAtom, commentsByIdAtom, deletedPinIdsAtom, favoritesByIdAtom, pinsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
 import { setAllBoards } from '../state/boards.ts';
 import { setPinComments } from '../state/comments.ts';
 import { setAllFavorites } from '../state/favorites.ts';
 import { setAllPins } from '../state/pins.ts';
 import { setSessionUser } from '../state/session.ts';
 import { createEventApplier } from './apply.ts';
-import { deletedPinIdsAtom } from './atoms.ts';
 
 function setup() {
   const store = createStore();

@@ -1,15 +1,16 @@
-// Server events → the store, with the idempotent helpers of ../state (the table in store.ts).
+// Server events → the store, with the idempotent helpers of ../state: the map below is the one list
+// of which event does what.
 // Every handler can run twice, or late, without harm: upserts go by id and drop an older copy (by
 // updated_at, inside the helpers); removals of something already gone are no-ops; and an entity
 // this tab saw deleted is never brought back by a late create/update (ids are never reused).
 import type { ServerEventName, ServerEventPayload } from '../../contract/events.ts';
+import { deletedPinIdsAtom } from '../state/atoms.ts';
 import { addPinToBoard, removeBoard, removePinFromBoard, upsertBoard } from '../state/boards.ts';
 import { removeComment, upsertComment } from '../state/comments.ts';
 import { removeFavorite, upsertFavorite } from '../state/favorites.ts';
 import { removePin, setPinLikes, upsertPin } from '../state/pins.ts';
 import { clearSession } from '../state/session.ts';
 import type { Store } from '../state/store.ts';
-import { deletedPinIdsAtom } from './atoms.ts';
 
 type Handlers = { [E in ServerEventName]: (payload: ServerEventPayload<E>) => void };
 
@@ -18,7 +19,7 @@ export interface EventApplier {
   apply(name: string, payload: unknown): boolean;
 }
 
-export function markPinDeleted(store: Store, pinId: number): void {
+function markPinDeleted(store: Store, pinId: number): void {
   store.set(deletedPinIdsAtom, (prev) => (prev.has(pinId) ? prev : new Set(prev).add(pinId)));
 }
 
@@ -32,7 +33,7 @@ export function dropDeletedPin(store: Store, pinId: number): void {
   removePin(store, pinId);
 }
 
-export function createEventApplier(store: Store, options: { onSessionEnded?: () => void } = {}): EventApplier {
+export function createEventApplier(store: Store): EventApplier {
   const goneComments = new Set<number>();
   /** The highest `pin:likes` version seen per pin: instances may deliver counts out of order. */
   const likesVersions = new Map<number, number>();
@@ -87,7 +88,8 @@ export function createEventApplier(store: Store, options: { onSessionEnded?: () 
       if (!pinGone(pin.id)) addPinToBoard(store, boardId, pin);
     },
     'board:pin-removed': ({ boardId, pinId }) => removePinFromBoard(store, boardId, pinId),
-    'session:ended': () => (options.onSessionEnded ? options.onSessionEnded() : clearSession(store)),
+    // Another tab (or the server) ended this session: this tab is signed out and goes on as anonymous.
+    'session:ended': () => clearSession(store),
   };
 
   return {

@@ -3,37 +3,19 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import { createStore, Provider } from 'jotai';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { User } from '../../contract/index.ts';
+import { PIN_DELETED_TEXT } from '../components/PinDeletedNotice.tsx';
 import { routes } from '../routes.tsx';
 import { alice, bob, makeComment, makePin, mockApi, renderApp, type Handler } from '../test-support/render.tsx';
+import { startFakeLiveClient, type FakeSocket } from '../test-support/fakeSocket.ts';
 import { dropDeletedPin } from './apply.ts';
-import { liveStatusAtom } from './atoms.ts';
-import { createLiveClient, type LiveClient } from './client.ts';
-import { FakeSocket } from './fakeSocket.ts';
-import { LIVE_PAUSED_TEXT, LiveIndicator } from './LiveIndicator.tsx';
-import { PIN_DELETED_TEXT } from './PinDeletedNotice.tsx';
-
-const clients: LiveClient[] = [];
-afterEach(() => {
-  for (const client of clients.splice(0)) client.stop();
-});
 
 function renderLive(path: string, user: User | null, handlers: Record<string, Handler>) {
   window.scrollTo = () => undefined;
   const api = mockApi({ 'GET /api/auth/': { body: { user } }, 'GET /api/favorites/': { body: { pins: [] } }, ...handlers });
   const store = createStore();
-  const sockets: FakeSocket[] = [];
-  const client = createLiveClient(store, {
-    openSocket: () => {
-      const socket = new FakeSocket();
-      sockets.push(socket);
-      return socket;
-    },
-    watch: { debounceMs: 10 },
-  });
-  client.start();
-  clients.push(client);
+  const { sockets } = startFakeLiveClient(store);
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   render(
     <Provider store={store}>
@@ -134,33 +116,5 @@ describe('live screens', () => {
     renderApp('/pins/404', { handlers: {} });
     expect(await screen.findByRole('heading', { name: 'Pin not found' })).toBeTruthy();
     expect(screen.queryByText(PIN_DELETED_TEXT)).toBeNull();
-  });
-});
-
-describe('connection indicator', () => {
-  it('shows only while paused for a second or more, never on first load', () => {
-    vi.useFakeTimers();
-    const store = createStore();
-    render(
-      <Provider store={store}>
-        <LiveIndicator />
-      </Provider>,
-    );
-    const region = screen.getByRole('status');
-    act(() => store.set(liveStatusAtom, 'connecting'));
-    act(() => vi.advanceTimersByTime(5000));
-    expect(region.textContent).toBe('');
-    act(() => store.set(liveStatusAtom, 'connected'));
-    act(() => store.set(liveStatusAtom, 'paused'));
-    act(() => vi.advanceTimersByTime(900));
-    expect(region.textContent).toBe(''); // a blip
-    act(() => store.set(liveStatusAtom, 'connected'));
-    act(() => vi.advanceTimersByTime(500));
-    expect(region.textContent).toBe('');
-    act(() => store.set(liveStatusAtom, 'paused'));
-    act(() => vi.advanceTimersByTime(1000));
-    expect(region.textContent).toBe(LIVE_PAUSED_TEXT);
-    act(() => store.set(liveStatusAtom, 'connected'));
-    expect(region.textContent).toBe('');
   });
 });

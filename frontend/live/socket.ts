@@ -1,10 +1,12 @@
-// The one socket client of the app: socket.io-client on the WebSocket transport only (the server
-// accepts nothing else, so a load balancer needs no stickiness), same origin, path /socket.io.
-// socket.io-client is loaded on demand, after the first screen, to keep it out of the initial bundle.
+// Where the app starts live updates, and how it opens a socket (./connection.ts decides when, and
+// owns it): socket.io-client on the WebSocket transport only (the server accepts nothing else, so a
+// load balancer needs no stickiness), same origin, path /socket.io. socket.io-client is loaded on
+// demand, after the first screen, to keep it out of the initial bundle.
 import type { Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../contract/events.ts';
 import type { Store } from '../state/store.ts';
-import { createLiveClient, liveClientFor, type LiveClient, type LiveSocket } from './client.ts';
+import { createLiveClient, liveClientFor, type LiveClient } from './client.ts';
+import type { LiveSocket } from './connection.ts';
 
 async function openSocket(): Promise<LiveSocket> {
   const { io } = await import('socket.io-client');

@@ -1,16 +1,15 @@
 // Grid cards watch their pin only while on (or near) the screen: one shared IntersectionObserver
 // per live client. Without IntersectionObserver a card watches while it is mounted.
 
-export interface VisibilityWatcher {
+interface VisibilityWatcher {
   /** Starts following `element` for `pinId`; the returned function stops (and unwatches). */
   observe(element: Element, pinId: number): () => void;
 }
 
-export function createVisibilityWatcher(
-  watch: (pinId: number) => void,
-  unwatch: (pinId: number) => void,
-  rootMargin = '200px 0px',
-): VisibilityWatcher {
+/** "Near" the screen: a card this close below (or above) the viewport counts as shown. */
+const ROOT_MARGIN = '200px 0px';
+
+export function createVisibilityWatcher(watch: (pinId: number) => void, unwatch: (pinId: number) => void): VisibilityWatcher {
   const Observer = globalThis.IntersectionObserver as typeof IntersectionObserver | undefined;
   if (typeof Observer !== 'function') {
     return {
@@ -37,7 +36,7 @@ export function createVisibilityWatcher(
   };
   return {
     observe(element, pinId) {
-      observer ??= new Observer(onChange, { rootMargin });
+      observer ??= new Observer(onChange, { rootMargin: ROOT_MARGIN });
       const entry = { pinId, watching: false };
       entries.set(element, entry);
       observer.observe(element);

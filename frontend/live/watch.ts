@@ -4,6 +4,12 @@
 // `chunkSize` ids, never more than `maxMessages` per `windowMs` (the server allows 30 per 10 s per
 // socket and answers more with an error ack). A new connection starts from nothing: everything
 // wanted is sent again.
+//
+// The server also holds at most LIMITS.watchedPinsPerSocket pins per socket and refuses a watch
+// beyond that. Should the screens want more, the most recently requested ones are watched and the
+// rest are not followed live (and this is logged). A pin being unwatched still counts until the
+// server has answered, so the server is never asked to hold more than the cap, in whatever order
+// it handles the messages.
 import type { WatchAck } from '../../contract/events.ts';
 import { LIMITS } from '../../contract/limits.ts';
 
@@ -15,22 +21,29 @@ export interface WatchOptions {
   chunkSize?: number;
   maxMessages?: number;
   windowMs?: number;
+  /** Most pins held at once (at most, and by default, the server's LIMITS.watchedPinsPerSocket). */
+  maxWatched?: number;
   /** Delay before trying again after an error ack. */
   retryMs?: number;
   now?: () => number;
   log?: (message: string) => void;
 }
 
-export function chunk<T>(items: readonly T[], size: number): T[][] {
+function chunk<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 }
 
+const ascending = (a: number, b: number) => a - b;
+
 export class WatchRegistry {
+  /** Pin id → how many screens watch it, least recently requested first. */
   readonly #counts = new Map<number, number>();
   /** What the server holds for the current connection (optimistically, once sent). */
   readonly #sent = new Set<number>();
+  /** Pins in an unwatch message not answered yet: the server may still hold them. */
+  readonly #releasing = new Set<number>();
   #send: SendWatch | null = null;
   #epoch = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -38,10 +51,15 @@ export class WatchRegistry {
   #sendTimes: number[] = [];
   /** Error acks in a row: each doubles the retry delay (up to 16×). */
   #failures = 0;
+  /** How many pins were wanted when going over the cap was last logged (0: not over it). */
+  #loggedOverCap = 0;
+  /** Some watches wait for unwatches to be answered, to stay within the cap. */
+  #waitingForRoom = false;
   readonly #debounceMs: number;
   readonly #chunkSize: number;
   readonly #maxMessages: number;
   readonly #windowMs: number;
+  readonly #maxWatched: number;
   readonly #retryMs: number;
   readonly #now: () => number;
   readonly #log: (message: string) => void;
@@ -52,19 +70,23 @@ export class WatchRegistry {
     // Below the server's 30 per 10 s, with room for clock drift between the two windows.
     this.#maxMessages = options.maxMessages ?? 25;
     this.#windowMs = options.windowMs ?? 10_500;
+    const cap = LIMITS.watchedPinsPerSocket;
+    this.#maxWatched = Math.max(1, Math.min(options.maxWatched ?? cap, cap));
     this.#retryMs = options.retryMs ?? 2_000;
     this.#now = options.now ?? Date.now;
     this.#log = options.log ?? ((message) => console.warn(message));
   }
 
-  /** Adds one reference to each id (an id listed twice counts twice). */
+  /** Adds one reference to each id (an id listed twice counts twice); later ids count as more recent. */
   add(pinIds: Iterable<number>): void {
     let changed = false;
     for (const id of pinIds) {
       if (!Number.isSafeInteger(id) || id <= 0) continue;
       const n = this.#counts.get(id) ?? 0;
+      this.#counts.delete(id); // re-inserted last: the most recently requested
       this.#counts.set(id, n + 1);
-      if (n === 0) changed = true;
+      // Over the cap, asking again for a pin can bring it back among those watched.
+      if (n === 0 || this.#counts.size > this.#maxWatched) changed = true;
     }
     if (changed) this.#schedule(this.#debounceMs);
   }
@@ -83,18 +105,14 @@ export class WatchRegistry {
     if (changed) this.#schedule(this.#debounceMs);
   }
 
-  /** Every pin some screen watches, ascending. */
+  /** Every pin some screen watches, ascending (over the cap, more than the server is asked to hold). */
   watched(): number[] {
-    return [...this.#counts.keys()].sort((a, b) => a - b);
-  }
-
-  count(pinId: number): number {
-    return this.#counts.get(pinId) ?? 0;
+    return [...this.#counts.keys()].sort(ascending);
   }
 
   /** The pins the server holds for this connection, as far as this side knows. */
   held(): number[] {
-    return [...this.#sent].sort((a, b) => a - b);
+    return [...this.#sent].sort(ascending);
   }
 
   /**
@@ -105,6 +123,7 @@ export class WatchRegistry {
     this.#epoch += 1;
     this.#send = send;
     this.#sent.clear();
+    this.#releasing.clear();
     this.#sendTimes = []; // the server counts per socket, and this is a new one
     this.#failures = 0;
     this.#clearTimer();
@@ -116,6 +135,7 @@ export class WatchRegistry {
     this.#epoch += 1;
     this.#send = null;
     this.#sent.clear();
+    this.#releasing.clear();
     this.#clearTimer();
   }
 
@@ -145,18 +165,42 @@ export class WatchRegistry {
     return (this.#sendTimes[0] ?? now) + this.#windowMs - now + 1;
   }
 
+  /** The pins the server should hold: all that are wanted, or the most recently requested up to the cap. */
+  #target(): number[] {
+    const wanted = [...this.#counts.keys()];
+    if (wanted.length <= this.#maxWatched) {
+      this.#loggedOverCap = 0;
+      return wanted;
+    }
+    if (wanted.length !== this.#loggedOverCap) {
+      this.#loggedOverCap = wanted.length;
+      this.#log(`${wanted.length} pins to watch, more than the ${this.#maxWatched} a socket may: watching the most recent ones`);
+    }
+    return wanted.slice(-this.#maxWatched);
+  }
+
+  /** The messages that bring the server from what it holds to the target, within the cap. */
+  #messages(): Array<[WatchKind, number[]]> {
+    const target = this.#target();
+    const keep = new Set(target);
+    const toUnwatch = this.held().filter((id) => !keep.has(id));
+    const room = this.#maxWatched - this.#sent.size - this.#releasing.size;
+    // Most recent first, so those win when there is not room for all until the unwatches are answered.
+    const missing = target.filter((id) => !this.#sent.has(id)).reverse();
+    this.#waitingForRoom = missing.length > room;
+    const toWatch = missing.slice(0, Math.max(0, room)).sort(ascending);
+    return [
+      ...chunk(toWatch, this.#chunkSize).map((ids): [WatchKind, number[]] => ['pins:watch', ids]),
+      ...chunk(toUnwatch, this.#chunkSize).map((ids): [WatchKind, number[]] => ['pins:unwatch', ids]),
+    ];
+  }
+
   #flush(): Promise<void> {
     const send = this.#send;
     if (!send) return Promise.resolve();
     const epoch = this.#epoch;
-    const toWatch = this.watched().filter((id) => !this.#sent.has(id));
-    const toUnwatch = this.held().filter((id) => !this.#counts.has(id));
-    const messages: Array<[WatchKind, number[]]> = [
-      ...chunk(toWatch, this.#chunkSize).map((ids): [WatchKind, number[]] => ['pins:watch', ids]),
-      ...chunk(toUnwatch, this.#chunkSize).map((ids): [WatchKind, number[]] => ['pins:unwatch', ids]),
-    ];
     const answers: Array<Promise<void>> = [];
-    for (const [kind, ids] of messages) {
+    for (const [kind, ids] of this.#messages()) {
       const wait = this.#budgetWait();
       if (wait > 0) {
         this.#schedule(wait); // the rest goes when the budget allows (recomputed then)
@@ -165,24 +209,31 @@ export class WatchRegistry {
       this.#sendTimes.push(this.#now());
       for (const id of ids) {
         if (kind === 'pins:watch') this.#sent.add(id);
-        else this.#sent.delete(id);
+        else {
+          this.#sent.delete(id);
+          this.#releasing.add(id);
+        }
       }
       const failed = (error: string) => {
         if (epoch !== this.#epoch) return; // an answer for a connection that is gone
         this.#log(`${kind} (${ids.length} pins) failed: ${error}`);
         for (const id of ids) {
           if (kind === 'pins:watch') this.#sent.delete(id);
-          else this.#sent.add(id);
+          else if (this.#releasing.delete(id)) this.#sent.add(id);
         }
         this.#failures += 1;
         this.#schedule(this.#retryMs * 2 ** Math.min(this.#failures - 1, 4));
       };
+      const answered = () => {
+        if (epoch !== this.#epoch) return;
+        this.#failures = 0;
+        if (kind !== 'pins:unwatch') return;
+        for (const id of ids) this.#releasing.delete(id);
+        if (this.#waitingForRoom) this.#schedule(this.#debounceMs); // there is room for them now
+      };
       answers.push(
         send(kind, ids).then(
-          (ack) => {
-            if (!ack.ok) failed(ack.error);
-            else if (epoch === this.#epoch) this.#failures = 0;
-          },
+          (ack) => (ack.ok ? answered() : failed(ack.error)),
           (error: unknown) => failed(error instanceof Error ? error.message : String(error)),
         ),
       );

@@ -1,8 +1,15 @@
-// A stand-in for a socket.io-client Socket in the client tests: the test plays the server
-// (connect, disconnect, events) and sees every watch message with its ack.
+// A stand-in for a socket.io-client Socket in the live client tests: the test plays the server
+// (connect, disconnect, events) and sees every watch message with its ack. `startFakeLiveClient`
+// starts a live client whose sockets are such fakes, and stops it after the test.
+import { createStore } from 'jotai';
+import { afterEach } from 'vitest';
 import type { ServerEventName, ServerEventPayload, WatchAck } from '../../contract/events.ts';
-import type { LiveSocket } from './client.ts';
-import type { WatchKind } from './watch.ts';
+import type { User } from '../../contract/index.ts';
+import { createLiveClient, type LiveClient, type LiveClientOptions } from '../live/client.ts';
+import type { LiveSocket } from '../live/connection.ts';
+import type { WatchKind } from '../live/watch.ts';
+import { clearSession, setSessionUser } from '../state/session.ts';
+import type { Store } from '../state/store.ts';
 
 type Listener = (...args: unknown[]) => void;
 
@@ -81,4 +88,39 @@ export class FakeSocket implements LiveSocket {
     }
     return [...held].sort((a, b) => a - b);
   }
+}
+
+const started: LiveClient[] = [];
+afterEach(() => {
+  for (const client of started.splice(0)) client.stop();
+});
+
+/** A started live client on `store` whose sockets are fakes; `sockets` lists every one it opened. */
+export function startFakeLiveClient(store: Store, options: Partial<LiveClientOptions> = {}) {
+  const sockets: FakeSocket[] = [];
+  const client = createLiveClient(store, {
+    openSocket: () => {
+      const socket = new FakeSocket();
+      sockets.push(socket);
+      return socket;
+    },
+    watch: { debounceMs: 10 },
+    ...options,
+  });
+  client.start();
+  started.push(client);
+  const last = () => {
+    const socket = sockets.at(-1);
+    if (!socket) throw new Error('no socket opened');
+    return socket;
+  };
+  return { client, sockets, last };
+}
+
+/** A fresh store fed by a fake live client; `checkSession()` ends the initial session check as `user`. */
+export function setupLive(user: User | null = null) {
+  const store = createStore();
+  const live = startFakeLiveClient(store, { retryMs: 20 });
+  const checkSession = () => (user ? setSessionUser(store, user) : clearSession(store));
+  return { store, checkSession, ...live };
 }

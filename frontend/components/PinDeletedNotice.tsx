@@ -1,4 +1,4 @@
-import { NotFound } from '../components/ErrorPage.tsx';
+import { NotFound } from './ErrorPage.tsx';
 
 export const PIN_DELETED_TEXT = 'This pin has been deleted.';
 

@@ -1,10 +1,10 @@
 import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
-import { liveStatusAtom } from './atoms.ts';
+import { liveStatusAtom } from '../state/atoms.ts';
 
 export const LIVE_PAUSED_TEXT = 'Live updates paused — reconnecting…';
 /** A drop shorter than this (a blip, a server restart) shows nothing. */
-export const LIVE_PAUSED_DELAY_MS = 1_000;
+const LIVE_PAUSED_DELAY_MS = 1_000;
 
 /**
  * A small pill shown while live updates are paused: the socket dropped after having worked and is
