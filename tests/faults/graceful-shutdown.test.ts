@@ -1,60 +1,61 @@
-import { afterAll, beforeAll, expect, onTestFailed, test } from 'vitest';
+import { beforeAll, expect, test } from 'vitest';
 import type { Board } from '../../contract/boards.ts';
 import type { Pin } from '../../contract/pins.ts';
-import { type FaultCluster, histogram, startFaultCluster } from '../support/faults.ts';
+import { BOUNDS, formatMs, timeUntil } from '../support/eventually.ts';
+import { histogram } from '../support/faults.ts';
 import { nextEvent, type TestSocket } from '../support/sockets.ts';
-import { type Answer, liveSocket, mapLimit, repeatUntil, signUpMany, sleep, summary, timed } from './helpers.ts';
+import { useFaultCluster } from '../support/use-fault-cluster.ts';
+import { type Answer, loadLoop, mapLimit, signUpMany, summary, timed } from './helpers.ts';
 
 // SIGTERM to one instance (a deploy, a scale-down) while users work through nginx. DESIGN §8: it
 // stops accepting, finishes its in-flight requests, closes its sockets so clients reconnect
 // elsewhere, and exits 0. Through nginx no request may fail because of it: new connections are
 // refused by the stopping instance (nothing sent yet, so nginx retries them on the other one).
+// The scenario runs once; each test checks one promise.
 
-let cluster: FaultCluster;
-const sockets: TestSocket[] = [];
-
+const faults = useFaultCluster();
+let scene: Awaited<ReturnType<typeof stopOneInstanceUnderLoad>>;
 beforeAll(async () => {
-  cluster = await startFaultCluster();
-});
-afterAll(async () => {
-  for (const socket of sockets) socket.disconnect();
-  await cluster?.close();
+  scene = await stopOneInstanceUnderLoad();
 });
 
-test('SIGTERM during a request load through nginx: no failed request, exit code 0, sockets move to the other instance', async () => {
-  onTestFailed(() => cluster.printLogs());
-  const url = cluster.url;
+const USERS = 12;
+/** Rounds each load loop runs before the SIGTERM (about a second) and after the exit (about two). */
+const ROUNDS_BEFORE = 40;
+const ROUNDS_AFTER = 80;
+
+/**
+ * 12 users with sockets through nginx; six of them send requests (three create pins, three list
+ * pins and ask who they are). After ROUNDS_BEFORE rounds each, the first instance gets SIGTERM; the
+ * load goes on until it has exited and every loop has run ROUNDS_AFTER more; then the dropped
+ * sockets come back, or the bound passes.
+ */
+async function stopOneInstanceUnderLoad() {
+  const { cluster } = faults;
   const [leaving, staying] = cluster.apps;
   if (!leaving || !staying) throw new Error('two instances expected');
-  const users = await signUpMany(url, 12, 'term');
-  const userSockets: TestSocket[] = [];
-  for (const { client } of users) {
-    const socket = await liveSocket(url, client);
-    sockets.push(socket);
-    userSockets.push(socket);
-  }
+  const users = await signUpMany(cluster.url, USERS, 'term');
+  const sockets: TestSocket[] = [];
+  for (const { client } of users) sockets.push(await faults.socket(cluster.url, client));
   const onLeaving = (await leaving.stats()).sockets;
-  expect(onLeaving).toBeGreaterThan(0);
+  expect(onLeaving, 'sockets on the instance to be stopped').toBeGreaterThan(0);
 
   let terminatedAt = 0;
-  const disconnectedAt = new Map<number, number>();
+  const disconnected = new Set<number>();
   const reconnectMs = new Map<number, number>();
-  userSockets.forEach((socket, i) => {
+  sockets.forEach((socket, i) => {
     socket.on('disconnect', () => {
-      if (terminatedAt && !disconnectedAt.has(i)) disconnectedAt.set(i, performance.now());
+      if (terminatedAt) disconnected.add(i);
     });
     socket.on('connect', () => {
       if (terminatedAt && !reconnectMs.has(i)) reconnectMs.set(i, performance.now() - terminatedAt);
     });
   });
 
-  // Load: writers create pins, readers list pins and ask who they are, all through nginx.
   const sent: Array<{ kind: string; title?: string; answer: Answer<unknown> }> = [];
-  const start = performance.now();
-  const until = start + 4000;
   let n = 0;
-  const load = users.slice(0, 6).map(({ client }, i) =>
-    repeatUntil(until, async () => {
+  const loops = users.slice(0, 6).map(({ client }, i) =>
+    loadLoop(async () => {
       if (i < 3) {
         const title = `term-${++n}`;
         // With an Idempotency-Key, as the web client sends: nginx may then repeat the POST on the
@@ -68,22 +69,38 @@ test('SIGTERM during a request load through nginx: no failed request, exit code 
       }
     }),
   );
-  await sleep(1200);
+  await Promise.all(loops.map((loop) => loop.reached(ROUNDS_BEFORE)));
   terminatedAt = performance.now();
   leaving.child.kill('SIGTERM');
+  // Waited for from the SIGTERM on, while the load goes on.
+  const allBack = timeUntil(
+    BOUNDS.socketReconnectMs,
+    () => disconnected.size >= onLeaving && reconnectMs.size >= disconnected.size && sockets.every((s) => s.connected),
+    terminatedAt,
+  );
   const exit = await leaving.exited;
   const exitMs = performance.now() - terminatedAt;
-  await Promise.all(load);
+  await Promise.all(loops.map((loop) => loop.finish(ROUNDS_AFTER)));
+  const allBackMs = await allBack;
+  return { cluster, staying, users, sockets, onLeaving, disconnected, reconnectMs, allBackMs, sent, exit, exitMs };
+}
 
-  // Sockets of the stopped instance are back, on the other one.
-  const deadline = performance.now() + 6000;
-  while ((reconnectMs.size < disconnectedAt.size || !userSockets.every((s) => s.connected)) && performance.now() < deadline) await sleep(25);
-  const onStaying = (await staying.stats()).sockets;
-
+test('no request through nginx fails while an instance stops', () => {
+  const { sent } = scene;
   const failed = sent.filter((s) => s.answer.status < 200 || s.answer.status >= 300);
-  const acknowledged = sent.filter((s) => s.kind === 'create pin' && s.answer.status === 201);
+  console.log(
+    `SIGTERM under load: ${sent.length} requests, ${failed.length} failed; statuses ${JSON.stringify(histogram(sent.map((s) => s.answer)))}; ` +
+      `latency ${summary(sent.map((s) => s.answer.ms))}`,
+  );
+  for (const f of failed.slice(0, 10)) console.log(`  failed: ${f.kind} → ${f.answer.status} ${f.answer.error ?? JSON.stringify(f.answer.response?.body).slice(0, 200)}`);
+  expect(failed.map((f) => `${f.kind} → ${f.answer.status} ${f.answer.error ?? ''}`)).toEqual([]);
+});
+
+test('every pin acknowledged while the instance stops is stored, and none twice', async () => {
+  const { sent, users } = scene;
   const reader = users[0]?.client;
   if (!reader) throw new Error('no users');
+  const acknowledged = sent.filter((s) => s.kind === 'create pin' && s.answer.status === 201);
   const lost = (
     await mapLimit(acknowledged, 8, async (s) => {
       const id = (s.answer.response?.body as Pin | undefined)?.id;
@@ -91,38 +108,42 @@ test('SIGTERM during a request load through nginx: no failed request, exit code 
       return read.status === 200 ? undefined : `${s.title}: ${read.status}`;
     })
   ).filter((entry) => entry !== undefined);
-
   // Nothing was created twice by a repeated POST.
   const titles = (await reader.get<{ pins: Pin[] }>('/api/pins/')).body.pins.map((p) => p.title).filter((t) => t.startsWith('term-'));
   const duplicated = titles.filter((title, i) => titles.indexOf(title) !== i);
-
-  console.log(
-    `SIGTERM under load: ${sent.length} requests (${acknowledged.length} pins created), ${failed.length} failed, ${lost.length} lost, ${duplicated.length} duplicated; ` +
-      `statuses ${JSON.stringify(histogram(sent.map((s) => s.answer)))}; latency ${summary(sent.map((s) => s.answer.ms))}`,
-  );
-  for (const f of failed.slice(0, 10)) console.log(`  failed: ${f.kind} → ${f.answer.status} ${f.answer.error ?? JSON.stringify(f.answer.response?.body).slice(0, 200)}`);
-  console.log(
-    `exit ${JSON.stringify(exit)} ${exitMs.toFixed(0)} ms after SIGTERM; sockets: ${onLeaving} on the stopped instance, ` +
-      `${disconnectedAt.size} disconnected, ${reconnectMs.size} reconnected (${summary([...reconnectMs.values()])}), ${onStaying} now on the other`,
-  );
-
-  expect(failed.map((f) => `${f.kind} → ${f.answer.status} ${f.answer.error ?? ''}`)).toEqual([]);
+  console.log(`pins: ${acknowledged.length} acknowledged, ${lost.length} lost, ${duplicated.length} duplicated, ${titles.length} stored`);
   expect(lost).toEqual([]);
   expect(duplicated).toEqual([]);
   expect(titles.length).toBe(acknowledged.length);
-  expect(exit).toEqual({ code: 0, signal: null });
-  // Only the stopped instance's sockets drop; the other instance's stay connected.
-  expect(disconnectedAt.size).toBe(onLeaving);
-  expect(reconnectMs.size).toBe(disconnectedAt.size);
-  expect(userSockets.every((s) => s.connected)).toBe(true);
-  expect(onStaying).toBe(users.length);
+});
 
-  // The moved sockets still get their users' events.
+test('the stopped instance exits with code 0', () => {
+  const { exit, exitMs } = scene;
+  console.log(`exit ${JSON.stringify(exit)} ${exitMs.toFixed(0)} ms after SIGTERM`);
+  expect(exit).toEqual({ code: 0, signal: null });
+});
+
+test("only the stopped instance's sockets drop, and each reconnects to the other instance", async () => {
+  const { onLeaving, disconnected, reconnectMs, allBackMs, sockets, staying } = scene;
+  const onStaying = (await staying.stats()).sockets;
+  console.log(
+    `sockets: ${onLeaving} on the stopped instance, ${disconnected.size} disconnected, ${reconnectMs.size} reconnected ` +
+      `(${summary([...reconnectMs.values()])}; all back ${formatMs(allBackMs, BOUNDS.socketReconnectMs)} after SIGTERM), ${onStaying} now on the other`,
+  );
+  expect(disconnected.size).toBe(onLeaving);
+  expect(reconnectMs.size).toBe(disconnected.size);
+  expect(sockets.filter((socket) => !socket.connected)).toHaveLength(0);
+  expect(onStaying).toBe(USERS);
+});
+
+test("the moved sockets still get their users' events", async () => {
+  const { users, sockets } = scene;
   await Promise.all(
     users.map(async ({ client, user }, i) => {
       const board = await client.post<Board>('/api/boards/', { name: `After SIGTERM ${i}` });
       expect(board.status).toBe(201);
-      expect((await nextEvent(userSockets[i] as TestSocket, 'board:created', (p) => p.board.id === board.body.id)).board.user_id).toBe(user.id);
+      const event = await nextEvent(sockets[i] as TestSocket, 'board:created', (p) => p.board.id === board.body.id, BOUNDS.eventMs);
+      expect(event.board.user_id).toBe(user.id);
     }),
   );
 });

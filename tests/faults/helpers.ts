@@ -1,9 +1,10 @@
 import type { ServerEventName } from '../../contract/events.ts';
 import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
 import { percentile, type TimedAnswer } from '../support/faults.ts';
-import { connectSocket, type TestSocket } from '../support/sockets.ts';
+import type { AppProcess } from '../support/processes.ts';
+import type { TestSocket } from '../support/sockets.ts';
 
-// Small tools the fault tests share: timed requests, clients and sockets as the web client has them.
+// Small tools the fault tests share: timed requests, clients, load loops and what to make of them.
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -51,27 +52,6 @@ export async function signUpMany(baseUrl: string, count: number, prefix: string,
   return users;
 }
 
-/**
- * A socket as the web client opens one (frontend/live/socket.ts): WebSocket only, reconnecting
- * from 500 ms, the page's Origin. When the server itself closes the socket (an instance shutting
- * down), socket.io does not reconnect by itself; the web client then checks its session and opens
- * the socket again, which `reopenOnServerDisconnect` imitates.
- */
-export async function liveSocket(baseUrl: string, client?: ApiClient, reopenOnServerDisconnect = true): Promise<TestSocket> {
-  const socket = await connectSocket(baseUrl, client, {
-    origin: baseUrl,
-    reconnection: true,
-    reconnectionDelay: 500,
-    reconnectionDelayMax: 5000,
-  });
-  if (reopenOnServerDisconnect) {
-    socket.on('disconnect', (reason) => {
-      if (reason === 'io server disconnect') setTimeout(() => socket.connect(), 500);
-    });
-  }
-  return socket;
-}
-
 const USER_EVENTS = new Set<ServerEventName>([
   'favorite:added',
   'favorite:removed',
@@ -103,6 +83,13 @@ export function foreignUserEvents(
   });
 }
 
+/** The instances that have exited, each with its exit and first plain (non-JSON) log lines: a crash's message. */
+export function crashedInstances(apps: AppProcess[]): string[] {
+  return apps
+    .filter((app) => app.child.exitCode !== null || app.child.signalCode !== null)
+    .map((app) => `instance on port ${app.port} exited (${app.child.exitCode ?? app.child.signalCode}): ${app.logs.filter((line) => !line.startsWith('{')).slice(0, 5).join(' | ')}`);
+}
+
 /** Maps with at most `limit` calls in flight. */
 export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
@@ -122,9 +109,47 @@ export async function repeatWhile(go: () => boolean, step: () => Promise<void>):
   while (go()) await step();
 }
 
-/** Repeats `step` until `until` (a performance.now() time) has passed. */
-export function repeatUntil(until: number, step: () => Promise<void>): Promise<void> {
-  return repeatWhile(() => performance.now() < until, step);
+export interface LoadLoop {
+  /** Resolves once `count` rounds have completed (rejects if the loop ended before). */
+  reached(count: number): Promise<void>;
+  /** Lets the loop complete `more` rounds after this call (one may be in flight), then stop; resolves when it has. */
+  finish(more: number): Promise<void>;
+}
+
+/**
+ * Repeats `step` until told to finish, counting rounds: a scenario acts after so many rounds
+ * rather than after so many milliseconds, so a slow machine does the same work, only slower.
+ */
+export function loadLoop(step: () => Promise<void>): LoadLoop {
+  let rounds = 0;
+  let until = Number.POSITIVE_INFINITY;
+  const waiting: Array<{ count: number; resolve: () => void }> = [];
+  const done = repeatWhile(
+    () => rounds < until,
+    async () => {
+      await step();
+      rounds += 1;
+      for (const waiter of waiting.filter((w) => rounds >= w.count)) {
+        waiting.splice(waiting.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    },
+  );
+  return {
+    reached(count) {
+      if (rounds >= count) return Promise.resolve();
+      const { promise, resolve } = Promise.withResolvers<void>();
+      waiting.push({ count, resolve });
+      const ended = done.then(() => {
+        throw new Error(`the loop ended after ${rounds} of ${count} rounds`);
+      });
+      return Promise.race([promise, ended]);
+    },
+    finish(more) {
+      until = rounds + more;
+      return done;
+    },
+  };
 }
 
 export function summary(values: number[]): string {
