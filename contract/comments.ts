@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isoTimestamp, requiredText } from './fields.ts';
 import { LIMITS } from './limits.ts';
 import { MSG } from './messages.ts';
+import { NextCursor } from './paging.ts';
 
 export const Comment = z
   .object({
@@ -16,8 +17,8 @@ export const Comment = z
   .meta({ id: 'Comment' });
 export type Comment = z.infer<typeof Comment>;
 
-/** Newest first. */
-export const CommentList = z.object({ comments: z.array(Comment) }).meta({ id: 'CommentList' });
+/** Newest first, paged. */
+export const CommentList = z.object({ comments: z.array(Comment), nextCursor: NextCursor }).meta({ id: 'CommentList' });
 export type CommentList = z.infer<typeof CommentList>;
 
 export const CommentBody = z

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NextCursor } from './paging.ts';
 
 export const Favorite = z
   .object({
@@ -11,8 +12,8 @@ export const Favorite = z
   .meta({ id: 'Favorite' });
 export type Favorite = z.infer<typeof Favorite>;
 
-/** GET /api/favorites/ answers under `pins` (SPEC §7), each entry a favorite. */
-export const FavoriteList = z.object({ pins: z.array(Favorite) }).meta({ id: 'FavoriteList' });
+/** GET /api/favorites/ answers under `pins` (SPEC §7), each entry a favorite; newest first, paged. */
+export const FavoriteList = z.object({ pins: z.array(Favorite), nextCursor: NextCursor }).meta({ id: 'FavoriteList' });
 export type FavoriteList = z.infer<typeof FavoriteList>;
 
 export const AlreadyFavorited = z

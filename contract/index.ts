@@ -7,6 +7,7 @@ export * from './favorites.ts';
 export * from './fields.ts';
 export * from './limits.ts';
 export * from './messages.ts';
+export * from './paging.ts';
 export * from './pins.ts';
 export * from './users.ts';
 export * from './events.ts';

@@ -19,6 +19,13 @@ export const LIMITS = {
   // Most pins one socket may watch in all: a screen never shows more, and each watched pin is a
   // room the server keeps in memory.
   watchedPinsPerSocket: 1000,
+  // Items per page of a list call: the default and the most a client may ask for.
+  pageDefault: 50,
+  pageMax: 100,
+  // Longest cursor string accepted (the server's own are far shorter).
+  cursorMax: 512,
+  // Cover pins a board carries in the boards list.
+  boardCovers: 4,
   // Largest JSON body the API accepts.
   bodyBytes: 64 * 1024,
   // An Idempotency-Key header: 1 to this many visible ASCII characters.

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { idField, imageUrl, isoTimestamp, optionalText, requiredText } from './fields.ts';
 import { LIMITS } from './limits.ts';
 import { MSG } from './messages.ts';
+import { NextCursor } from './paging.ts';
 
 export const Pin = z
   .object({
@@ -18,7 +19,8 @@ export const Pin = z
   .meta({ id: 'Pin' });
 export type Pin = z.infer<typeof Pin>;
 
-export const PinList = z.object({ pins: z.array(Pin) }).meta({ id: 'PinList' });
+/** One page of pins (DESIGN §9); walk `nextCursor` until it is null. */
+export const PinList = z.object({ pins: z.array(Pin), nextCursor: NextCursor }).meta({ id: 'PinList' });
 export type PinList = z.infer<typeof PinList>;
 
 export const PinCreateBody = z
