@@ -24,6 +24,7 @@ import { createRateLimiters } from './http/rate-limits.ts';
 import { requestLogger } from './http/request-logger.ts';
 import { sessionMiddleware } from './http/session.ts';
 import { buildOpenApiDocument } from './openapi.ts';
+import { createCursorCodec } from './paging/cursor.ts';
 import { pinsRouter } from './pins/pins.routes.ts';
 
 export interface AppDeps {
@@ -90,6 +91,7 @@ export function createApp(deps: AppDeps): PinboardApp {
   const csrf = createCsrf(config.sessionSecret, originPolicy);
   const limits = createRateLimiters(config.rateLimits, deps.redis, logger);
   const throttle = createLoginThrottle(config.rateLimits, deps.redis);
+  const cursors = createCursorCodec(config.sessionSecret);
   const openApiDocument = buildOpenApiDocument();
 
   app.use(cookieParser());
@@ -104,10 +106,10 @@ export function createApp(deps: AppDeps): PinboardApp {
   });
   api.use(csrf.protect);
   api.use('/auth', authRouter(ctx, { csrf, limits, throttle, demoEmail: config.demoLogin ? config.demo.email : undefined }));
-  api.use('/pins', pinsRouter(ctx, { originPolicy }));
-  api.use('/boards', boardsRouter(ctx));
-  api.use('/favorites', favoritesRouter(ctx));
-  api.use('/comments', commentsRouter(ctx));
+  api.use('/pins', pinsRouter(ctx, { originPolicy, cursors }));
+  api.use('/boards', boardsRouter(ctx, { cursors }));
+  api.use('/favorites', favoritesRouter(ctx, { cursors }));
+  api.use('/comments', commentsRouter(ctx, { cursors }));
   api.use(apiNotFound);
   app.use('/api', api);
 

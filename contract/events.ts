@@ -26,8 +26,9 @@ export interface ServerToClientEvents {
   'board:created': (payload: { board: Board }) => void;
   'board:updated': (payload: { board: Board }) => void;
   'board:deleted': (payload: { boardId: number }) => void;
-  'board:pin-added': (payload: { boardId: number; pin: BoardPin }) => void;
-  'board:pin-removed': (payload: { boardId: number; pinId: number }) => void;
+  /** `pinCount` is the board's count as of this change's commit. */
+  'board:pin-added': (payload: { boardId: number; pin: BoardPin; pinCount: number }) => void;
+  'board:pin-removed': (payload: { boardId: number; pinId: number; pinCount: number }) => void;
   'session:ended': (payload: Record<string, never>) => void;
 }
 

@@ -19,7 +19,10 @@ export const PageQuery = z.object({
   limit: queryInt(MSG.limitInvalid, 1, LIMITS.pageMax).optional(),
   cursor: z.string({ error: MSG.cursorInvalid }).min(1, { error: MSG.cursorInvalid }).max(LIMITS.cursorMax, { error: MSG.cursorInvalid }).optional(),
 });
+/** What a client sends. */
 export type PageQuery = z.input<typeof PageQuery>;
+/** What the server reads once the query is validated. */
+export type PageParams = z.output<typeof PageQuery>;
 
 /**
  * GET /api/pins/: `order=newest` (default) or `order=shuffle&seed=S`, a permutation fixed by S of
@@ -34,6 +37,7 @@ export const PinListQuery = PageQuery.extend({
   if (query.order === 'shuffle' && query.userId !== undefined) ctx.addIssue({ code: 'custom', path: ['userId'], message: MSG.userIdWithShuffle });
 });
 export type PinListQuery = z.input<typeof PinListQuery>;
+export type PinListParams = z.output<typeof PinListQuery>;
 
 /** `nextCursor` of every page: the string to send as `cursor` for the next page, null on the last. */
 export const NextCursor = z.string().nullable();

@@ -25,6 +25,8 @@ export interface PinsTable {
   updated_at: UpdatedAt;
   /** Bumped by every favorite added or removed; orders `pin:likes` events. */
   likes_version: Generated<number>;
+  /** The pin's favorites, kept by a trigger in the writing transaction. */
+  likes_count: Generated<number>;
 }
 
 export interface BoardsTable {
@@ -33,9 +35,13 @@ export interface BoardsTable {
   name: string;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  /** The board's entries, kept by a trigger in the writing transaction. */
+  pin_count: Generated<number>;
 }
 
 export interface BoardPinsTable {
+  /** Increases with every entry: a board's pins page by it, most recently added first. */
+  id: Generated<number>;
   board_id: number;
   pin_id: number;
   added_at: CreatedAt;

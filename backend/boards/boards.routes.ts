@@ -1,30 +1,33 @@
 import { Router } from 'express';
 import { BoardBody } from '../../contract/boards.ts';
+import { PageQuery } from '../../contract/paging.ts';
 import { PinRefBody } from '../../contract/pins.ts';
 import { requireUser, userIdOf } from '../auth/require-user.ts';
 import type { ServiceContext } from '../context.ts';
-import { parseBody, parseId } from '../http/validate.ts';
+import { parseBody, parseId, parseQuery } from '../http/validate.ts';
+import type { CursorCodec } from '../paging/cursor.ts';
 import { withIdempotency } from '../idempotency/idempotency.ts';
 import {
   addPinToBoard,
   createBoard,
   deleteBoard,
-  getOwnBoard,
+  getBoardPage,
   listBoards,
   removePinFromBoard,
   renameBoard,
 } from './boards.service.ts';
 
-export function boardsRouter(ctx: ServiceContext): Router {
+export function boardsRouter(ctx: ServiceContext, deps: { cursors: CursorCodec }): Router {
   const router = Router();
   router.use(requireUser);
 
   router.get('/', async (req, res) => {
-    res.json({ boards: await listBoards(ctx.db, userIdOf(req)) });
+    res.json(await listBoards(ctx.db, deps.cursors, userIdOf(req), parseQuery(PageQuery, req)));
   });
 
   router.get('/:id', async (req, res) => {
-    res.json(await getOwnBoard(ctx.db, userIdOf(req), parseId(req, 'id')));
+    const id = parseId(req, 'id');
+    res.json(await getBoardPage(ctx.db, deps.cursors, userIdOf(req), id, parseQuery(PageQuery, req)));
   });
 
   router.post('/', async (req, res) => {

@@ -1,40 +1,40 @@
 import type { Expression, Kysely } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import type { Board, BoardPin } from '../../contract/boards.ts';
+import type { Board, BoardList, BoardPage, BoardPin } from '../../contract/boards.ts';
+import { LIMITS } from '../../contract/limits.ts';
+import type { PageParams } from '../../contract/paging.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../context.ts';
 import { notFound } from '../http/errors.ts';
+import type { CursorCodec } from '../paging/cursor.ts';
+import { keyset } from '../paging/keyset.ts';
 
-/** Boards with their pins (oldest first, so the cover stays put) in one query. */
+/** Boards with their count (a column) and covers, the most recently added pins, in one query. */
 function selectBoards(db: Kysely<DB>) {
   return db
     .selectFrom('boards')
-    .select((eb) => [
-      'boards.id',
-      'boards.name',
-      'boards.user_id',
-      pinsOf(eb.ref('boards.id')),
-    ]);
+    .select((eb) => ['boards.id', 'boards.name', 'boards.user_id', 'boards.pin_count', coversOf(eb.ref('boards.id'))]);
 
-  function pinsOf(boardId: Expression<number>) {
+  function coversOf(boardId: Expression<number>) {
     return jsonArrayFrom(
       db
         .selectFrom('board_pins')
         .innerJoin('pins', 'pins.id', 'board_pins.pin_id')
         .select(['pins.id', 'pins.title', 'pins.image_url'])
         .where('board_pins.board_id', '=', boardId)
-        .orderBy('board_pins.added_at', 'asc')
-        .orderBy('pins.id', 'asc'),
+        .orderBy('board_pins.id', 'desc')
+        .limit(LIMITS.boardCovers),
     ).as('pins');
   }
 }
 
-export async function listBoards(db: Kysely<DB>, userId: number): Promise<Board[]> {
-  return selectBoards(db)
-    .where('boards.user_id', '=', userId)
-    .orderBy('boards.created_at', 'desc')
-    .orderBy('boards.id', 'desc')
-    .execute();
+/** One page of the user's boards, newest first, each with its count and covers. */
+export async function listBoards(db: Kysely<DB>, cursors: CursorCodec, userId: number, query: PageParams): Promise<BoardList> {
+  const page = keyset(cursors, `boards:user:${userId}`, query);
+  let select = selectBoards(db).where('boards.user_id', '=', userId).orderBy('boards.id', 'desc').limit(page.limit + 1);
+  if (page.before !== undefined) select = select.where('boards.id', '<', page.before);
+  const { items, nextCursor } = page.finish(await select.execute(), (board) => board.id);
+  return { boards: items, nextCursor };
 }
 
 /**
@@ -45,6 +45,28 @@ export async function getOwnBoard(db: Kysely<DB>, userId: number, boardId: numbe
   const board = await selectBoards(db).where('boards.id', '=', boardId).where('boards.user_id', '=', userId).executeTakeFirst();
   if (!board) throw notFound('Board');
   return board;
+}
+
+/** GET /api/boards/{id}: the board and one page of its pins, most recently added first. */
+export async function getBoardPage(db: Kysely<DB>, cursors: CursorCodec, userId: number, boardId: number, query: PageParams): Promise<BoardPage> {
+  const page = keyset(cursors, `board:${boardId}`, query);
+  const board = await db
+    .selectFrom('boards')
+    .select(['id', 'name', 'user_id', 'pin_count'])
+    .where('id', '=', boardId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (!board) throw notFound('Board');
+  let select = db
+    .selectFrom('board_pins')
+    .innerJoin('pins', 'pins.id', 'board_pins.pin_id')
+    .select(['board_pins.id as entry', 'pins.id', 'pins.title', 'pins.image_url'])
+    .where('board_pins.board_id', '=', boardId)
+    .orderBy('board_pins.id', 'desc')
+    .limit(page.limit + 1);
+  if (page.before !== undefined) select = select.where('board_pins.id', '<', page.before);
+  const { items, nextCursor } = page.finish(await select.execute(), (row) => row.entry);
+  return { ...board, pins: items.map(({ id, title, image_url }) => ({ id, title, image_url })), nextCursor };
 }
 
 async function assertOwnBoard(db: Kysely<DB>, userId: number, boardId: number): Promise<void> {
@@ -58,7 +80,7 @@ export async function createBoard(ctx: ServiceContext, userId: number, name: str
     .values({ user_id: userId, name })
     .returning('id')
     .executeTakeFirstOrThrow();
-  const board: Board = { id, name, user_id: userId, pins: [] };
+  const board: Board = { id, name, user_id: userId, pin_count: 0, pins: [] };
   ctx.events.publish('board.created', { board });
   return board;
 }
@@ -88,6 +110,16 @@ export async function deleteBoard(ctx: ServiceContext, userId: number, boardId: 
   ctx.events.publish('board.deleted', { userId, boardId });
 }
 
+/**
+ * The board's count right after an entry was added or removed, in the same transaction: the
+ * trigger that keeps it holds the board's row lock until the commit, so this is the count as of
+ * this change.
+ */
+async function countAfterChange(trx: Kysely<DB>, boardId: number): Promise<number> {
+  const row = await trx.selectFrom('boards').select('pin_count').where('id', '=', boardId).executeTakeFirst();
+  return row?.pin_count ?? 0;
+}
+
 /** Adds a pin to one's own board; adding it again changes nothing (`added: false`). */
 export async function addPinToBoard(
   ctx: ServiceContext,
@@ -102,14 +134,17 @@ export async function addPinToBoard(
     .where('id', '=', pinId)
     .executeTakeFirst();
   if (!pin) throw notFound('Pin');
-  const inserted = await ctx.db
-    .insertInto('board_pins')
-    .values({ board_id: boardId, pin_id: pinId })
-    .onConflict((oc) => oc.constraint('board_pins_pkey').doNothing())
-    .returning('pin_id')
-    .executeTakeFirst();
-  if (inserted) ctx.events.publish('board.pin-added', { userId, boardId, pin });
-  return { pin, added: inserted !== undefined };
+  const pinCount = await ctx.db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('board_pins')
+      .values({ board_id: boardId, pin_id: pinId })
+      .onConflict((oc) => oc.constraint('board_pins_pkey').doNothing())
+      .returning('pin_id')
+      .executeTakeFirst();
+    return inserted && countAfterChange(trx, boardId);
+  });
+  if (pinCount !== undefined) ctx.events.publish('board.pin-added', { userId, boardId, pin, pinCount });
+  return { pin, added: pinCount !== undefined };
 }
 
 export async function removePinFromBoard(
@@ -119,12 +154,15 @@ export async function removePinFromBoard(
   pinId: number,
 ): Promise<void> {
   await assertOwnBoard(ctx.db, userId, boardId);
-  const deleted = await ctx.db
-    .deleteFrom('board_pins')
-    .where('board_id', '=', boardId)
-    .where('pin_id', '=', pinId)
-    .returning('pin_id')
-    .executeTakeFirst();
-  if (!deleted) throw notFound('Pin on this board');
-  ctx.events.publish('board.pin-removed', { userId, boardId, pinId });
+  const pinCount = await ctx.db.transaction().execute(async (trx) => {
+    const deleted = await trx
+      .deleteFrom('board_pins')
+      .where('board_id', '=', boardId)
+      .where('pin_id', '=', pinId)
+      .returning('pin_id')
+      .executeTakeFirst();
+    return deleted && countAfterChange(trx, boardId);
+  });
+  if (pinCount === undefined) throw notFound('Pin on this board');
+  ctx.events.publish('board.pin-removed', { userId, boardId, pinId, pinCount });
 }

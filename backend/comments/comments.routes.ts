@@ -1,16 +1,19 @@
 import { Router } from 'express';
 import { CommentBody } from '../../contract/comments.ts';
+import { PageQuery } from '../../contract/paging.ts';
 import { requireUser, userIdOf } from '../auth/require-user.ts';
 import type { ServiceContext } from '../context.ts';
-import { parseBody, parseId } from '../http/validate.ts';
+import { parseBody, parseId, parseQuery } from '../http/validate.ts';
+import type { CursorCodec } from '../paging/cursor.ts';
 import { withIdempotency } from '../idempotency/idempotency.ts';
 import { createComment, deleteComment, listComments, updateComment } from './comments.service.ts';
 
-export function commentsRouter(ctx: ServiceContext): Router {
+export function commentsRouter(ctx: ServiceContext, deps: { cursors: CursorCodec }): Router {
   const router = Router();
 
   router.get('/pins/:pinId/comments', async (req, res) => {
-    res.json({ comments: await listComments(ctx.db, parseId(req, 'pinId')) });
+    const pinId = parseId(req, 'pinId');
+    res.json(await listComments(ctx.db, deps.cursors, pinId, parseQuery(PageQuery, req)));
   });
 
   router.post('/pins/:pinId/comments', requireUser, async (req, res) => {

@@ -1,8 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { Comment } from '../../contract/comments.ts';
+import type { Comment, CommentList } from '../../contract/comments.ts';
+import type { PageParams } from '../../contract/paging.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../context.ts';
 import { forbidden, notFound } from '../http/errors.ts';
+import type { CursorCodec } from '../paging/cursor.ts';
+import { keyset } from '../paging/keyset.ts';
 
 function selectComments(db: Kysely<DB>) {
   return db
@@ -30,15 +33,14 @@ async function assertPinExists(db: Kysely<DB>, pinId: number): Promise<void> {
   if (!pin) throw notFound('Pin');
 }
 
-/** Newest first. */
-export async function listComments(db: Kysely<DB>, pinId: number): Promise<Comment[]> {
+/** One page of a pin's comments, newest first. */
+export async function listComments(db: Kysely<DB>, cursors: CursorCodec, pinId: number, query: PageParams): Promise<CommentList> {
+  const page = keyset(cursors, `comments:pin:${pinId}`, query);
   await assertPinExists(db, pinId);
-  const rows = await selectComments(db)
-    .where('comments.pin_id', '=', pinId)
-    .orderBy('comments.created_at', 'desc')
-    .orderBy('comments.id', 'desc')
-    .execute();
-  return rows.map(toComment);
+  let select = selectComments(db).where('comments.pin_id', '=', pinId).orderBy('comments.id', 'desc').limit(page.limit + 1);
+  if (page.before !== undefined) select = select.where('comments.id', '<', page.before);
+  const { items, nextCursor } = page.finish(await select.execute(), (row) => row.id);
+  return { comments: items.map(toComment), nextCursor };
 }
 
 async function getComment(db: Kysely<DB>, id: number): Promise<Comment> {

@@ -18,8 +18,8 @@ export interface DomainEvents {
   'board.created': { board: Board };
   'board.updated': { board: Board };
   'board.deleted': { userId: number; boardId: number };
-  'board.pin-added': { userId: number; boardId: number; pin: BoardPin };
-  'board.pin-removed': { userId: number; boardId: number; pinId: number };
+  'board.pin-added': { userId: number; boardId: number; pin: BoardPin; pinCount: number };
+  'board.pin-removed': { userId: number; boardId: number; pinId: number; pinCount: number };
   'comment.created': { comment: Comment };
   'comment.updated': { comment: Comment };
   'comment.deleted': { commentId: number; pinId: number };

@@ -1,17 +1,19 @@
 import { Router } from 'express';
 import { MSG } from '../../contract/messages.ts';
+import { PageQuery } from '../../contract/paging.ts';
 import { PinRefBody } from '../../contract/pins.ts';
 import { requireUser, userIdOf } from '../auth/require-user.ts';
 import type { ServiceContext } from '../context.ts';
-import { parseBody, parseId } from '../http/validate.ts';
+import { parseBody, parseId, parseQuery } from '../http/validate.ts';
+import type { CursorCodec } from '../paging/cursor.ts';
 import { addFavorite, listFavorites, removeFavorite } from './favorites.service.ts';
 
-export function favoritesRouter(ctx: ServiceContext): Router {
+export function favoritesRouter(ctx: ServiceContext, deps: { cursors: CursorCodec }): Router {
   const router = Router();
   router.use(requireUser);
 
   router.get('/', async (req, res) => {
-    res.json({ pins: await listFavorites(ctx.db, userIdOf(req)) });
+    res.json(await listFavorites(ctx.db, deps.cursors, userIdOf(req), parseQuery(PageQuery, req)));
   });
 
   router.post('/', async (req, res) => {

@@ -1,45 +1,41 @@
-import { type Kysely, sql } from 'kysely';
-import type { Favorite } from '../../contract/favorites.ts';
+import type { Kysely } from 'kysely';
+import type { Favorite, FavoriteList } from '../../contract/favorites.ts';
+import type { PageParams } from '../../contract/paging.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../context.ts';
 import { forbidden, notFound } from '../http/errors.ts';
-
-const likesCount = sql<number>`(select count(*)::int from favorites as f where f.pin_id = pins.id)`;
+import type { CursorCodec } from '../paging/cursor.ts';
+import { keyset } from '../paging/keyset.ts';
 
 function selectFavorites(db: Kysely<DB>) {
   return db
     .selectFrom('favorites')
     .innerJoin('pins', 'pins.id', 'favorites.pin_id')
-    .select(['favorites.id', 'favorites.pin_id', 'pins.title', 'pins.image_url', likesCount.as('likes_count')]);
+    .select(['favorites.id', 'favorites.pin_id', 'pins.title', 'pins.image_url', 'pins.likes_count']);
 }
 
-export async function listFavorites(db: Kysely<DB>, userId: number): Promise<Favorite[]> {
-  return selectFavorites(db)
-    .where('favorites.user_id', '=', userId)
-    .orderBy('favorites.created_at', 'desc')
-    .orderBy('favorites.id', 'desc')
-    .execute();
+/** One page of the user's favorites, most recent first. */
+export async function listFavorites(db: Kysely<DB>, cursors: CursorCodec, userId: number, query: PageParams): Promise<FavoriteList> {
+  const page = keyset(cursors, `favorites:user:${userId}`, query);
+  let select = selectFavorites(db).where('favorites.user_id', '=', userId).orderBy('favorites.id', 'desc').limit(page.limit + 1);
+  if (page.before !== undefined) select = select.where('favorites.id', '<', page.before);
+  const { items, nextCursor } = page.finish(await select.execute(), (row) => row.id);
+  return { pins: items, nextCursor };
 }
 
 /**
- * After a favorite was added or removed, inside its transaction: bump the pin's likes version —
- * which takes the pin's row lock, so concurrent changes to one pin's count line up in commit order —
- * then count. Returns undefined when the pin no longer exists.
+ * After a favorite was added or removed, inside its transaction: bump the pin's likes version and
+ * read its count (kept by a trigger on favorites) in one statement, under the pin's row lock, so
+ * concurrent changes to one pin's count line up in commit order. Undefined when the pin is gone.
  */
 async function likesAfterChange(trx: Kysely<DB>, pinId: number): Promise<{ likesCount: number; version: number } | undefined> {
   const bumped = await trx
     .updateTable('pins')
     .set((eb) => ({ likes_version: eb('likes_version', '+', 1) }))
     .where('id', '=', pinId)
-    .returning('likes_version')
+    .returning(['likes_version', 'likes_count'])
     .executeTakeFirst();
-  if (!bumped) return undefined;
-  const row = await trx
-    .selectFrom('favorites')
-    .select(sql<number>`count(*)::int`.as('count'))
-    .where('pin_id', '=', pinId)
-    .executeTakeFirstOrThrow();
-  return { likesCount: row.count, version: bumped.likes_version };
+  return bumped && { likesCount: bumped.likes_count, version: bumped.likes_version };
 }
 
 /**

@@ -1,20 +1,22 @@
 import { Router } from 'express';
 import { MSG } from '../../contract/messages.ts';
+import { PinListQuery } from '../../contract/paging.ts';
 import { PinCreateBody, PinUpdateBody } from '../../contract/pins.ts';
 import { isAllowedImageUrl } from '../../contract/urls.ts';
 import { requireUser, userIdOf } from '../auth/require-user.ts';
 import type { ServiceContext } from '../context.ts';
 import { badRequest } from '../http/errors.ts';
 import { type OriginPolicy, ownHosts } from '../http/origin.ts';
-import { parseBody, parseId } from '../http/validate.ts';
+import { parseBody, parseId, parseQuery } from '../http/validate.ts';
+import type { CursorCodec } from '../paging/cursor.ts';
 import { withIdempotency } from '../idempotency/idempotency.ts';
 import { createPin, deletePin, getPin, listPins, updatePin } from './pins.service.ts';
 
-export function pinsRouter(ctx: ServiceContext, deps: { originPolicy: OriginPolicy }): Router {
+export function pinsRouter(ctx: ServiceContext, deps: { originPolicy: OriginPolicy; cursors: CursorCodec }): Router {
   const router = Router();
 
-  router.get('/', async (_req, res) => {
-    res.json({ pins: await listPins(ctx.db) });
+  router.get('/', async (req, res) => {
+    res.json(await listPins(ctx.db, deps.cursors, parseQuery(PinListQuery, req)));
   });
 
   router.get('/:id', async (req, res) => {

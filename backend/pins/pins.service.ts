@@ -1,10 +1,16 @@
-import { type Kysely, sql } from 'kysely';
-import type { Pin } from '../../contract/pins.ts';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { LIMITS } from '../../contract/limits.ts';
+import type { PinListParams } from '../../contract/paging.ts';
+import type { Pin, PinList } from '../../contract/pins.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../context.ts';
 import { forbidden, notFound } from '../http/errors.ts';
+import type { CursorCodec } from '../paging/cursor.ts';
+import { keyset } from '../paging/keyset.ts';
+import { permutation } from '../paging/shuffle.ts';
 
-/** Pins with owner and likes count in one query: no query per pin. */
+/** Pins with owner and likes count (a column) in one query: no query per pin. */
 function selectPins(db: Kysely<DB>) {
   return db
     .selectFrom('pins')
@@ -17,8 +23,8 @@ function selectPins(db: Kysely<DB>) {
       'pins.user_id',
       'pins.created_at',
       'pins.updated_at',
+      'pins.likes_count',
       'users.username',
-      sql<number>`(select count(*)::int from favorites where favorites.pin_id = pins.id)`.as('likes_count'),
     ]);
 }
 
@@ -38,9 +44,61 @@ function toPin(row: PinRow): Pin {
   };
 }
 
-export async function listPins(db: Kysely<DB>): Promise<Pin[]> {
-  const rows = await selectPins(db).orderBy('pins.created_at', 'desc').orderBy('pins.id', 'desc').execute();
-  return rows.map(toPin);
+const shufflePosition = z.object({ n: z.number().int().positive(), pos: z.number().int().positive() });
+
+/**
+ * One page of GET /api/pins/: newest first (all pins, or one user's), or the visit's shuffle.
+ * Cursors carry the list they belong to, so one from another order, seed or user is refused.
+ */
+export async function listPins(db: Kysely<DB>, cursors: CursorCodec, query: PinListParams): Promise<PinList> {
+  const limit = query.limit ?? LIMITS.pageDefault;
+  if (query.order === 'shuffle') {
+    const scope = `pins:shuffle:${query.seed ?? 0}`;
+    const from = query.cursor ? cursors.decode(scope, query.cursor, shufflePosition) : undefined;
+    const page = await shuffledPage(db, { seed: query.seed ?? 0, limit, ...from });
+    return { pins: page.pins, nextCursor: page.next && cursors.encode(scope, page.next) };
+  }
+  const page = keyset(cursors, query.userId === undefined ? 'pins:newest' : `pins:user:${query.userId}`, query);
+  let select = selectPins(db).orderBy('pins.id', 'desc').limit(page.limit + 1);
+  if (query.userId !== undefined) select = select.where('pins.user_id', '=', query.userId);
+  if (page.before !== undefined) select = select.where('pins.id', '<', page.before);
+  const { items, nextCursor } = page.finish(await select.execute(), (row) => row.id);
+  return { pins: items.map(toPin), nextCursor };
+}
+
+/** Batches of positions tried per request before a sparse stretch answers a short page. */
+const SHUFFLE_ROUNDS = 4;
+
+/**
+ * A page of the permutation (fixed by `seed`) of the ids 1..n, where n is the largest id when page
+ * one was served: pins created later are not in it (they reach the visitor live), and ids of
+ * deleted pins are skipped. Ids are handed out in order, so 1..n is nearly dense; each round looks
+ * up a batch of permuted ids by primary key, so a page costs O(page) at any table size.
+ */
+async function shuffledPage(
+  db: Kysely<DB>,
+  options: { seed: number; limit: number; n?: number; pos?: number },
+): Promise<{ pins: Pin[]; next: { n: number; pos: number } | null }> {
+  const n = options.n ?? (await db.selectFrom('pins').select((eb) => eb.fn.max('id').as('max')).executeTakeFirst())?.max ?? 0;
+  if (n === 0) return { pins: [], next: null };
+  const permute = permutation(n, options.seed);
+  const pins: Pin[] = [];
+  let pos = options.pos ?? 0;
+  for (let round = 0; round < SHUFFLE_ROUNDS && pins.length < options.limit && pos < n; round++) {
+    // Ask for more than is missing: some ids belong to deleted pins.
+    const ids = Array.from({ length: Math.min(n - pos, (options.limit - pins.length) * 2 + 8) }, (_, i) => permute(pos + i) + 1);
+    const rows = await selectPins(db).where('pins.id', 'in', ids).execute();
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    let used = 0;
+    for (const id of ids) {
+      used += 1;
+      const row = byId.get(id);
+      if (row) pins.push(toPin(row));
+      if (pins.length === options.limit) break;
+    }
+    pos += used;
+  }
+  return { pins, next: pos < n ? { n, pos } : null };
 }
 
 export async function findPin(db: Kysely<DB>, id: number): Promise<Pin | undefined> {

@@ -29,11 +29,11 @@ export function startRelay(io: IO, events: EventBus): () => void {
     events.on('board.created', ({ board }) => io.to(userRoom(board.user_id)).emit('board:created', { board })),
     events.on('board.updated', ({ board }) => io.to(userRoom(board.user_id)).emit('board:updated', { board })),
     events.on('board.deleted', ({ userId, boardId }) => io.to(userRoom(userId)).emit('board:deleted', { boardId })),
-    events.on('board.pin-added', ({ userId, boardId, pin }) =>
-      io.to(userRoom(userId)).emit('board:pin-added', { boardId, pin }),
+    events.on('board.pin-added', ({ userId, boardId, pin, pinCount }) =>
+      io.to(userRoom(userId)).emit('board:pin-added', { boardId, pin, pinCount }),
     ),
-    events.on('board.pin-removed', ({ userId, boardId, pinId }) =>
-      io.to(userRoom(userId)).emit('board:pin-removed', { boardId, pinId }),
+    events.on('board.pin-removed', ({ userId, boardId, pinId, pinCount }) =>
+      io.to(userRoom(userId)).emit('board:pin-removed', { boardId, pinId, pinCount }),
     ),
     events.on('session.ended', ({ sessionId }) => {
       const room = sessionRoom(sessionId);
