@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import compression from 'compression';
 import cookieParser from 'cookie-parser';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Store } from 'express-session';
@@ -56,6 +57,8 @@ export function createApp(deps: AppDeps): PinboardApp {
   app.disable('x-powered-by');
 
   app.use(requestLogger(logger));
+  // JSON and the client's assets compress 10× or more (gzip or brotli, as the client accepts).
+  app.use(compression());
   app.use(
     helmet({
       contentSecurityPolicy: {
