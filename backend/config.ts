@@ -19,6 +19,11 @@ const EnvSchema = z.object({
   SESSION_MAX_AGE_HOURS: positiveInt(24 * 14),
   SESSION_MEMORY_MAX: positiveInt(10_000),
   SOCKET_SESSION_CHECK_SECONDS: positiveInt(60),
+  SOCKETS_PER_ADDRESS: positiveInt(50),
+  SOCKETS_PER_SESSION: positiveInt(20),
+  SOCKET_MESSAGES_PER_WINDOW: positiveInt(30),
+  SOCKET_MESSAGE_WINDOW_SECONDS: positiveInt(10),
+  SOCKET_REFUSED_MESSAGES_BEFORE_DISCONNECT: positiveInt(10),
   DEMO_EMAIL: z.email().default('demo@pinboard.test'),
   DEMO_USERNAME: z.string().min(3).max(40).default('demo'),
   DEMO_PASSWORD: z.string().min(8).default(DEV_DEMO_PASSWORD),
@@ -50,6 +55,8 @@ export interface Config {
   sessionMaxAgeMs: number;
   /** How often open sockets re-check that their session still exists (expiry, removal). */
   socketSessionCheckMs: number;
+  /** Per instance: sockets per client address and per signed-in session, and each socket's message budget. */
+  sockets: { perAddress: number; perSession: number; messagesPerWindow: number; windowMs: number; refusedBeforeDisconnect: number };
   sessionMemoryMax: number;
   /** Signed-in sessions one user may hold in the embedded store; a new one ends their oldest. */
   sessionsPerUser: number;
@@ -132,6 +139,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionSecret: e.SESSION_SECRET,
     sessionMaxAgeMs: e.SESSION_MAX_AGE_HOURS * 3600_000,
     socketSessionCheckMs: e.SOCKET_SESSION_CHECK_SECONDS * 1000,
+    sockets: {
+      perAddress: e.SOCKETS_PER_ADDRESS,
+      perSession: e.SOCKETS_PER_SESSION,
+      messagesPerWindow: e.SOCKET_MESSAGES_PER_WINDOW,
+      windowMs: e.SOCKET_MESSAGE_WINDOW_SECONDS * 1000,
+      refusedBeforeDisconnect: e.SOCKET_REFUSED_MESSAGES_BEFORE_DISCONNECT,
+    },
     sessionMemoryMax: e.SESSION_MEMORY_MAX,
     sessionsPerUser: e.SESSIONS_PER_USER,
     passwordHashing: { concurrency: e.PASSWORD_HASH_CONCURRENCY, queue: e.PASSWORD_HASH_QUEUE },

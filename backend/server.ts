@@ -70,6 +70,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
     sessionStore,
     originPolicy,
     sessionCheckMs: config.socketSessionCheckMs,
+    socketsPerAddress: config.sockets.perAddress,
+    socketsPerSession: config.sockets.perSession,
+    messageLimit: config.sockets.messagesPerWindow,
+    messageWindowMs: config.sockets.windowMs,
+    refusedMessagesBeforeDisconnect: config.sockets.refusedBeforeDisconnect,
     onError: (error, context) => logger.error({ err: error, context }, 'socket handler failed'),
   });
   if (pubSub.length === 2) {

@@ -93,6 +93,8 @@ const env = {
   AUTO_SEED: 'false',
   AUTH_RATE_LIMIT_PER_IP: '1000000',
   API_RATE_LIMIT_PER_IP: '1000000',
+  // A thousand watchers from one address: far beyond what one visitor may open.
+  SOCKETS_PER_ADDRESS: '100000',
 };
 const one = await startAppProcess(env);
 const two = await startAppProcess({ ...env, AUTO_MIGRATE: 'false' });

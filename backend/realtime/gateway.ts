@@ -6,13 +6,12 @@ import type { ClientToServerEvents, ServerToClientEvents, WatchAck } from '../..
 import { WatchPayload } from '../../contract/events.ts';
 import { isAllowedOrigin, type OriginPolicy } from '../http/origin.ts';
 import { FEED_ROOM, pinRoom, sessionRoom, userRoom } from './rooms.ts';
+import { type BudgetRules, ConnectionLimiter, type MessageBudget, roomsToJoin, spendMessage } from './socket-limits.ts';
 
 /** What a socket remembers of its handshake and its message budget: a few primitives, no closures. */
-interface SocketData {
+interface SocketData extends MessageBudget {
   userId: number | undefined;
   sessionId: string | undefined;
-  windowStart: number;
-  used: number;
 }
 
 type IO = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -25,6 +24,12 @@ export interface GatewayOptions {
   /** Client messages allowed per socket per `messageWindowMs`. */
   messageLimit?: number;
   messageWindowMs?: number;
+  /** Refused messages within one window after which the socket is disconnected. */
+  refusedMessagesBeforeDisconnect?: number;
+  /** Open sockets per client address (as TRUST_PROXY resolves it) on this instance. */
+  socketsPerAddress?: number;
+  /** Open sockets per signed-in session on this instance. */
+  socketsPerSession?: number;
   /** How often signed-in sockets re-check that their session still exists (expiry, logout elsewhere). */
   sessionCheckMs?: number;
   onError?: (error: unknown, context: string) => void;
@@ -55,13 +60,23 @@ function detachedResponse(): Response {
  * without sticky sessions.
  */
 export function createGateway(httpServer: HttpServer, options: GatewayOptions): IO {
+  const connections = new ConnectionLimiter(
+    { perAddress: options.socketsPerAddress ?? 50, perSession: options.socketsPerSession ?? 20 },
+    options.originPolicy.trustProxy,
+  );
   const io: IO = new Server(httpServer, {
     path: '/socket.io',
     transports: ['websocket'],
     serveClient: false,
     maxHttpBufferSize: 64 * 1024,
-    // Cross-site WebSocket hijacking: a browser always sends Origin; it must be our own site.
-    allowRequest: (req, callback) => callback(null, isAllowedOrigin(req, options.originPolicy)),
+    // Runs on handshakes only, after the engine middleware below has read the session.
+    allowRequest: (req: HandshakeRequest, callback) => {
+      // Cross-site WebSocket hijacking: a browser always sends Origin; it must be our own site.
+      if (!isAllowedOrigin(req, options.originPolicy)) return callback('Origin not allowed.', false);
+      const { userId, sessionId } = req.pinboardIdentity ?? {};
+      const refusal = connections.admit(req, userId !== undefined && sessionId ? sessionId : undefined);
+      callback(refusal ?? null, refusal === undefined);
+    },
   });
 
   // The session middleware runs on the handshake request only (not on every engine.io request).
@@ -78,8 +93,11 @@ export function createGateway(httpServer: HttpServer, options: GatewayOptions): 
     });
   });
 
-  const limit = options.messageLimit ?? 30;
-  const windowMs = options.messageWindowMs ?? 10_000;
+  const budget: BudgetRules = {
+    limit: options.messageLimit ?? 30,
+    windowMs: options.messageWindowMs ?? 10_000,
+    refusedBeforeDisconnect: options.refusedMessagesBeforeDisconnect ?? 10,
+  };
 
   /** A signed-in socket's session may have ended since the handshake: check before serving it. */
   const sessionStillValid = (data: SocketData): Promise<boolean> => {
@@ -93,22 +111,11 @@ export function createGateway(httpServer: HttpServer, options: GatewayOptions): 
     });
   };
 
-  const allowMessage = (data: SocketData): boolean => {
-    const now = Date.now();
-    if (now - data.windowStart > windowMs) {
-      data.windowStart = now;
-      data.used = 0;
-    }
-    data.used += 1;
-    return data.used <= limit;
-  };
-
   const onWatchMessage = async (socket: PinboardSocket, kind: 'watch' | 'unwatch', payload: unknown, ack: unknown) => {
     const reply = (answer: WatchAck) => {
       if (typeof ack === 'function') ack(answer);
     };
     try {
-      if (!allowMessage(socket.data)) return reply({ ok: false, error: 'Too many messages. Slow down.' });
       const parsed = WatchPayload.safeParse(payload);
       if (!parsed.success) return reply({ ok: false, error: parsed.error.issues[0]?.message ?? 'Invalid payload.' });
       if (!(await sessionStillValid(socket.data))) {
@@ -116,9 +123,15 @@ export function createGateway(httpServer: HttpServer, options: GatewayOptions): 
         reply({ ok: false, error: 'Your session has ended. Sign in again.' });
         return endSession(socket);
       }
-      const rooms = [...new Set(parsed.data.pinIds)].map(pinRoom);
-      if (kind === 'watch') await socket.join(rooms);
-      else await Promise.all(rooms.map((room) => socket.leave(room)));
+      // Gone while its session was checked: rooms joined now would outlive it in the adapter.
+      if (!socket.connected) return;
+      const rooms = parsed.data.pinIds.map(pinRoom);
+      if (kind === 'watch') {
+        // Counted and joined with no await in between, so concurrent watches cannot pass the cap together.
+        const join = roomsToJoin(socket.rooms, rooms);
+        if ('error' in join) return reply({ ok: false, error: join.error });
+        await socket.join(join.rooms);
+      } else await Promise.all(rooms.map((room) => socket.leave(room)));
       reply({ ok: true });
     } catch (error) {
       options.onError?.(error, `pins:${kind}`);
@@ -126,12 +139,35 @@ export function createGateway(httpServer: HttpServer, options: GatewayOptions): 
     }
   };
 
-  io.on('connection', (socket) => {
-    const req = socket.request as HandshakeRequest;
-    const { userId, sessionId } = req.pinboardIdentity ?? { userId: undefined, sessionId: undefined };
-    socket.data = { userId, sessionId, windowStart: Date.now(), used: 0 };
+  io.use((socket, next) => {
+    // One socket per connection: the first takes the handshake request. Further CONNECT packets on
+    // it (which socket.io accepts while the first is still connecting) would each be a socket with
+    // its own rooms behind one counted connection: close the connection, as socket.io does for a
+    // CONNECT on a namespace already connected.
+    const req = socket.conn.request as HandshakeRequest | null;
+    if (req === null) {
+      socket.conn.close();
+      return next(new Error('One socket per connection.'));
+    }
     // engine.io would keep the handshake request for the socket's whole life; nothing needs it.
     Reflect.set(socket.conn, 'request', null);
+    const { userId, sessionId } = req.pinboardIdentity ?? { userId: undefined, sessionId: undefined };
+    socket.data = { userId, sessionId, windowStart: Date.now(), used: 0, refused: 0 };
+    next();
+  });
+
+  io.on('connection', (socket) => {
+    const { userId, sessionId } = socket.data;
+    // Every incoming event spends the budget, unknown ones too; a refused one gets an error answer
+    // when it asked for one, and is otherwise dropped.
+    socket.use((event, next) => {
+      const verdict = spendMessage(socket.data, budget);
+      if (verdict === 'allow') return next();
+      const ack: unknown = event.at(-1);
+      if (typeof ack === 'function') (ack as (answer: WatchAck) => void)({ ok: false, error: 'Too many messages. Slow down.' });
+      // The answer is written first: the connection closes only once its buffer has drained.
+      if (verdict === 'disconnect') socket.disconnect(true);
+    });
     void socket.join(FEED_ROOM);
     if (userId !== undefined && sessionId) void socket.join([userRoom(userId), sessionRoom(sessionId)]);
     socket.on('pins:watch', (payload, ack) => void onWatchMessage(socket, 'watch', payload, ack));

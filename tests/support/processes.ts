@@ -2,8 +2,18 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { createServer, type Server, type Socket, connect } from 'node:net';
 
 export interface InstanceStats {
+  /** Memory after a forced GC (process.memoryUsage()), in bytes. */
   heapUsed: number;
+  heapTotal: number;
+  rss: number;
+  external: number;
+  /** engine.io connections. */
   sockets: number;
+  /** Socket.IO sockets on the main namespace. */
+  namespaceSockets: number;
+  /** `pin:<id>` rooms in this instance's adapter, and the most any one socket holds. */
+  pinRooms: number;
+  maxPinRoomsPerSocket: number;
   gc: boolean;
 }
 
@@ -31,7 +41,7 @@ export interface AppProcess {
   exited: Promise<AppExit>;
   /** The log lines written so far (only with `name`). */
   logs: string[];
-  /** Heap after a forced GC and connected sockets, asked over IPC (see backend/ipc.ts). */
+  /** Memory after a forced GC, connected sockets and their pin rooms, asked over IPC (see backend/ipc.ts). */
   stats(): Promise<InstanceStats>;
   /** SIGTERM and wait for the exit (SIGKILL after 10 s). */
   stop(): Promise<void>;
