@@ -20,9 +20,9 @@ describe('boards', () => {
     const { client, user } = await signUpUser(server.url);
     const res = await client.post<Board>('/api/boards/', { name: '  Kitchen  ' });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ id: expect.any(Number), name: 'Kitchen', user_id: user.id, pins: [] });
-    expect((await client.get<BoardList>('/api/boards/')).body).toEqual({ boards: [res.body] });
-    expect((await client.get<Board>(`/api/boards/${res.body.id}`)).body).toEqual(res.body);
+    expect(res.body).toEqual({ id: expect.any(Number), name: 'Kitchen', user_id: user.id, pin_count: 0, pins: [] });
+    expect((await client.get<BoardList>('/api/boards/')).body).toEqual({ boards: [res.body], nextCursor: null });
+    expect((await client.get<Board>(`/api/boards/${res.body.id}`)).body).toEqual({ ...res.body, nextCursor: null });
   });
 
   test('blank name → "Board name cannot be empty."; too long → 400; nothing stored', async () => {
@@ -35,7 +35,7 @@ describe('boards', () => {
     expect((await client.get<BoardList>('/api/boards/')).body.boards).toEqual([]);
   });
 
-  test('add pins (any user\'s pin), cover order, idempotent re-add, remove', async () => {
+  test('add pins (any user\'s pin), most recently added first, idempotent re-add, remove, counts', async () => {
     const { client } = await signUpUser(server.url);
     const someone = await signUpUser(server.url);
     const first = await newPin(someone.client, 'first');
@@ -48,11 +48,13 @@ describe('boards', () => {
     const again = await client.post<BoardPin>(`/api/boards/${board.id}/pins`, { pin_id: first.id });
     expect(again.status).toBe(200);
     const full = (await client.get<Board>(`/api/boards/${board.id}`)).body;
-    expect(full.pins.map((p) => p.id)).toEqual([first.id, second.id]);
+    expect(full.pins.map((p) => p.id)).toEqual([second.id, first.id]);
+    expect(full.pin_count).toBe(2);
+    expect((await client.get<BoardList>('/api/boards/')).body.boards[0]).toMatchObject({ id: board.id, pin_count: 2 });
     const removed = await client.delete(`/api/boards/${board.id}/pins/${first.id}`);
     expect(removed.status).toBe(200);
     expect(removed.body).toEqual({ message: 'Pin removed from board', board_id: board.id, pin_id: first.id });
-    expect((await client.get<Board>(`/api/boards/${board.id}`)).body.pins.map((p) => p.id)).toEqual([second.id]);
+    expect((await client.get<Board>(`/api/boards/${board.id}`)).body).toMatchObject({ pin_count: 1, pins: [{ id: second.id }] });
     expect((await client.delete(`/api/boards/${board.id}/pins/${first.id}`)).status).toBe(404);
     expect((await client.post(`/api/boards/${board.id}/pins`, { pin_id: 999999 })).status).toBe(404);
   });

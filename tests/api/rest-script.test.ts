@@ -11,17 +11,22 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-test('scripts/rest-walkthrough.sh signs up, pins, favorites, fills a board and comments', async () => {
+test('scripts/rest-walkthrough.sh signs up, pins, favorites, fills a board, comments and walks a cursor', async () => {
   const { stdout } = await promisify(execFile)('bash', ['scripts/rest-walkthrough.sh'], {
     env: { ...process.env, BASE: server.url },
   });
   const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-  const [user, pin, favorite, board, boardPin, comment, boards] = lines;
+  const [user, pin, favorite, board, boardPin, comment, boards, walk] = lines;
   expect(user).toMatchObject({ id: expect.any(Number), username: expect.stringMatching(/^script/) });
   expect(pin).toMatchObject({ title: 'From a script', user_id: user?.id });
   expect(favorite).toMatchObject({ pin_id: pin?.id, likes_count: 1 });
   expect(board).toMatchObject({ name: 'Scripted', pins: [] });
   expect(boardPin).toMatchObject({ id: pin?.id });
   expect(comment).toMatchObject({ text: 'Nice one', pin_id: pin?.id });
-  expect(boards).toEqual({ boards: [{ ...board, pins: [{ id: pin?.id, title: 'From a script', image_url: 'https://example.com/cat.jpg' }] }] });
+  expect(boards).toEqual({
+    boards: [{ ...board, pin_count: 1, pins: [{ id: pin?.id, title: 'From a script', image_url: 'https://example.com/cat.jpg' }] }],
+    nextCursor: null,
+  });
+  // Three pins, two a page: the walk follows nextCursor to the end.
+  expect(walk).toEqual({ pages: 2, walked: 3 });
 });

@@ -6,7 +6,6 @@ import type { User } from '../../contract/users.ts';
 import { usernameSkeleton } from '../../backend/auth/usernames.ts';
 import { mapDatabaseError } from '../../backend/http/db-errors.ts';
 import { openDatabase } from '../../db/connect.ts';
-import { migrateToLatest } from '../../db/migrate.ts';
 import { migrationProvider } from '../../db/migrations/index.ts';
 import type { DB } from '../../db/schema.ts';
 import { ApiClient } from '../support/client.ts';
@@ -187,7 +186,7 @@ describe('migration 20261123_0004_username_skeleton', () => {
         .returning(['id', 'username'])
         .execute();
 
-      expect(await migrateToLatest(database.db)).toEqual(['20261123_0004_username_skeleton']);
+      expect((await migrator.migrateTo('20261123_0004_username_skeleton')).results?.map((r) => r.migrationName)).toEqual(['20261123_0004_username_skeleton']);
 
       const rows = await database.db.selectFrom('users').select(['id', 'username', 'username_skeleton']).orderBy('id').execute();
       expect(rows.map((r) => r.username)).toEqual(names);
