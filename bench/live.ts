@@ -2,8 +2,8 @@ import { parseArgs } from 'node:util';
 import type { Comment } from '../contract/comments.ts';
 import type { Favorite } from '../contract/favorites.ts';
 import type { Pin } from '../contract/pins.ts';
-import { ApiClient, signUpUser } from '../tests/support/client.ts';
-import { createTestDatabase } from '../tests/support/database.ts';
+import { ApiClient, signUpUser } from '../scripts/lib/client.ts';
+import { createTestDatabase } from '../scripts/lib/database.ts';
 import { startAppProcess } from '../tests/support/processes.ts';
 import { connectSocket, type TestSocket, watch } from '../tests/support/sockets.ts';
 
