@@ -4,8 +4,8 @@ import type { Favorite } from '../contract/favorites.ts';
 import type { Pin } from '../contract/pins.ts';
 import { ApiClient, signUpUser } from '../scripts/lib/client.ts';
 import { createTestDatabase, REDIS_URL } from '../scripts/lib/database.ts';
-import { startAppProcess } from '../tests/support/processes.ts';
-import { connectSocket, type TestSocket, watch } from '../tests/support/sockets.ts';
+import { startAppProcess } from '../scripts/lib/processes.ts';
+import { connectSocket, type TestSocket, watch } from '../scripts/lib/sockets.ts';
 
 // `npm run bench:live [-- --watchers 1000 --actions 200]`: delivery of live events at scale.
 // Two app instances (separate processes, shared Postgres + Redis) with M anonymous watchers of one

@@ -2,7 +2,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { hashPassword } from '../backend/auth/passwords.ts';
-import { usernameSkeleton } from '../backend/auth/usernames.ts';
 import { loadConfig } from '../backend/config.ts';
 import { openDatabase } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -57,7 +56,7 @@ const config = loadConfig(env);
 const database = await openDatabase(config.database);
 try {
   await migrateToLatest(database.db);
-  await seedDemoData(database.db, { demo: config.demo, hashPassword, usernameSkeleton });
+  await seedDemoData(database.db, { demo: config.demo, hashPassword });
 } finally {
   await database.close();
 }

@@ -2,7 +2,6 @@ import { migrateToLatest } from '../../db/migrate.ts';
 import { openDatabase } from '../../db/connect.ts';
 import { seedDemoData } from '../../db/seed.ts';
 import { hashPassword } from '../auth/passwords.ts';
-import { usernameSkeleton } from '../auth/usernames.ts';
 import { loadConfig } from '../config.ts';
 
 // `npm run db:migrate` and `npm run db:seed`, against DATABASE_URL (or the embedded PGlite folder).
@@ -20,7 +19,7 @@ try {
     const applied = await migrateToLatest(database.db);
     console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.');
   } else {
-    const seeded = await seedDemoData(database.db, { demo: config.demo, hashPassword, usernameSkeleton });
+    const seeded = await seedDemoData(database.db, { demo: config.demo, hashPassword });
     console.log(seeded ? `Seeded demo data (demo login: ${config.demo.email}).` : 'Demo data already present.');
   }
 } finally {
