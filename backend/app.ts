@@ -26,7 +26,7 @@ import { sessionMiddleware } from './http/session.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { pinsRouter } from './pins/pins.routes.ts';
 
-export interface AppDeps {
+interface AppDeps {
   config: Config;
   database: Database;
   events: EventBus;
@@ -37,7 +37,7 @@ export interface AppDeps {
   lifecycle?: { shuttingDown: boolean };
 }
 
-export interface PinboardApp {
+interface PinboardApp {
   app: Express;
   /** The same session middleware, for the socket handshake to share. */
   session: RequestHandler;

@@ -6,7 +6,7 @@ import type { ServiceContext } from '../context.ts';
 import type { Csrf } from '../http/csrf.ts';
 import type { RateLimiters } from '../http/rate-limits.ts';
 import { SESSION_COOKIE } from '../http/session.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../errors.ts';
 import { parseBody } from '../http/validate.ts';
 import { findUser, findUserIdByEmail, login, signup } from './auth.service.ts';
 import type { LoginThrottle } from './login-throttle.ts';

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { unauthorized } from '../http/errors.ts';
+import { unauthorized } from '../errors.ts';
 import '../http/session.ts';
 
 /** 401 unless the session belongs to a signed-in user. */

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import type { z } from 'zod';
 import { pathId } from '../../contract/fields.ts';
 import { MSG } from '../../contract/messages.ts';
-import { HttpError } from './errors.ts';
+import { HttpError } from '../errors.ts';
 
 /** Turns zod issues into the error shape: every message listed, the first per input in `fields`. */
 function validationError(error: z.ZodError): HttpError {

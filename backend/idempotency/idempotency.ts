@@ -8,7 +8,7 @@ import type { DB } from '../../db/schema.ts';
 import { userIdOf } from '../auth/require-user.ts';
 import type { ServiceContext } from '../context.ts';
 import { BufferedEvents } from '../events/buffered-events.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../errors.ts';
 
 // Idempotent creates (contract/idempotency.ts). The record lives in Postgres (`idempotency_keys`),
 // so every instance sees it, and it is claimed in the same transaction as the create itself:
@@ -26,7 +26,7 @@ import { HttpError } from '../http/errors.ts';
 const EXPIRED = sql<Date>`now() - make_interval(hours => ${LIMITS.idempotencyKeyHours})`;
 const SWEEP_INTERVAL_MS = 60_000;
 
-export interface IdempotentCreate<T> {
+interface IdempotentCreate<T> {
   /** The operation with its path parameters filled in, e.g. `POST /api/comments/pins/7/comments`. */
   operation: string;
   /** The validated input; with `operation` it is what makes two requests "the same". */

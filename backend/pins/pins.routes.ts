@@ -4,7 +4,7 @@ import { PinCreateBody, PinUpdateBody } from '../../contract/pins.ts';
 import { isAllowedImageUrl } from '../../contract/urls.ts';
 import { requireUser, userIdOf } from '../auth/require-user.ts';
 import type { ServiceContext } from '../context.ts';
-import { badRequest } from '../http/errors.ts';
+import { badRequest } from '../errors.ts';
 import { type OriginPolicy, ownHosts } from '../http/origin.ts';
 import { parseBody, parseId } from '../http/validate.ts';
 import { withIdempotency } from '../idempotency/idempotency.ts';
