@@ -27,6 +27,13 @@ export function parseBody<S extends z.ZodType>(schema: S, req: Request): z.outpu
   return result.data;
 }
 
+/** Validates the query string; keys the schema does not name are ignored. */
+export function parseQuery<S extends z.ZodType>(schema: S, req: Request): z.output<S> {
+  const result = schema.safeParse(req.query);
+  if (!result.success) throw validationError(result.error);
+  return result.data;
+}
+
 /** Reads a numeric id from the path: "abc", "-1", "1.5" and out-of-range values are 400. */
 export function parseId(req: Request, name: string): number {
   const result = pathId.safeParse(req.params[name]);

@@ -5,7 +5,6 @@ import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, IdempotencyKey } fr
 import { LIMITS } from '../../contract/limits.ts';
 import { MSG } from '../../contract/messages.ts';
 import type { DB } from '../../db/schema.ts';
-import { userIdOf } from '../auth/require-user.ts';
 import type { ServiceContext } from '../context.ts';
 import { BufferedEvents } from '../events/buffered-events.ts';
 import { HttpError } from '../errors.ts';
@@ -29,6 +28,8 @@ const SWEEP_INTERVAL_MS = 60_000;
 interface IdempotentCreate<T> {
   /** The operation with its path parameters filled in, e.g. `POST /api/comments/pins/7/comments`. */
   operation: string;
+  /** The signed-in caller: a key belongs to one user. */
+  userId: number;
   /** The validated input; with `operation` it is what makes two requests "the same". */
   input: unknown;
   /** The status of a successful create. */
@@ -52,7 +53,7 @@ export async function withIdempotency<T>(
     res.status(create.status).json(await create.run(ctx));
     return;
   }
-  const userId = userIdOf(req);
+  const { userId } = create;
   const requestHash = fingerprint(create.operation, create.input);
   sweepExpired(ctx.db, req);
 
