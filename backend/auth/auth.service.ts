@@ -3,7 +3,7 @@ import { MSG } from '../../contract/messages.ts';
 import { normalizeUsername } from '../../contract/usernames.ts';
 import type { User } from '../../contract/users.ts';
 import type { DB, UserRow } from '../../db/schema.ts';
-import { HttpError, unauthorized } from '../http/errors.ts';
+import { HttpError, unauthorized } from '../errors.ts';
 import { burnVerifyTime, hashPassword, verifyPassword } from './passwords.ts';
 import { usernameSkeleton } from '../../db/username-skeleton.ts';
 

@@ -3,7 +3,7 @@ import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Board, BoardPin } from '../../contract/boards.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../context.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../errors.ts';
 
 /** Boards with their pins (oldest first, so the cover stays put) in one query. */
 function selectBoards(db: Kysely<DB>) {

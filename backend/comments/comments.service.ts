@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Comment } from '../../contract/comments.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../context.ts';
-import { forbidden, notFound } from '../http/errors.ts';
+import { forbidden, notFound } from '../errors.ts';
 
 function selectComments(db: Kysely<DB>) {
   return db

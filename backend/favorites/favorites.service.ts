@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Favorite } from '../../contract/favorites.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../context.ts';
-import { forbidden, notFound } from '../http/errors.ts';
+import { forbidden, notFound } from '../errors.ts';
 
 const likesCount = sql<number>`(select count(*)::int from favorites as f where f.pin_id = pins.id)`;
 

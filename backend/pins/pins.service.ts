@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Pin } from '../../contract/pins.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../context.ts';
-import { forbidden, notFound } from '../http/errors.ts';
+import { forbidden, notFound } from '../errors.ts';
 
 /** Pins with owner and likes count in one query: no query per pin. */
 function selectPins(db: Kysely<DB>) {
@@ -43,7 +43,7 @@ export async function listPins(db: Kysely<DB>): Promise<Pin[]> {
   return rows.map(toPin);
 }
 
-export async function findPin(db: Kysely<DB>, id: number): Promise<Pin | undefined> {
+async function findPin(db: Kysely<DB>, id: number): Promise<Pin | undefined> {
   const row = await selectPins(db).where('pins.id', '=', id).executeTakeFirst();
   return row && toPin(row);
 }
