@@ -9,26 +9,23 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { LIMITS } from '../contract/limits.ts';
 import type { Database } from '../db/connect.ts';
-import { authRouter } from './auth/auth.routes.ts';
 import { createLoginThrottle } from './auth/login-throttle.ts';
-import { boardsRouter } from './boards/boards.routes.ts';
-import { commentsRouter } from './comments/comments.routes.ts';
 import type { Config } from './config.ts';
 import type { ServiceContext } from './context.ts';
 import type { EventBus } from './events/event-bus.ts';
-import { favoritesRouter } from './favorites/favorites.routes.ts';
 import { createCsrf } from './http/csrf.ts';
 import { apiNotFound, errorHandler } from './http/error-handler.ts';
 import { healthRoutes } from './http/health.ts';
 import type { OriginPolicy, TrustProxy } from './http/origin.ts';
 import { createRateLimiters } from './http/rate-limits.ts';
 import { requestLogger } from './http/request-logger.ts';
+import { routerFor } from './http/route.ts';
+import { createCursorCodec } from './paging/cursor.ts';
 import { sessionMiddleware } from './http/session.ts';
 import { buildOpenApiDocument } from './openapi.ts';
-import { createCursorCodec } from './paging/cursor.ts';
-import { pinsRouter } from './pins/pins.routes.ts';
+import { API_ROUTES } from './routes.ts';
 
-export interface AppDeps {
+interface AppDeps {
   config: Config;
   database: Database;
   events: EventBus;
@@ -39,7 +36,7 @@ export interface AppDeps {
   lifecycle?: { shuttingDown: boolean };
 }
 
-export interface PinboardApp {
+interface PinboardApp {
   app: Express;
   /** The same session middleware, for the socket handshake to share. */
   session: RequestHandler;
@@ -95,7 +92,7 @@ export function createApp(deps: AppDeps): PinboardApp {
   const limits = createRateLimiters(config.rateLimits, deps.redis, logger);
   const throttle = createLoginThrottle(config.rateLimits, deps.redis);
   const cursors = createCursorCodec(config.sessionSecret);
-  const openApiDocument = buildOpenApiDocument();
+  const openApiDocument = buildOpenApiDocument(API_ROUTES);
 
   app.use(cookieParser());
   app.use(session);
@@ -108,11 +105,17 @@ export function createApp(deps: AppDeps): PinboardApp {
     res.json(openApiDocument);
   });
   api.use(csrf.protect);
-  api.use('/auth', authRouter(ctx, { csrf, limits, throttle, demoEmail: config.demoLogin ? config.demo.email : undefined }));
-  api.use('/pins', pinsRouter(ctx, { originPolicy, cursors }));
-  api.use('/boards', boardsRouter(ctx, { cursors }));
-  api.use('/favorites', favoritesRouter(ctx, { cursors }));
-  api.use('/comments', commentsRouter(ctx, { cursors }));
+  api.use(
+    routerFor('/api', API_ROUTES, {
+      ctx,
+      csrf,
+      limits,
+      throttle,
+      cursors,
+      originPolicy,
+      demoEmail: config.demoLogin ? config.demo.email : undefined,
+    }),
+  );
   api.use(apiNotFound);
   app.use('/api', api);
 

@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from './config.ts';
-import { answerStatsRequests } from './ipc.ts';
+import { answerStatsRequests } from './instance-stats.ts';
 import { startServer } from './server.ts';
 
 // Process entry: `npm start`. Reads the environment, serves until SIGTERM/SIGINT, exits 0 after a

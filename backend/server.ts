@@ -6,7 +6,7 @@ import { openDatabase, type Database } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { seedDemoData } from '../db/seed.ts';
 import { createApp } from './app.ts';
-import { configurePasswordHashing } from './auth/passwords.ts';
+import { configurePasswordHashing, hashPassword } from './auth/passwords.ts';
 import type { Config } from './config.ts';
 import { EventBus } from './events/event-bus.ts';
 import { createSessionStore } from './http/session.ts';
@@ -42,7 +42,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       const applied = await migrateToLatest(database.db);
       if (applied.length) logger.info({ applied }, 'migrations applied');
     }
-    if (config.autoSeed && (await seedDemoData(database.db, { demo: config.demo }))) {
+    if (config.autoSeed && (await seedDemoData(database.db, { demo: config.demo, hashPassword }))) {
       logger.info({ email: config.demo.email }, 'demo data seeded');
     }
     if (config.redisUrl) {

@@ -2,10 +2,10 @@ import { parseArgs } from 'node:util';
 import type { Comment } from '../contract/comments.ts';
 import type { Favorite } from '../contract/favorites.ts';
 import type { Pin } from '../contract/pins.ts';
-import { ApiClient, signUpUser } from '../tests/support/client.ts';
-import { createTestDatabase } from '../tests/support/database.ts';
-import { startAppProcess } from '../tests/support/processes.ts';
-import { connectSocket, type TestSocket, watch } from '../tests/support/sockets.ts';
+import { ApiClient, signUpUser } from '../scripts/lib/client.ts';
+import { createTestDatabase, REDIS_URL } from '../scripts/lib/database.ts';
+import { startAppProcess } from '../scripts/lib/processes.ts';
+import { connectSocket, type TestSocket, watch } from '../scripts/lib/sockets.ts';
 
 // `npm run bench:live [-- --watchers 1000 --actions 200]`: delivery of live events at scale.
 // Two app instances (separate processes, shared Postgres + Redis) with M anonymous watchers of one
@@ -88,7 +88,7 @@ async function measure(watchers: TestSocket[], client: ApiClient, pin: Pin, coun
 const database = await createTestDatabase();
 const env = {
   DATABASE_URL: database.url,
-  REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  REDIS_URL,
   AUTO_MIGRATE: 'true',
   AUTO_SEED: 'false',
   AUTH_RATE_LIMIT_PER_IP: '1000000',

@@ -35,7 +35,6 @@ export type BoardList = z.infer<typeof BoardList>;
 export const BoardBody = z
   .object({ name: requiredText(MSG.boardNameRequired, LIMITS.boardName, 'Board name') })
   .meta({ id: 'BoardBody' });
-export type BoardBody = z.input<typeof BoardBody>;
 
 export const BoardDeleted = z
   .object({ message: z.string(), id: z.number().int() })

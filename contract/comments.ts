@@ -24,7 +24,6 @@ export type CommentList = z.infer<typeof CommentList>;
 export const CommentBody = z
   .object({ text: requiredText(MSG.commentRequired, LIMITS.comment, 'Comment') })
   .meta({ id: 'CommentBody' });
-export type CommentBody = z.input<typeof CommentBody>;
 
 export const CommentDeleted = z
   .object({ message: z.string(), id: z.number().int(), pin_id: z.number().int() })

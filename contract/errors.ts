@@ -11,4 +11,3 @@ export const ErrorBody = z
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
 export const MessageBody = z.object({ message: z.string() }).meta({ id: 'Message' });
-export type MessageBody = z.infer<typeof MessageBody>;

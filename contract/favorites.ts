@@ -19,7 +19,6 @@ export type FavoriteList = z.infer<typeof FavoriteList>;
 export const AlreadyFavorited = z
   .object({ message: z.literal('Already favorited') })
   .meta({ id: 'AlreadyFavorited' });
-export type AlreadyFavorited = z.infer<typeof AlreadyFavorited>;
 
 export const FavoriteRemoved = z
   .object({

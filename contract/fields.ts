@@ -3,8 +3,6 @@ import { LIMITS } from './limits.ts';
 import { MSG } from './messages.ts';
 import { hasNulCharacter, isAllowedImageUrl } from './urls.ts';
 
-export { isAllowedImageUrl } from './urls.ts';
-
 const noNul = (label: string) => ({ error: `${label} contains a character that is not allowed.` });
 
 // Building blocks for request schemas. Every rule carries the exact user-facing message, so the

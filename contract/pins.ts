@@ -30,7 +30,6 @@ export const PinCreateBody = z
     description: optionalText(LIMITS.description, 'Description'),
   })
   .meta({ id: 'PinCreateBody' });
-export type PinCreateBody = z.input<typeof PinCreateBody>;
 
 export const PinUpdateBody = z
   .object({
@@ -38,11 +37,9 @@ export const PinUpdateBody = z
     description: optionalText(LIMITS.description, 'Description'),
   })
   .meta({ id: 'PinUpdateBody' });
-export type PinUpdateBody = z.input<typeof PinUpdateBody>;
 
 /** Body of calls that name one pin: POST /api/favorites/ and POST /api/boards/{id}/pins. */
 export const PinRefBody = z.object({ pin_id: idField('pin_id') }).meta({ id: 'PinRefBody' });
-export type PinRefBody = z.input<typeof PinRefBody>;
 
 export const PinDeleted = z
   .object({ message: z.string(), id: z.number().int() })

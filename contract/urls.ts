@@ -7,7 +7,7 @@ const SAME_SITE_BASE = 'http://same-site.invalid';
  * any other path could name an action (an `<img src="/api/...">` is a request sent with the
  * viewer's cookies), so it is refused however it is spelled.
  */
-export const IMAGE_PATH_PREFIXES = ['/seed-images/', '/media/'] as const;
+const IMAGE_PATH_PREFIXES = ['/seed-images/', '/media/'] as const;
 
 // One or more plain segments after the prefix: unreserved characters only, so no percent-encoding
 // (which could hide a slash or a dot segment from one parser and not another) and no segment
@@ -15,7 +15,7 @@ export const IMAGE_PATH_PREFIXES = ['/seed-images/', '/media/'] as const;
 const PLAIN_SEGMENTS = /^(\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+$/;
 
 /** True when a normalised path (a URL's `pathname`) names a file where this site keeps images. */
-export function isImagePath(pathname: string): boolean {
+function isImagePath(pathname: string): boolean {
   const prefix = IMAGE_PATH_PREFIXES.find((candidate) => pathname.startsWith(candidate));
   return prefix !== undefined && PLAIN_SEGMENTS.test(pathname.slice(prefix.length - 1));
 }

@@ -36,7 +36,6 @@ export const LoginBody = z
       .max(LIMITS.passwordMax, { error: MSG.badCredentials }),
   })
   .meta({ id: 'LoginBody' });
-export type LoginBody = z.input<typeof LoginBody>;
 
 const USERNAME_PROBLEM_MESSAGES: Record<UsernameProblem, string> = {
   invisible: MSG.usernameInvisible,
@@ -73,4 +72,3 @@ export const SignupBody = z
       .optional(),
   })
   .meta({ id: 'SignupBody' });
-export type SignupBody = z.input<typeof SignupBody>;

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 // Kysely's view of the tables created by db/migrations. Timestamps are `timestamptz`, read as Date.
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -85,4 +85,3 @@ export interface DB {
 }
 
 export type UserRow = Selectable<UsersTable>;
-export type NewUser = Insertable<UsersTable>;

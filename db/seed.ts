@@ -1,10 +1,12 @@
 import type { Kysely } from 'kysely';
-import { hashPassword } from '../backend/auth/passwords.ts';
-import { usernameSkeleton } from '../backend/auth/usernames.ts';
 import type { DB } from './schema.ts';
+import { usernameSkeleton } from './username-skeleton.ts';
 
+// The app's own rules come in as parameters: the data layer is used by the app, never the reverse.
 export interface SeedOptions {
   demo: { email: string; username: string; password: string };
+  /** The app's password hashing, so the demo account can sign in. */
+  hashPassword: (password: string) => Promise<string>;
 }
 
 // Sample pins use images this app serves itself (db/seed-images, mounted at /seed-images), so a
@@ -29,6 +31,7 @@ const SAMPLE_PINS: Array<{ owner: 0 | 1 | 2; title: string; image: string; descr
  * can run on every start of the embedded mode.
  */
 export async function seedDemoData(db: Kysely<DB>, options: SeedOptions): Promise<boolean> {
+  const { hashPassword } = options;
   const existing = await db
     .selectFrom('users')
     .select('id')

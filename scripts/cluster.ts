@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { hashPassword } from '../backend/auth/passwords.ts';
 import { loadConfig } from '../backend/config.ts';
 import { openDatabase } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -55,7 +56,7 @@ const config = loadConfig(env);
 const database = await openDatabase(config.database);
 try {
   await migrateToLatest(database.db);
-  await seedDemoData(database.db, { demo: config.demo });
+  await seedDemoData(database.db, { demo: config.demo, hashPassword });
 } finally {
   await database.close();
 }

@@ -1,15 +1,12 @@
 import type { Request, Response } from 'express';
-import { Router } from 'express';
+import { MessageBody } from '../../contract/errors.ts';
 import { MSG } from '../../contract/messages.ts';
-import { LoginBody, SignupBody } from '../../contract/users.ts';
-import type { ServiceContext } from '../context.ts';
+import { LoginBody, SessionBody, SignupBody, User } from '../../contract/users.ts';
+import { HttpError } from '../errors.ts';
 import type { Csrf } from '../http/csrf.ts';
-import type { RateLimiters } from '../http/rate-limits.ts';
+import { type ApiRoute, route } from '../http/route.ts';
 import { SESSION_COOKIE } from '../http/session.ts';
-import { HttpError } from '../http/errors.ts';
-import { parseBody } from '../http/validate.ts';
 import { findUser, findUserIdByEmail, login, signup } from './auth.service.ts';
-import type { LoginThrottle } from './login-throttle.ts';
 
 function regenerate(req: Request): Promise<void> {
   return new Promise((resolve, reject) => req.session.regenerate((error) => (error ? reject(error) : resolve())));
@@ -23,73 +20,98 @@ function destroy(req: Request): Promise<void> {
   return new Promise((resolve, reject) => req.session.destroy((error) => (error ? reject(error) : resolve())));
 }
 
-export interface AuthDeps {
-  csrf: Csrf;
-  limits: RateLimiters;
-  throttle: LoginThrottle;
-  /** The demo account's email when POST /api/auth/demo is switched on, else undefined. */
-  demoEmail: string | undefined;
+/** Starts a fresh session for the user (a new id defeats session fixation) and a new CSRF token. */
+async function signIn(csrf: Csrf, req: Request, res: Response, userId: number): Promise<void> {
+  await regenerate(req);
+  req.session.userId = userId;
+  await save(req);
+  csrf.rotate(req, res);
 }
 
-export function authRouter(ctx: ServiceContext, deps: AuthDeps): Router {
-  const router = Router();
-  // Only attempts to sign in or up count against the per-address limit: the session check runs on
-  // every page load, and a shared address (an office, a carrier NAT) must not run out of it.
-  const attempt = deps.limits.authPerIp;
+export const authRoutes: ApiRoute[] = [
+  route({
+    method: 'get',
+    path: '/api/auth/',
+    summary: 'Current session user (null when anonymous)',
+    auth: 'public',
+    responses: { 200: SessionBody },
+    handler: async ({ ctx, res, userId }) => {
+      const user = userId === undefined ? undefined : await findUser(ctx.db, userId);
+      res.json({ user: user ?? null });
+    },
+  }),
 
-  /** Starts a fresh session for the user (a new id defeats session fixation) and a new CSRF token. */
-  async function signIn(req: Request, res: Response, userId: number): Promise<void> {
-    await regenerate(req);
-    req.session.userId = userId;
-    await save(req);
-    deps.csrf.rotate(req, res);
-  }
+  route({
+    method: 'post',
+    path: '/api/auth/login',
+    summary: 'Sign in',
+    auth: 'public',
+    attempt: true,
+    body: LoginBody,
+    responses: { 200: User },
+    errors: [401],
+    handler: async ({ ctx, csrf, throttle, req, res, body }) => {
+      const address = req.ip ?? '';
+      await throttle.beforeAttempt(body.email, address);
+      const user = await login(ctx.db, body).catch(async (error: unknown) => {
+        if (error instanceof HttpError && error.status === 401) await throttle.recordFailure(body.email, address);
+        throw error;
+      });
+      await throttle.recordSuccess(body.email, address);
+      await signIn(csrf, req, res, user.id);
+      res.json(user);
+    },
+  }),
 
-  router.get('/', async (req, res) => {
-    const userId = req.session.userId;
-    const user = userId === undefined ? undefined : await findUser(ctx.db, userId);
-    res.json({ user: user ?? null });
-  });
-
-  router.post('/signup', attempt, async (req, res) => {
-    const input = parseBody(SignupBody, req);
-    const user = await signup(ctx.db, input);
-    await signIn(req, res, user.id);
-    res.status(201).json(user);
-  });
-
-  router.post('/login', attempt, async (req, res) => {
-    const input = parseBody(LoginBody, req);
-    const address = req.ip ?? '';
-    await deps.throttle.beforeAttempt(input.email, address);
-    const user = await login(ctx.db, input).catch(async (error: unknown) => {
-      if (error instanceof HttpError && error.status === 401) await deps.throttle.recordFailure(input.email, address);
-      throw error;
-    });
-    await deps.throttle.recordSuccess(input.email, address);
-    await signIn(req, res, user.id);
-    res.json(user);
-  });
+  route({
+    method: 'post',
+    path: '/api/auth/signup',
+    summary: 'Create an account and sign in',
+    auth: 'public',
+    attempt: true,
+    body: SignupBody,
+    responses: { 201: User },
+    errors: [409],
+    handler: async ({ ctx, csrf, req, res, body }) => {
+      const user = await signup(ctx.db, body);
+      await signIn(csrf, req, res, user.id);
+      res.status(201).json(user);
+    },
+  }),
 
   // The demo button signs in on the server, so no password ships to browsers, and hammering the
   // demo account's password login (which the throttle slows) does not stop it.
-  router.post('/demo', attempt, async (req, res) => {
-    const userId = deps.demoEmail === undefined ? undefined : await findUserIdByEmail(ctx.db, deps.demoEmail);
-    if (userId === undefined) throw new HttpError(404, MSG.demoUnavailable);
-    await signIn(req, res, userId);
-    res.json(await findUser(ctx.db, userId));
-  });
+  route({
+    method: 'post',
+    path: '/api/auth/demo',
+    summary: 'Sign in as the demo account (when the server offers it)',
+    auth: 'public',
+    attempt: true,
+    responses: { 200: User },
+    errors: [404],
+    handler: async ({ ctx, csrf, demoEmail, req, res }) => {
+      const userId = demoEmail === undefined ? undefined : await findUserIdByEmail(ctx.db, demoEmail);
+      if (userId === undefined) throw new HttpError(404, MSG.demoUnavailable);
+      await signIn(csrf, req, res, userId);
+      res.json(await findUser(ctx.db, userId));
+    },
+  }),
 
-  router.get('/logout', deps.csrf.requireToken, async (req, res) => {
-    const userId = req.session.userId;
-    const sessionId = req.sessionID;
-    await destroy(req);
-    res.clearCookie(SESSION_COOKIE, { path: '/' });
-    // The token was bound to the ended session; hand out one bound to the anonymous id.
-    deps.csrf.rotate(req, res);
-    if (userId !== undefined) ctx.events.publish('session.ended', { userId, sessionId });
-    res.json({ message: 'Logged out' });
-  });
-
-  return router;
-}
+  route({
+    method: 'get',
+    path: '/api/auth/logout',
+    summary: 'Sign out (needs the X-XSRF-TOKEN header, like a write)',
+    auth: 'public',
+    csrfOnGet: true,
+    responses: { 200: MessageBody },
+    handler: async ({ ctx, csrf, req, res, userId }) => {
+      const sessionId = req.sessionID;
+      await destroy(req);
+      res.clearCookie(SESSION_COOKIE, { path: '/' });
+      // The token was bound to the ended session; hand out one bound to the anonymous id.
+      csrf.rotate(req, res);
+      if (userId !== undefined) ctx.events.publish('session.ended', { userId, sessionId });
+      res.json({ message: 'Logged out' });
+    },
+  }),
+];

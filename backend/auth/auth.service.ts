@@ -3,9 +3,9 @@ import { MSG } from '../../contract/messages.ts';
 import { normalizeUsername } from '../../contract/usernames.ts';
 import type { User } from '../../contract/users.ts';
 import type { DB, UserRow } from '../../db/schema.ts';
-import { HttpError, unauthorized } from '../http/errors.ts';
+import { HttpError, unauthorized } from '../errors.ts';
 import { burnVerifyTime, hashPassword, verifyPassword } from './passwords.ts';
-import { usernameSkeleton } from './usernames.ts';
+import { usernameSkeleton } from '../../db/username-skeleton.ts';
 
 function toUser(row: Pick<UserRow, 'id' | 'username' | 'email' | 'first_name'>): User {
   return {

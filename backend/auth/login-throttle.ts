@@ -2,7 +2,7 @@ import type { Store } from 'express-rate-limit';
 import type { Redis } from 'ioredis';
 import { MSG } from '../../contract/messages.ts';
 import type { Config } from '../config.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../errors.ts';
 import { counterStore } from '../http/rate-limits.ts';
 
 /**

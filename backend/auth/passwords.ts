@@ -1,7 +1,7 @@
 import argon2 from 'argon2';
 import pLimit from 'p-limit';
 import { MSG } from '../../contract/messages.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../errors.ts';
 
 // argon2id at the OWASP Password Storage Cheat Sheet's baseline: m=19 MiB, t=2, p=1.
 const OPTIONS = { type: argon2.argon2id, memoryCost: 19 * 1024, timeCost: 2, parallelism: 1 } as const;

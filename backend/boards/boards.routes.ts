@@ -1,11 +1,7 @@
-import { Router } from 'express';
-import { BoardBody } from '../../contract/boards.ts';
+import { Board, BoardBody, BoardDeleted, BoardList, BoardPage, BoardPin, BoardPinRemoved } from '../../contract/boards.ts';
 import { PageQuery } from '../../contract/paging.ts';
 import { PinRefBody } from '../../contract/pins.ts';
-import { requireUser, userIdOf } from '../auth/require-user.ts';
-import type { ServiceContext } from '../context.ts';
-import { parseBody, parseId, parseQuery } from '../http/validate.ts';
-import type { CursorCodec } from '../paging/cursor.ts';
+import { type ApiRoute, route } from '../http/route.ts';
 import { withIdempotency } from '../idempotency/idempotency.ts';
 import {
   addPinToBoard,
@@ -17,55 +13,101 @@ import {
   renameBoard,
 } from './boards.service.ts';
 
-export function boardsRouter(ctx: ServiceContext, deps: { cursors: CursorCodec }): Router {
-  const router = Router();
-  router.use(requireUser);
+export const boardRoutes: ApiRoute[] = [
+  route({
+    method: 'get',
+    path: '/api/boards/',
+    summary: 'A page of your boards, newest first, each with its pin count and up to 4 cover pins',
+    auth: 'user',
+    query: PageQuery,
+    responses: { 200: BoardList },
+    handler: async ({ ctx, cursors, res, userId, query }) => {
+      res.json(await listBoards(ctx.db, cursors, userId, query));
+    },
+  }),
 
-  router.get('/', async (req, res) => {
-    res.json(await listBoards(ctx.db, deps.cursors, userIdOf(req), parseQuery(PageQuery, req)));
-  });
+  route({
+    method: 'get',
+    path: '/api/boards/{id}',
+    summary: "One of your boards with a page of its pins, most recently added first (another user's answers 404)",
+    auth: 'user',
+    query: PageQuery,
+    responses: { 200: BoardPage },
+    errors: [404],
+    handler: async ({ ctx, cursors, res, params, userId, query }) => {
+      res.json(await getBoardPage(ctx.db, cursors, userId, params.id, query));
+    },
+  }),
 
-  router.get('/:id', async (req, res) => {
-    const id = parseId(req, 'id');
-    res.json(await getBoardPage(ctx.db, deps.cursors, userIdOf(req), id, parseQuery(PageQuery, req)));
-  });
+  route({
+    method: 'post',
+    path: '/api/boards/',
+    summary: 'Create a board',
+    auth: 'user',
+    body: BoardBody,
+    responses: { 201: Board },
+    idempotent: true,
+    handler: async ({ ctx, req, res, body, userId, operation }) => {
+      await withIdempotency(ctx, req, res, {
+        operation,
+        userId,
+        input: body,
+        status: 201,
+        run: (txCtx) => createBoard(txCtx, userId, body.name),
+      });
+    },
+  }),
 
-  router.post('/', async (req, res) => {
-    const { name } = parseBody(BoardBody, req);
-    const userId = userIdOf(req);
-    await withIdempotency(ctx, req, res, {
-      operation: 'POST /api/boards/',
-      input: { name },
-      status: 201,
-      run: (txCtx) => createBoard(txCtx, userId, name),
-    });
-  });
+  route({
+    method: 'patch',
+    path: '/api/boards/{id}',
+    summary: 'Rename your board',
+    auth: 'user',
+    body: BoardBody,
+    responses: { 200: Board },
+    errors: [404],
+    handler: async ({ ctx, res, params, body, userId }) => {
+      res.json(await renameBoard(ctx, userId, params.id, body.name));
+    },
+  }),
 
-  router.patch('/:id', async (req, res) => {
-    const id = parseId(req, 'id');
-    const { name } = parseBody(BoardBody, req);
-    res.json(await renameBoard(ctx, userIdOf(req), id, name));
-  });
+  route({
+    method: 'delete',
+    path: '/api/boards/{id}',
+    summary: 'Delete your board',
+    auth: 'user',
+    responses: { 200: BoardDeleted },
+    errors: [404],
+    handler: async ({ ctx, res, params, userId }) => {
+      await deleteBoard(ctx, userId, params.id);
+      res.json({ message: 'Board deleted', id: params.id });
+    },
+  }),
 
-  router.delete('/:id', async (req, res) => {
-    const id = parseId(req, 'id');
-    await deleteBoard(ctx, userIdOf(req), id);
-    res.json({ message: 'Board deleted', id });
-  });
+  route({
+    method: 'post',
+    path: '/api/boards/{id}/pins',
+    summary: 'Add a pin to your board',
+    auth: 'user',
+    body: PinRefBody,
+    responses: { 201: { schema: BoardPin, description: 'Added' }, 200: { schema: BoardPin, description: 'Was already on the board' } },
+    errors: [404],
+    handler: async ({ ctx, res, params, body, userId }) => {
+      const { pin, added } = await addPinToBoard(ctx, userId, params.id, body.pin_id);
+      res.status(added ? 201 : 200).json(pin);
+    },
+  }),
 
-  router.post('/:id/pins', async (req, res) => {
-    const id = parseId(req, 'id');
-    const { pin_id } = parseBody(PinRefBody, req);
-    const { pin, added } = await addPinToBoard(ctx, userIdOf(req), id, pin_id);
-    res.status(added ? 201 : 200).json(pin);
-  });
-
-  router.delete('/:id/pins/:pinId', async (req, res) => {
-    const id = parseId(req, 'id');
-    const pinId = parseId(req, 'pinId');
-    await removePinFromBoard(ctx, userIdOf(req), id, pinId);
-    res.json({ message: 'Pin removed from board', board_id: id, pin_id: pinId });
-  });
-
-  return router;
-}
+  route({
+    method: 'delete',
+    path: '/api/boards/{id}/pins/{pinId}',
+    summary: 'Remove a pin from your board',
+    auth: 'user',
+    responses: { 200: BoardPinRemoved },
+    errors: [404],
+    handler: async ({ ctx, res, params, userId }) => {
+      await removePinFromBoard(ctx, userId, params.id, params.pinId);
+      res.json({ message: 'Pin removed from board', board_id: params.id, pin_id: params.pinId });
+    },
+  }),
+];

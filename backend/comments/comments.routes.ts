@@ -1,44 +1,66 @@
-import { Router } from 'express';
-import { CommentBody } from '../../contract/comments.ts';
+import { Comment, CommentBody, CommentDeleted, CommentList } from '../../contract/comments.ts';
 import { PageQuery } from '../../contract/paging.ts';
-import { requireUser, userIdOf } from '../auth/require-user.ts';
-import type { ServiceContext } from '../context.ts';
-import { parseBody, parseId, parseQuery } from '../http/validate.ts';
-import type { CursorCodec } from '../paging/cursor.ts';
+import { type ApiRoute, route } from '../http/route.ts';
 import { withIdempotency } from '../idempotency/idempotency.ts';
 import { createComment, deleteComment, listComments, updateComment } from './comments.service.ts';
 
-export function commentsRouter(ctx: ServiceContext, deps: { cursors: CursorCodec }): Router {
-  const router = Router();
+export const commentRoutes: ApiRoute[] = [
+  route({
+    method: 'get',
+    path: '/api/comments/pins/{pinId}/comments',
+    summary: "A page of a pin's comments, newest first",
+    auth: 'public',
+    query: PageQuery,
+    responses: { 200: CommentList },
+    errors: [404],
+    handler: async ({ ctx, cursors, res, params, query }) => {
+      res.json(await listComments(ctx.db, cursors, params.pinId, query));
+    },
+  }),
 
-  router.get('/pins/:pinId/comments', async (req, res) => {
-    const pinId = parseId(req, 'pinId');
-    res.json(await listComments(ctx.db, deps.cursors, pinId, parseQuery(PageQuery, req)));
-  });
+  route({
+    method: 'post',
+    path: '/api/comments/pins/{pinId}/comments',
+    summary: 'Comment on a pin (once per pin)',
+    auth: 'user',
+    body: CommentBody,
+    responses: { 201: Comment },
+    errors: [404, 409],
+    idempotent: true,
+    handler: async ({ ctx, req, res, params, body, userId, operation }) => {
+      await withIdempotency(ctx, req, res, {
+        operation,
+        userId,
+        input: body,
+        status: 201,
+        run: (txCtx) => createComment(txCtx, userId, params.pinId, body.text),
+      });
+    },
+  }),
 
-  router.post('/pins/:pinId/comments', requireUser, async (req, res) => {
-    const pinId = parseId(req, 'pinId');
-    const { text } = parseBody(CommentBody, req);
-    const userId = userIdOf(req);
-    await withIdempotency(ctx, req, res, {
-      operation: `POST /api/comments/pins/${pinId}/comments`,
-      input: { text },
-      status: 201,
-      run: (txCtx) => createComment(txCtx, userId, pinId, text),
-    });
-  });
+  route({
+    method: 'put',
+    path: '/api/comments/{id}',
+    summary: 'Edit your comment',
+    auth: 'user',
+    body: CommentBody,
+    responses: { 200: Comment },
+    errors: [404],
+    handler: async ({ ctx, res, params, body, userId }) => {
+      res.json(await updateComment(ctx, userId, params.id, body.text));
+    },
+  }),
 
-  router.put('/:id', requireUser, async (req, res) => {
-    const id = parseId(req, 'id');
-    const { text } = parseBody(CommentBody, req);
-    res.json(await updateComment(ctx, userIdOf(req), id, text));
-  });
-
-  router.delete('/:id', requireUser, async (req, res) => {
-    const id = parseId(req, 'id');
-    const { pinId } = await deleteComment(ctx, userIdOf(req), id);
-    res.json({ message: 'Comment deleted', id, pin_id: pinId });
-  });
-
-  return router;
-}
+  route({
+    method: 'delete',
+    path: '/api/comments/{id}',
+    summary: 'Delete your comment',
+    auth: 'user',
+    responses: { 200: CommentDeleted },
+    errors: [404],
+    handler: async ({ ctx, res, params, userId }) => {
+      const { pinId } = await deleteComment(ctx, userId, params.id);
+      res.json({ message: 'Comment deleted', id: params.id, pin_id: pinId });
+    },
+  }),
+];

@@ -1,33 +1,48 @@
-import { Router } from 'express';
+import { AlreadyFavorited, Favorite, FavoriteList, FavoriteRemoved } from '../../contract/favorites.ts';
 import { MSG } from '../../contract/messages.ts';
-import { PageQuery } from '../../contract/paging.ts';
 import { PinRefBody } from '../../contract/pins.ts';
-import { requireUser, userIdOf } from '../auth/require-user.ts';
-import type { ServiceContext } from '../context.ts';
-import { parseBody, parseId, parseQuery } from '../http/validate.ts';
-import type { CursorCodec } from '../paging/cursor.ts';
+import { PageQuery } from '../../contract/paging.ts';
+import { type ApiRoute, route } from '../http/route.ts';
 import { addFavorite, listFavorites, removeFavorite } from './favorites.service.ts';
 
-export function favoritesRouter(ctx: ServiceContext, deps: { cursors: CursorCodec }): Router {
-  const router = Router();
-  router.use(requireUser);
+export const favoriteRoutes: ApiRoute[] = [
+  route({
+    method: 'get',
+    path: '/api/favorites/',
+    summary: 'A page of your favorites, most recent first',
+    auth: 'user',
+    query: PageQuery,
+    responses: { 200: FavoriteList },
+    handler: async ({ ctx, cursors, res, userId, query }) => {
+      res.json(await listFavorites(ctx.db, cursors, userId, query));
+    },
+  }),
 
-  router.get('/', async (req, res) => {
-    res.json(await listFavorites(ctx.db, deps.cursors, userIdOf(req), parseQuery(PageQuery, req)));
-  });
+  route({
+    method: 'post',
+    path: '/api/favorites/',
+    summary: 'Favorite a pin',
+    auth: 'user',
+    body: PinRefBody,
+    responses: { 201: { schema: Favorite, description: 'Favorited' }, 200: { schema: AlreadyFavorited, description: 'Already favorited' } },
+    errors: [404],
+    handler: async ({ ctx, res, body, userId }) => {
+      const favorite = await addFavorite(ctx, userId, body.pin_id);
+      if (favorite) res.status(201).json(favorite);
+      else res.json({ message: MSG.alreadyFavorited });
+    },
+  }),
 
-  router.post('/', async (req, res) => {
-    const { pin_id } = parseBody(PinRefBody, req);
-    const favorite = await addFavorite(ctx, userIdOf(req), pin_id);
-    if (favorite) res.status(201).json(favorite);
-    else res.json({ message: MSG.alreadyFavorited });
-  });
-
-  router.delete('/:id', async (req, res) => {
-    const id = parseId(req, 'id');
-    const { pinId, likesCount } = await removeFavorite(ctx, userIdOf(req), id);
-    res.json({ message: 'Removed from favorites', id, pin_id: pinId, likes_count: likesCount });
-  });
-
-  return router;
-}
+  route({
+    method: 'delete',
+    path: '/api/favorites/{id}',
+    summary: 'Remove a favorite (by favorite id)',
+    auth: 'user',
+    responses: { 200: FavoriteRemoved },
+    errors: [404],
+    handler: async ({ ctx, res, params, userId }) => {
+      const { pinId, likesCount } = await removeFavorite(ctx, userId, params.id);
+      res.json({ message: 'Removed from favorites', id: params.id, pin_id: pinId, likes_count: likesCount });
+    },
+  }),
+];

@@ -2,11 +2,11 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { doubleCsrf } from 'csrf-csrf';
 import { MSG } from '../../contract/messages.ts';
-import { HttpError } from './errors.ts';
+import { HttpError } from '../errors.ts';
 import { isAllowedOrigin, type OriginPolicy } from './origin.ts';
 
-export const CSRF_COOKIE = 'XSRF-TOKEN';
-export const CSRF_HEADER = 'x-xsrf-token';
+const CSRF_COOKIE = 'XSRF-TOKEN';
+const CSRF_HEADER = 'x-xsrf-token';
 /** A random id for visitors without a session, so their token is bound to something stable. */
 const ANON_COOKIE = 'pinboard.aid';
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

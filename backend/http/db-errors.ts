@@ -1,5 +1,5 @@
 import { MSG } from '../../contract/messages.ts';
-import { HttpError } from './errors.ts';
+import { HttpError } from '../errors.ts';
 
 interface PgError {
   code?: unknown;

@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { MSG } from '../../contract/messages.ts';
 import { isDependencyDown, mapDatabaseError } from './db-errors.ts';
-import { HttpError } from './errors.ts';
+import { HttpError } from '../errors.ts';
 
 /** Body-parser and csrf-csrf raise errors carrying `status` and `type`/`code`. */
 interface LibraryHttpError {
@@ -23,7 +23,7 @@ function fromLibraryError(error: LibraryHttpError): HttpError | undefined {
   return undefined;
 }
 
-export interface ErrorLogger {
+interface ErrorLogger {
   error(details: object, message: string): void;
 }
 

@@ -1,6 +1,6 @@
 import { type SessionData, Store } from 'express-session';
 import { MSG } from '../../contract/messages.ts';
-import { HttpError } from './errors.ts';
+import { HttpError } from '../errors.ts';
 
 interface Entry {
   /** Serialised, so nothing outside the store shares the stored object. */

@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { RedisStore } from 'rate-limit-redis';
 import { MSG } from '../../contract/messages.ts';
 import type { Config } from '../config.ts';
-import { HttpError } from './errors.ts';
+import { HttpError } from '../errors.ts';
 
 export interface RateLimiters {
   /** Attempts to sign in or up, per client address (the session check and logout are not attempts). */

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import type { z } from 'zod';
 import { pathId } from '../../contract/fields.ts';
 import { MSG } from '../../contract/messages.ts';
-import { HttpError } from './errors.ts';
+import { HttpError } from '../errors.ts';
 
 /** Turns zod issues into the error shape: every message listed, the first per input in `fields`. */
 function validationError(error: z.ZodError): HttpError {
@@ -27,7 +27,7 @@ export function parseBody<S extends z.ZodType>(schema: S, req: Request): z.outpu
   return result.data;
 }
 
-/** Validates the query string (repeated or nested parameters fail the schema's string types). */
+/** Validates the query string; keys the schema does not name are ignored. */
 export function parseQuery<S extends z.ZodType>(schema: S, req: Request): z.output<S> {
   const result = schema.safeParse(req.query);
   if (!result.success) throw validationError(result.error);

@@ -5,10 +5,9 @@ import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, IdempotencyKey } fr
 import { LIMITS } from '../../contract/limits.ts';
 import { MSG } from '../../contract/messages.ts';
 import type { DB } from '../../db/schema.ts';
-import { userIdOf } from '../auth/require-user.ts';
 import type { ServiceContext } from '../context.ts';
 import { BufferedEvents } from '../events/buffered-events.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../errors.ts';
 
 // Idempotent creates (contract/idempotency.ts). The record lives in Postgres (`idempotency_keys`),
 // so every instance sees it, and it is claimed in the same transaction as the create itself:
@@ -26,9 +25,11 @@ import { HttpError } from '../http/errors.ts';
 const EXPIRED = sql<Date>`now() - make_interval(hours => ${LIMITS.idempotencyKeyHours})`;
 const SWEEP_INTERVAL_MS = 60_000;
 
-export interface IdempotentCreate<T> {
+interface IdempotentCreate<T> {
   /** The operation with its path parameters filled in, e.g. `POST /api/comments/pins/7/comments`. */
   operation: string;
+  /** The signed-in caller: a key belongs to one user. */
+  userId: number;
   /** The validated input; with `operation` it is what makes two requests "the same". */
   input: unknown;
   /** The status of a successful create. */
@@ -52,7 +53,7 @@ export async function withIdempotency<T>(
     res.status(create.status).json(await create.run(ctx));
     return;
   }
-  const userId = userIdOf(req);
+  const { userId } = create;
   const requestHash = fingerprint(create.operation, create.input);
   sweepExpired(ctx.db, req);
 

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { z } from 'zod';
 import { MSG } from '../../contract/messages.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../errors.ts';
 
 /**
  * Opaque, tamper-proof cursors. A cursor names the list it belongs to (its scope: "pins:newest",

@@ -1,55 +1,85 @@
-import { Router } from 'express';
 import { MSG } from '../../contract/messages.ts';
 import { PinListQuery } from '../../contract/paging.ts';
-import { PinCreateBody, PinUpdateBody } from '../../contract/pins.ts';
+import { Pin, PinCreateBody, PinDeleted, PinList, PinUpdateBody } from '../../contract/pins.ts';
 import { isAllowedImageUrl } from '../../contract/urls.ts';
-import { requireUser, userIdOf } from '../auth/require-user.ts';
-import type { ServiceContext } from '../context.ts';
-import { badRequest } from '../http/errors.ts';
-import { type OriginPolicy, ownHosts } from '../http/origin.ts';
-import { parseBody, parseId, parseQuery } from '../http/validate.ts';
-import type { CursorCodec } from '../paging/cursor.ts';
+import { badRequest } from '../errors.ts';
+import { ownHosts } from '../http/origin.ts';
+import { type ApiRoute, route } from '../http/route.ts';
 import { withIdempotency } from '../idempotency/idempotency.ts';
 import { createPin, deletePin, getPin, listPins, updatePin } from './pins.service.ts';
 
-export function pinsRouter(ctx: ServiceContext, deps: { originPolicy: OriginPolicy; cursors: CursorCodec }): Router {
-  const router = Router();
+export const pinRoutes: ApiRoute[] = [
+  route({
+    method: 'get',
+    path: '/api/pins/',
+    summary: 'A page of pins: newest first (all, or one user\'s with userId), or the visit\'s shuffle (order=shuffle&seed=S)',
+    auth: 'public',
+    query: PinListQuery,
+    responses: { 200: PinList },
+    handler: async ({ ctx, cursors, res, query }) => {
+      res.json(await listPins(ctx.db, cursors, query));
+    },
+  }),
 
-  router.get('/', async (req, res) => {
-    res.json(await listPins(ctx.db, deps.cursors, parseQuery(PinListQuery, req)));
-  });
+  route({
+    method: 'get',
+    path: '/api/pins/{id}',
+    summary: 'One pin',
+    auth: 'public',
+    responses: { 200: Pin },
+    errors: [404],
+    handler: async ({ ctx, res, params }) => {
+      res.json(await getPin(ctx.db, params.id));
+    },
+  }),
 
-  router.get('/:id', async (req, res) => {
-    res.json(await getPin(ctx.db, parseId(req, 'id')));
-  });
+  route({
+    method: 'post',
+    path: '/api/pins/',
+    summary: 'Create a pin',
+    auth: 'user',
+    body: PinCreateBody,
+    responses: { 201: Pin },
+    idempotent: true,
+    handler: async ({ ctx, originPolicy, req, res, body, userId, operation }) => {
+      // The schema judged the address on its own; an absolute URL naming this very site is held to
+      // the same-site rule too, which needs the request to know the site's names.
+      if (!isAllowedImageUrl(body.imageUrl, ownHosts(req, originPolicy))) {
+        throw badRequest(MSG.imageUrlInvalid, { imageUrl: MSG.imageUrlInvalid });
+      }
+      await withIdempotency(ctx, req, res, {
+        operation,
+        userId,
+        input: body,
+        status: 201,
+        run: (txCtx) => createPin(txCtx, userId, body),
+      });
+    },
+  }),
 
-  router.post('/', requireUser, async (req, res) => {
-    const input = parseBody(PinCreateBody, req);
-    // The schema judged the address on its own; an absolute URL naming this very site is held to
-    // the same-site rule too, which needs the request to know the site's names.
-    if (!isAllowedImageUrl(input.imageUrl, ownHosts(req, deps.originPolicy))) {
-      throw badRequest(MSG.imageUrlInvalid, { imageUrl: MSG.imageUrlInvalid });
-    }
-    const userId = userIdOf(req);
-    await withIdempotency(ctx, req, res, {
-      operation: 'POST /api/pins/',
-      input,
-      status: 201,
-      run: (txCtx) => createPin(txCtx, userId, input),
-    });
-  });
+  route({
+    method: 'put',
+    path: '/api/pins/{id}',
+    summary: 'Edit your pin',
+    auth: 'user',
+    body: PinUpdateBody,
+    responses: { 200: Pin },
+    errors: [404],
+    handler: async ({ ctx, res, params, body, userId }) => {
+      res.json(await updatePin(ctx, userId, params.id, body));
+    },
+  }),
 
-  router.put('/:id', requireUser, async (req, res) => {
-    const id = parseId(req, 'id');
-    const input = parseBody(PinUpdateBody, req);
-    res.json(await updatePin(ctx, userIdOf(req), id, input));
-  });
-
-  router.delete('/:id', requireUser, async (req, res) => {
-    const id = parseId(req, 'id');
-    await deletePin(ctx, userIdOf(req), id);
-    res.json({ message: 'Pin deleted', id });
-  });
-
-  return router;
-}
+  route({
+    method: 'delete',
+    path: '/api/pins/{id}',
+    summary: 'Delete your pin',
+    auth: 'user',
+    responses: { 200: PinDeleted },
+    errors: [404],
+    handler: async ({ ctx, res, params, userId }) => {
+      await deletePin(ctx, userId, params.id);
+      res.json({ message: 'Pin deleted', id: params.id });
+    },
+  }),
+];

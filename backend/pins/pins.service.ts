@@ -5,7 +5,7 @@ import type { PinListParams } from '../../contract/paging.ts';
 import type { Pin, PinList } from '../../contract/pins.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../context.ts';
-import { forbidden, notFound } from '../http/errors.ts';
+import { forbidden, notFound } from '../errors.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
 import { keyset } from '../paging/keyset.ts';
 import { permutation } from '../paging/shuffle.ts';
@@ -101,7 +101,7 @@ async function shuffledPage(
   return { pins, next: pos < n ? { n, pos } : null };
 }
 
-export async function findPin(db: Kysely<DB>, id: number): Promise<Pin | undefined> {
+async function findPin(db: Kysely<DB>, id: number): Promise<Pin | undefined> {
   const row = await selectPins(db).where('pins.id', '=', id).executeTakeFirst();
   return row && toPin(row);
 }

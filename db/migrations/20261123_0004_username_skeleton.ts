@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { usernameSkeleton } from '../../backend/auth/usernames.ts';
+import { usernameSkeleton } from '../username-skeleton.ts';
 
 // users.username_skeleton: the confusable skeleton of the username (backend/auth/usernames.ts),
 // unique, so that of two look-alike sign-ups ("demo", "dеmo" with a Cyrillic е) racing each other

@@ -15,9 +15,9 @@ export class ApiError extends Error {
 }
 
 /** Status 0 stands for "no answer at all" (network down, aborted). */
-export const NETWORK_ERROR_STATUS = 0;
+const NETWORK_ERROR_STATUS = 0;
 
-export function readCookie(name: string): string | undefined {
+function readCookie(name: string): string | undefined {
   if (typeof document === 'undefined') return undefined;
   for (const part of document.cookie.split(';')) {
     const [key, ...rest] = part.trim().split('=');
@@ -51,7 +51,7 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 interface CallOptions {
   /** Makes a create safe to repeat (see `createOnce`). */
@@ -106,7 +106,7 @@ export function isApiError(error: unknown): error is ApiError {
 }
 
 /** 128 random bits as hex. (crypto.randomUUID exists only on https and localhost pages.) */
-export function newIdempotencyKey(): string {
+function newIdempotencyKey(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }

@@ -5,7 +5,7 @@ export async function fetchFavorites(): Promise<Favorite[]> {
   return (await api<FavoriteList>('GET', '/api/favorites/')).pins;
 }
 
-export type FavoriteResult =
+type FavoriteResult =
   | { kind: 'added'; favorite: Favorite }
   | { kind: 'already' }
   | { kind: 'unknown'; raw: unknown };

@@ -9,13 +9,13 @@ import { sessionUserAtom } from '../state/atoms.ts';
 import { upsertComment } from '../state/comments.ts';
 import { Modal } from './Modal.tsx';
 
-export const COMMENT_REQUIRED = MSG.commentRequired; // "Text is required"
-export const COMMENT_LOGGED_OUT = 'You must be logged in to submit a comment.';
-export const COMMENT_DUPLICATE = 'You already submitted a comment on this pin.';
-export const COMMENT_FAILED = 'Something went wrong.';
+const COMMENT_REQUIRED = MSG.commentRequired; // "Text is required"
+const COMMENT_LOGGED_OUT = 'You must be logged in to submit a comment.';
+const COMMENT_DUPLICATE = 'You already submitted a comment on this pin.';
+const COMMENT_FAILED = 'Something went wrong.';
 
 /** SPEC §8: the duplicate comment and a lost session get their own texts; the rest is generic. */
-export function commentErrorMessage(error: unknown): string {
+function commentErrorMessage(error: unknown): string {
   if (isApiError(error)) {
     if (error.body.errors.includes(MSG.commentDuplicate)) return COMMENT_DUPLICATE;
     if (error.status === 401) return COMMENT_LOGGED_OUT;

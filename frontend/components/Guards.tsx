@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { sessionUserAtom } from '../state/atoms.ts';
 
-export type FromState = { from?: string } | null;
+type FromState = { from?: string } | null;
 
 /** Anonymous visitors go to /login, and come back here after logging in. */
 export function RequireAuth({ children }: { children: ReactNode }) {

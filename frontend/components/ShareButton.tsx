@@ -1,10 +1,10 @@
 import { ShareIcon } from './Icons.tsx';
 
-export const SHARE_COPIED = 'Pin link copied to clipboard!';
-export const SHARE_FAILED = 'Failed to copy link.';
+const SHARE_COPIED = 'Pin link copied to clipboard!';
+const SHARE_FAILED = 'Failed to copy link.';
 
 /** SPEC §8: the device share feature when present, else copy the link and say so. */
-export async function sharePin(title: string, url: string): Promise<void> {
+async function sharePin(title: string, url: string): Promise<void> {
   if (typeof navigator.share === 'function') {
     try {
       await navigator.share({ title, url });

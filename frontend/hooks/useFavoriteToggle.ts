@@ -5,7 +5,7 @@ import { sessionUserAtom } from '../state/atoms.ts';
 import { favoriteIdByPinAtom, removeFavorite, setAllFavorites, upsertFavorite } from '../state/favorites.ts';
 import { loadWithLiveReplay } from '../live/client.ts';
 
-export type ToggleResult = 'added' | 'removed' | 'unchanged';
+type ToggleResult = 'added' | 'removed' | 'unchanged';
 
 /** Favorite state of one pin for the signed-in user, and the toggle every heart uses. */
 export function useFavoriteToggle(pinId: number) {

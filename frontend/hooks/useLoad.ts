@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { isApiError } from '../api/client.ts';
 import { loadWithLiveReplay } from '../live/client.ts';
 
-export type LoadStatus = 'loading' | 'ready' | 'notFound' | 'error';
+type LoadStatus = 'loading' | 'ready' | 'notFound' | 'error';
 
 /**
  * Runs `load` when the component mounts and whenever `key` changes; `load` puts what it fetched

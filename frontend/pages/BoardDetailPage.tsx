@@ -18,7 +18,7 @@ import type { Store } from '../state/store.ts';
 import { loadWithLiveReplay } from '../live/client.ts';
 
 export const LOADING_BOARD = 'Loading board details...';
-export const BOARD_EMPTY = 'No pins in this board yet.';
+const BOARD_EMPTY = 'No pins in this board yet.';
 
 /** Loads one board into the store; the screens read it from there. */
 export function useBoard(idParam: string) {
@@ -33,7 +33,7 @@ export function useBoard(idParam: string) {
 }
 
 /** Board rename rule (SPEC §5): the trimmed name, when non-empty and different; else null. */
-export function renameTarget(current: string, draft: string): string | null {
+function renameTarget(current: string, draft: string): string | null {
   const trimmed = draft.trim();
   return trimmed && trimmed !== current ? trimmed : null;
 }

@@ -8,7 +8,7 @@ import { useLoad } from '../hooks/useLoad.ts';
 import { boardsLoadedAtom } from '../state/atoms.ts';
 import { boardListAtom, formatPinCount, setAllBoards } from '../state/boards.ts';
 
-export const BOARDS_EMPTY = 'No boards found.';
+const BOARDS_EMPTY = 'No boards found.';
 
 export function BoardsPage() {
   useDocumentTitle('Boards');
@@ -29,12 +29,11 @@ export function BoardsPage() {
         <ul className="board-grid" aria-label="Your boards">
           {boards.map((board) => {
             const cover = board.pins[0];
-            const coverUrl = cover ? cover.image_url || (cover as { imageUrl?: string }).imageUrl || '' : '';
             return (
               <li key={board.id} className="board-card">
                 <Link to={`/boards/${board.id}`} className="board-card__link">
                   <div className="board-card__cover">
-                    {cover ? <PinImage src={coverUrl} alt="" /> : <div className="board-card__no-image">No Image</div>}
+                    {cover ? <PinImage src={cover.image_url} alt="" /> : <div className="board-card__no-image">No Image</div>}
                   </div>
                   <div className="board-card__body">
                     <span className="board-card__name">{board.name}</span>

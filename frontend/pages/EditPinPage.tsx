@@ -1,5 +1,4 @@
 import { useAtomValue, useStore } from 'jotai';
-import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { LIMITS } from '../../contract/limits.ts';
 import { MSG } from '../../contract/messages.ts';
@@ -11,12 +10,13 @@ import { FormField } from '../components/FormField.tsx';
 import { PinImage } from '../components/PinImage.tsx';
 import { Loading, RetryLoad } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
+import { type FormErrors, useForm } from '../hooks/useForm.ts';
 import { useLoad } from '../hooks/useLoad.ts';
 import { useParamId } from '../hooks/useParamId.ts';
 import { pinsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
 import { upsertPin } from '../state/pins.ts';
 
-export const LOADING_PIN = 'Loading pin data...';
+const LOADING_PIN = 'Loading pin data...';
 
 export function EditPinPage() {
   useDocumentTitle('Edit Pin');
@@ -43,47 +43,30 @@ export function EditPinPage() {
 function EditPinForm({ pin }: { pin: Pin }) {
   const store = useStore();
   const navigate = useNavigate();
-  const [title, setTitle] = useState(pin.title);
-  const [description, setDescription] = useState(pin.description);
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    if (!title.trim()) {
-      setError(MSG.titleRequired);
-      return;
-    }
-    setError(undefined);
-    setBusy(true);
-    try {
+  const form = useForm({
+    initial: { title: pin.title, description: pin.description },
+    validate: ({ title }): FormErrors => (title.trim() ? {} : { title: MSG.titleRequired }),
+    async submit({ title, description }) {
       upsertPin(store, await updatePin(pin.id, { title: title.trim(), description: description.trim() }));
       await navigate('/pins');
-    } catch (err) {
-      console.error(err); // SPEC §8: update failures are logged
-      if (isApiError(err) && err.status === 400 && err.body.errors[0]) setError(err.body.errors[0]);
-      setBusy(false);
-    }
-  }
+    },
+    failed(error) {
+      console.error(error); // SPEC §8: update failures are logged
+      return isApiError(error) && error.status === 400 ? error.body.fields : {};
+    },
+  });
 
   return (
     <div className="form-page form-page--wide">
-      <form className="form-card form-card--split" onSubmit={(e) => void onSubmit(e)} noValidate aria-labelledby="edit-pin-title">
+      <form className="form-card form-card--split" onSubmit={form.onSubmit} noValidate aria-labelledby="edit-pin-title">
         <div className="form-card__preview">
           <PinImage src={pin.image_url} alt={pin.title} eager />
         </div>
         <div className="form-card__fields">
           <h1 id="edit-pin-title">Edit Pin</h1>
-          <FormField label="Title" name="title" value={title} maxLength={LIMITS.title} onChange={(e) => setTitle(e.target.value)} error={error} />
-          <FormField
-            label="Description"
-            name="description"
-            multiline
-            value={description}
-            maxLength={LIMITS.description}
-            onChange={(e) => setDescription(e.target.value)}
-          />
-          <button type="submit" className="button button--block" disabled={busy}>
+          <FormField label="Title" maxLength={LIMITS.title} {...form.field('title')} error={form.errors.title} />
+          <FormField label="Description" multiline maxLength={LIMITS.description} {...form.field('description')} error={form.errors.description} />
+          <button type="submit" className="button button--block" disabled={form.busy}>
             Save Changes
           </button>
           <Link to={`/pins/${pin.id}`} className="button button--secondary button--block">

@@ -11,7 +11,7 @@ import { favoritesLoadedAtom } from '../state/atoms.ts';
 import { favoriteListAtom, removeFavorite, setAllFavorites } from '../state/favorites.ts';
 import { Link } from 'react-router';
 
-export const FAVORITES_EMPTY = 'No favorited pin yet!';
+const FAVORITES_EMPTY = 'No favorited pin yet!';
 
 export function FavoritesPage() {
   useDocumentTitle('Favorites');

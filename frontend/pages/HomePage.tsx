@@ -10,7 +10,7 @@ import { useLoad } from '../hooks/useLoad.ts';
 import { pinsLoadedAtom, sessionUserAtom } from '../state/atoms.ts';
 import { ensureHomeOrder, homePinsAtom, setAllPins } from '../state/pins.ts';
 
-export const HOME_EMPTY = "No pins yet. Let's get creative!";
+const HOME_EMPTY = "No pins yet. Let's get creative!";
 
 export function PinGridCard({ pin, user }: { pin: Pin; user: User | null }) {
   return (

@@ -6,8 +6,8 @@ import { Empty, Loading, RetryLoad } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { LOADING_BOARD, removeFromBoard, useBoard } from './BoardDetailPage.tsx';
 
-export const MANAGE_EMPTY = 'No pins found in this board.';
-export const MANAGE_CONFIRM = 'Are you sure you want to remove this pin?';
+const MANAGE_EMPTY = 'No pins found in this board.';
+const MANAGE_CONFIRM = 'Are you sure you want to remove this pin?';
 
 export function ManagePinsPage() {
   const store = useStore();

@@ -47,6 +47,21 @@ describe('New pin page', () => {
     await waitFor(() => expect(log).toHaveBeenCalled());
     expect(router.state.location.pathname).toBe('/pins/new');
   });
+
+  it("lists the server's messages when it refuses the pin", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const tooLong = 'Title must be at most 200 characters.';
+    const { ui, router } = renderApp('/pins/new', {
+      user: alice,
+      handlers: { 'POST /api/pins/': { status: 400, body: errorBody(tooLong, [tooLong, MSG.imageUrlInvalid], { title: tooLong, imageUrl: MSG.imageUrlInvalid }) } },
+    });
+    await ui.type(await screen.findByLabelText('Title'), 'T');
+    await ui.type(screen.getByLabelText('Image URL'), '/seed-images/a.svg');
+    await ui.click(screen.getByRole('button', { name: 'Save Pin' }));
+    const list = await screen.findByRole('list', { name: 'Problems with this pin' });
+    expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual([tooLong, MSG.imageUrlInvalid]);
+    expect(router.state.location.pathname).toBe('/pins/new');
+  });
 });
 
 describe('Edit pin page', () => {
@@ -73,5 +88,22 @@ describe('Edit pin page', () => {
     await ui.click(screen.getByRole('button', { name: 'Save Changes' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/pins'));
     expect(sent('PUT', '/api/pins/3')[0]?.body).toEqual({ title: 'Renamed', description: pin.description });
+  });
+
+  it("shows a refused edit's message under the field it is about, and stays on the form", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const pin = makePin(3, alice);
+    const tooLong = 'Description must be at most 2000 characters.';
+    const { ui, router } = renderApp('/pins/3/edit', {
+      user: alice,
+      handlers: { 'GET /api/pins/3': { body: pin }, 'PUT /api/pins/3': { status: 400, body: errorBody(tooLong, [tooLong], { description: tooLong }) } },
+    });
+    await ui.type(await screen.findByLabelText('Description'), ' more');
+    await ui.click(screen.getByRole('button', { name: 'Save Changes' }));
+    const description = screen.getByLabelText('Description');
+    await waitFor(() => expect(description.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(description.getAttribute('aria-describedby') ?? '')?.textContent).toBe(tooLong);
+    expect(screen.getByLabelText('Title').getAttribute('aria-invalid')).toBeNull();
+    expect(router.state.location.pathname).toBe('/pins/3/edit');
   });
 });

@@ -21,8 +21,8 @@ import { useWatchPins } from '../live/hooks.ts';
 import { deletedPinIdsAtom, pinsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
 import { removePin, upsertPin } from '../state/pins.ts';
 
-export const FAVORITED_POPUP = 'Favorited!';
-export const FAVORITED_POPUP_MS = 2000;
+const FAVORITED_POPUP = 'Favorited!';
+const FAVORITED_POPUP_MS = 2000;
 
 export function PinDetailPage() {
   const store = useStore();

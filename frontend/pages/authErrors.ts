@@ -1,7 +1,7 @@
 import { MSG } from '../../contract/messages.ts';
 import { isApiError } from '../api/client.ts';
 
-export const SERVER_ERROR = MSG.serverError; // "Something went wrong. Please try again"
+const SERVER_ERROR = MSG.serverError; // "Something went wrong. Please try again"
 
 /**
  * Login and signup errors (SPEC §7): below 500 the answer's field messages (email, password,

@@ -19,8 +19,8 @@ afterEach(() => {
   });
 });
 
-export type Call = { method: string; path: string; body: unknown; headers: Record<string, string> };
-export type Reply = { status?: number; body?: unknown; headers?: Record<string, string> };
+type Call = { method: string; path: string; body: unknown; headers: Record<string, string> };
+type Reply = { status?: number; body?: unknown; headers?: Record<string, string> };
 export type Handler = Reply | ((call: Call) => Reply | Promise<Reply>);
 
 export function errorBody(message: string, errors: string[] = [message], fields: Record<string, string> = {}) {

@@ -8,12 +8,13 @@ import type { Favorite } from '../../contract/favorites.ts';
 import type { Pin } from '../../contract/pins.ts';
 import type { User } from '../../contract/users.ts';
 import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
+import { type FieldSpec, ROUTES, routeAt, type TestRoute, wrongQueryValues } from '../support/routes.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 
-// DESIGN §7: "Bad input of every kind gets the error shape above and changes nothing". Every route
-// of SPEC §7 (plus GET /api/pins/{id}) gets malformed bodies and ids from a signed-in user who owns
-// every target, so a 4xx can only come from the input itself; every case compares the full contents
-// of every table before and after.
+// DESIGN §7: "Bad input of every kind gets the error shape above and changes nothing". Every API
+// route (as the server declares it, tests/support/routes.ts) gets malformed bodies, query strings
+// and ids from a signed-in user who owns every target, so a 4xx can only come from the input itself;
+// every case compares the full contents of every table before and after.
 
 let server: TestServer;
 let owner: ApiClient;
@@ -104,144 +105,62 @@ async function expectRejected(send: () => Promise<ApiResponse>, expectation: Exp
   return response;
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type Target = keyof typeof ids;
-
-interface FieldSpec {
-  kind: 'string' | 'id';
-  required: boolean;
-  /** Longest accepted value (strings). */
-  max?: number;
-  /** NUL can be stored safely (hashed passwords never reach a text column). */
-  nulHarmless?: boolean;
-}
-
-interface Route {
-  method: Method;
-  path: string;
-  /** What each path parameter names, so the default id is one the signed-in user owns. */
-  params: Record<string, Target>;
-  /** A body the route would accept (or refuse only for business reasons), and its fields. */
-  body?: { valid: () => Record<string, unknown>; fields: Record<string, FieldSpec> };
-}
 
 let n = 0;
 const fresh = () => `bi${process.pid}x${Date.now() % 1e7}x${++n}`;
 
-const ROUTES: Route[] = [
-  { method: 'GET', path: '/api/auth/', params: {} },
-  {
-    method: 'POST',
-    path: '/api/auth/login',
-    params: {},
-    body: {
-      valid: () => ({ email: 'nobody-here@example.test', password: 'not the password' }),
-      fields: { email: { kind: 'string', required: true, max: 254 }, password: { kind: 'string', required: true, max: 256, nulHarmless: true } },
-    },
-  },
-  {
-    method: 'POST',
-    path: '/api/auth/signup',
-    params: {},
-    body: {
-      valid: () => {
-        const tag = fresh();
-        return { email: `${tag}@example.test`, username: tag, password: 'long enough password' };
-      },
-      fields: {
-        email: { kind: 'string', required: true, max: 254 },
-        username: { kind: 'string', required: true, max: 40 },
-        password: { kind: 'string', required: true, max: 256, nulHarmless: true },
-        firstName: { kind: 'string', required: false, max: 60 },
-      },
-    },
-  },
-  { method: 'GET', path: '/api/auth/logout', params: {} },
-  { method: 'GET', path: '/api/pins/', params: {} },
-  {
-    method: 'POST',
-    path: '/api/pins/',
-    params: {},
-    body: {
-      valid: () => ({ title: 'New pin', imageUrl: 'https://example.com/new.png', description: 'fine' }),
-      fields: {
-        title: { kind: 'string', required: true, max: 200 },
-        imageUrl: { kind: 'string', required: true, max: 2048 },
-        description: { kind: 'string', required: false, max: 2000 },
-      },
-    },
-  },
-  { method: 'GET', path: '/api/pins/{id}', params: { id: 'pin' } },
-  {
-    method: 'PUT',
-    path: '/api/pins/{id}',
-    params: { id: 'pin' },
-    body: {
-      valid: () => ({ title: 'Edited title', description: 'edited' }),
-      fields: { title: { kind: 'string', required: true, max: 200 }, description: { kind: 'string', required: false, max: 2000 } },
-    },
-  },
-  { method: 'DELETE', path: '/api/pins/{id}', params: { id: 'pin' } },
-  { method: 'GET', path: '/api/boards/', params: {} },
-  { method: 'GET', path: '/api/boards/{id}', params: { id: 'board' } },
-  {
-    method: 'POST',
-    path: '/api/boards/',
-    params: {},
-    body: { valid: () => ({ name: 'Another board' }), fields: { name: { kind: 'string', required: true, max: 100 } } },
-  },
-  {
-    method: 'PATCH',
-    path: '/api/boards/{id}',
-    params: { id: 'board' },
-    body: { valid: () => ({ name: 'Renamed board' }), fields: { name: { kind: 'string', required: true, max: 100 } } },
-  },
-  { method: 'DELETE', path: '/api/boards/{id}', params: { id: 'board' } },
-  {
-    method: 'POST',
-    path: '/api/boards/{id}/pins',
-    params: { id: 'board' },
-    body: { valid: () => ({ pin_id: ids.pin }), fields: { pin_id: { kind: 'id', required: true } } },
-  },
-  { method: 'DELETE', path: '/api/boards/{id}/pins/{pinId}', params: { id: 'board', pinId: 'pin' } },
-  { method: 'GET', path: '/api/favorites/', params: {} },
-  {
-    method: 'POST',
-    path: '/api/favorites/',
-    params: {},
-    body: { valid: () => ({ pin_id: ids.pin }), fields: { pin_id: { kind: 'id', required: true } } },
-  },
-  { method: 'DELETE', path: '/api/favorites/{id}', params: { id: 'favorite' } },
-  { method: 'GET', path: '/api/comments/pins/{pinId}/comments', params: { pinId: 'pin' } },
-  {
-    method: 'POST',
-    path: '/api/comments/pins/{pinId}/comments',
-    params: { pinId: 'pin' },
-    body: { valid: () => ({ text: 'Another comment' }), fields: { text: { kind: 'string', required: true, max: 1000 } } },
-  },
-  {
-    method: 'PUT',
-    path: '/api/comments/{id}',
-    params: { id: 'comment' },
-    body: { valid: () => ({ text: 'Edited comment' }), fields: { text: { kind: 'string', required: true, max: 1000 } } },
-  },
-  { method: 'DELETE', path: '/api/comments/{id}', params: { id: 'comment' } },
-];
+/**
+ * A value each input accepts, by its name: a body made of them is one its route would accept, or
+ * refuse only for business reasons (a login for an account nobody has).
+ */
+const VALID: Record<string, () => unknown> = {
+  email: () => `${fresh()}@example.test`,
+  username: fresh,
+  password: () => 'long enough password',
+  firstName: () => 'Bad',
+  title: () => 'New pin',
+  imageUrl: () => 'https://example.com/new.png',
+  description: () => 'fine',
+  name: () => 'Another board',
+  text: () => 'Another comment',
+  pin_id: () => ids.pin,
+};
 
-/** The route's path with owned ids, except the overrides (inserted as they are, unencoded). */
-function pathOf(route: Route, overrides: Record<string, string> = {}): string {
-  return route.path.replace(/\{(\w+)\}/g, (_, name: string) => overrides[name] ?? String(ids[route.params[name] as Target]));
+/** Inputs where a NUL character can be stored safely: hashed passwords never reach a text column. */
+const NUL_HARMLESS = new Set(['password']);
+
+/** Numbers just outside the field's range. */
+function outOfRange(spec: FieldSpec): number[] {
+  return [...(spec.minimum !== undefined ? [spec.minimum - 1] : []), ...(spec.maximum !== undefined ? [spec.maximum + 1] : [])];
 }
 
-const label = (route: Route) => `${route.method} ${route.path}`;
+function validBody(route: TestRoute): Record<string, unknown> {
+  const entries = Object.entries(route.body ?? {}).flatMap(([field, spec]): Array<[string, unknown]> => {
+    const value = VALID[field];
+    if (value) return [[field, value()]];
+    if (spec.required) throw new Error(`${route.label} reads "${field}": give it a valid value in VALID`);
+    return [];
+  });
+  return Object.fromEntries(entries);
+}
 
-function send(route: Route, options: { path?: string; json?: unknown; rawBody?: string; headers?: Record<string, string> } = {}) {
+/** The route's path with owned ids, except the overrides (inserted as they are, unencoded). */
+function pathOf(route: TestRoute, overrides: Record<string, string> = {}): string {
+  return route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const target = route.params[name] as string;
+    if (!(target in ids)) throw new Error(`${route.label}: {${name}} names a ${target}; create one the owner holds in beforeAll`);
+    return overrides[name] ?? String(ids[target as Target]);
+  });
+}
+
+function send(route: TestRoute, options: { path?: string; json?: unknown; rawBody?: string; headers?: Record<string, string> } = {}) {
   const { path = pathOf(route), ...rest } = options;
   return owner.request(route.method, path, rest);
 }
 
 /** Sends bytes the client helper cannot (binary, streamed), with the owner's cookies and CSRF token. */
-async function sendRaw(route: Route, body: BodyInit, headers: Record<string, string>): Promise<ApiResponse> {
+async function sendRaw(route: TestRoute, body: BodyInit, headers: Record<string, string>): Promise<ApiResponse> {
   const cookie = [...owner.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   const response = await fetch(server.url + pathOf(route), {
     method: route.method,
@@ -254,16 +173,12 @@ async function sendRaw(route: Route, body: BodyInit, headers: Record<string, str
   return { status: response.status, body: json ? (JSON.parse(text) as unknown) : text, headers: response.headers };
 }
 
-const bodyRoutes = ROUTES.filter((r): r is Route & { body: NonNullable<Route['body']> } => r.body !== undefined);
+const bodyRoutes = ROUTES.filter((r): r is TestRoute & { body: NonNullable<TestRoute['body']> } => r.body !== undefined);
+const queryRoutes = ROUTES.filter((r): r is TestRoute & { query: NonNullable<TestRoute['query']> } => r.query !== undefined);
 const paramRoutes = ROUTES.filter((r) => Object.keys(r.params).length > 0);
 const nonGetRoutes = ROUTES.filter((r) => r.method !== 'GET');
 
 // ---------------------------------------------------------------------------------------------
-
-test('the route table covers SPEC §7 plus GET /api/pins/{id}', () => {
-  expect(ROUTES).toHaveLength(23);
-  expect(new Set(ROUTES.map(label)).size).toBe(23);
-});
 
 describe('ids in the path', () => {
   // Not numbers at all, or numbers that are not positive whole numbers: invalid input → 400.
@@ -273,15 +188,15 @@ describe('ids in the path', () => {
 
   for (const route of paramRoutes) {
     for (const param of Object.keys(route.params)) {
-      describe(`${label(route)} {${param}}`, () => {
+      describe(`${route.label} {${param}}`, () => {
         for (const bad of malformed) {
           test(`${JSON.stringify(bad)} → 400`, async () => {
-            await expectRejected(() => send(route, { path: pathOf(route, { [param]: bad }), json: route.body?.valid() }), { status: 400 });
+            await expectRejected(() => send(route, { path: pathOf(route, { [param]: bad }), json: route.body && validBody(route) }), { status: 400 });
           });
         }
         for (const bad of impossible) {
           test(`${bad} → 400 or 404`, async () => {
-            await expectRejected(() => send(route, { path: pathOf(route, { [param]: bad }), json: route.body?.valid() }), { status: [400, 404] });
+            await expectRejected(() => send(route, { path: pathOf(route, { [param]: bad }), json: route.body && validBody(route) }), { status: [400, 404] });
           });
         }
       });
@@ -294,8 +209,8 @@ describe('request bodies', () => {
   const nonObjects = ['null', '[]', '"a string"', '42', 'true', '[[[[[[[[]]]]]]]]'];
 
   for (const route of bodyRoutes) {
-    const { fields } = route.body;
-    describe(label(route), () => {
+    const fields = route.body;
+    describe(route.label, () => {
       for (const raw of malformedJson) {
         test(`malformed JSON ${JSON.stringify(raw)} → 400`, async () => {
           await expectRejected(() => send(route, { rawBody: raw }), { status: 400 });
@@ -313,7 +228,7 @@ describe('request bodies', () => {
       }
 
       test('an array holding a valid body → 400', async () => {
-        await expectRejected(() => send(route, { json: [route.body.valid()] }), { status: 400 });
+        await expectRejected(() => send(route, { json: [validBody(route)] }), { status: 400 });
       });
 
       test('{} → 400 naming every required input', async () => {
@@ -322,16 +237,16 @@ describe('request bodies', () => {
       });
 
       test('a valid body sent as text/plain → 4xx', async () => {
-        await expectRejected(() => send(route, { rawBody: JSON.stringify(route.body.valid()), headers: { 'content-type': 'text/plain' } }));
+        await expectRejected(() => send(route, { rawBody: JSON.stringify(validBody(route)), headers: { 'content-type': 'text/plain' } }));
       });
 
       test('a valid body sent as a urlencoded form → 4xx', async () => {
-        const form = new URLSearchParams(Object.entries(route.body.valid()).map(([k, v]) => [k, String(v)])).toString();
+        const form = new URLSearchParams(Object.entries(validBody(route)).map(([k, v]) => [k, String(v)])).toString();
         await expectRejected(() => send(route, { rawBody: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } }));
       });
 
       test('a valid body padded past 64 KB → 413', async () => {
-        await expectRejected(() => send(route, { json: { ...route.body.valid(), padding: 'x'.repeat(70_000) } }), { status: 413 });
+        await expectRejected(() => send(route, { json: { ...validBody(route), padding: 'x'.repeat(70_000) } }), { status: 413 });
       });
 
       test('a streamed (chunked) body past 64 KB → 413', async () => {
@@ -339,7 +254,7 @@ describe('request bodies', () => {
         let sent = 0;
         const stream = new ReadableStream<Uint8Array>({
           pull(controller) {
-            if (sent === 0) controller.enqueue(new TextEncoder().encode(JSON.stringify(route.body.valid()).slice(0, -1)));
+            if (sent === 0) controller.enqueue(new TextEncoder().encode(JSON.stringify(validBody(route)).slice(0, -1)));
             if (sent++ < 8) controller.enqueue(chunk);
             else {
               controller.enqueue(new TextEncoder().encode('}'));
@@ -351,7 +266,7 @@ describe('request bodies', () => {
       });
 
       test('a gzip body that inflates past 64 KB → 413', async () => {
-        const inflated = JSON.stringify({ ...route.body.valid(), padding: ' '.repeat(1024 * 1024) });
+        const inflated = JSON.stringify({ ...validBody(route), padding: ' '.repeat(1024 * 1024) });
         await expectRejected(() => sendRaw(route, gzipSync(inflated), { 'content-type': 'application/json', 'content-encoding': 'gzip' }), {
           status: 413,
         });
@@ -359,18 +274,18 @@ describe('request bodies', () => {
 
       for (const [field, spec] of Object.entries(fields)) {
         const wrongTypes: unknown[] =
-          spec.kind === 'id'
-            ? ['1', `${ids.pin}`, 1.5, -1, 0, 1e20, 2147483648, true, [1], { id: 1 }, null, '']
+          spec.type === 'integer'
+            ? ['1', `${ids.pin}`, 1.5, -1, 1e20, true, [1], { id: 1 }, null, '', ...outOfRange(spec)]
             : [123, 0, true, false, {}, { value: 'x' }, [], ['x'], ...(spec.required ? [null] : [])];
         for (const value of wrongTypes) {
           test(`${field}: ${JSON.stringify(value)} → 400 with fields.${field}`, async () => {
-            const body = { ...route.body.valid(), [field]: value };
+            const body = { ...validBody(route), [field]: value };
             // ids in a body are only valid as numbers; `${ids.pin}` (a string) must not slip through.
             await expectRejected(() => send(route, { json: body }), { status: 400, fields: [field] });
           });
         }
 
-        if (spec.kind === 'id') {
+        if (spec.type === 'integer') {
           // Number literals JSON can carry but a JavaScript number cannot hold exactly.
           for (const literal of ['99999999999999999999', '1e400', '-0', '2147483647.5']) {
             test(`${field}: ${literal} (raw JSON number) → 400 with fields.${field}`, async () => {
@@ -379,26 +294,26 @@ describe('request bodies', () => {
           }
         }
 
-        if (spec.kind === 'string') {
+        if (spec.type === 'string') {
           test(`${field}: 100,000 characters → 413 (body too large)`, async () => {
-            await expectRejected(() => send(route, { json: { ...route.body.valid(), [field]: 'a'.repeat(100_000) } }), { status: 413 });
+            await expectRejected(() => send(route, { json: { ...validBody(route), [field]: 'a'.repeat(100_000) } }), { status: 413 });
           });
 
           test(`${field}: 60,000 characters (under the body limit) → 400 with fields.${field}`, async () => {
-            await expectRejected(() => send(route, { json: { ...route.body.valid(), [field]: 'a'.repeat(60_000) } }), { status: 400, fields: [field] });
+            await expectRejected(() => send(route, { json: { ...validBody(route), [field]: 'a'.repeat(60_000) } }), { status: 400, fields: [field] });
           });
 
-          if (spec.max !== undefined) {
-            const max = spec.max;
+          if (spec.maxLength !== undefined) {
+            const max = spec.maxLength;
             test(`${field}: ${max + 1} characters (one over its limit) → 400 with fields.${field}`, async () => {
               const value = field === 'email' ? `${'a'.repeat(max - 12)}@example.test` : 'b'.repeat(max + 1);
-              await expectRejected(() => send(route, { json: { ...route.body.valid(), [field]: value } }), { status: 400, fields: [field] });
+              await expectRejected(() => send(route, { json: { ...validBody(route), [field]: value } }), { status: 400, fields: [field] });
             });
           }
 
-          if (!spec.nulHarmless) {
+          if (!NUL_HARMLESS.has(field)) {
             test(`${field}: a NUL character → 4xx, nothing written`, async () => {
-              const valid = route.body.valid();
+              const valid = validBody(route);
               const base = typeof valid[field] === 'string' ? (valid[field] as string) : 'text';
               const value = field === 'imageUrl' ? 'https://example.com/a\u0000b.png' : `${base.slice(0, 4)}\u0000${base.slice(4)}`;
               await expectRejected(() => send(route, { json: { ...valid, [field]: value } }));
@@ -412,17 +327,17 @@ describe('request bodies', () => {
 
 describe('bodies on routes that take none', () => {
   for (const route of nonGetRoutes.filter((r) => r.body === undefined)) {
-    test(`${label(route)} with malformed JSON → 400, nothing deleted`, async () => {
+    test(`${route.label} with malformed JSON → 400, nothing deleted`, async () => {
       await expectRejected(() => send(route, { rawBody: '{"oops": ' }), { status: 400 });
     });
-    test(`${label(route)} with a body past 64 KB → 413, nothing deleted`, async () => {
+    test(`${route.label} with a body past 64 KB → 413, nothing deleted`, async () => {
       await expectRejected(() => send(route, { json: { padding: 'x'.repeat(70_000) } }), { status: 413 });
     });
   }
 });
 
 describe('image URLs', () => {
-  const route = ROUTES.find((r) => r.method === 'POST' && r.path === '/api/pins/') as Route;
+  const route = routeAt('POST /api/pins/');
   const refused = [
     'javascript:alert(1)',
     'JavaScript:alert(document.cookie)',
@@ -456,7 +371,7 @@ describe('image URLs', () => {
 });
 
 describe('usernames', () => {
-  const route = ROUTES.find((r) => r.path === '/api/auth/signup') as Route;
+  const route = routeAt('POST /api/auth/signup');
   // The owner's name in other forms (taken, or looking like it), and names hiding characters.
   const refused: Array<[string, () => string, number]> = [
     ['upper case', () => ownerUser.username.toUpperCase(), 409],
@@ -470,18 +385,18 @@ describe('usernames', () => {
   ];
   for (const [what, username, status] of refused) {
     test(`${what} → ${status} with fields.username`, async () => {
-      await expectRejected(() => send(route, { json: { ...route.body?.valid(), username: username() } }), { status, fields: ['username'] });
+      await expectRejected(() => send(route, { json: { ...validBody(route), username: username() } }), { status, fields: ['username'] });
     });
   }
 });
 
 describe('SPEC validation texts', () => {
-  const pins = ROUTES.find((r) => r.method === 'POST' && r.path === '/api/pins/') as Route;
-  const pinEdit = ROUTES.find((r) => r.method === 'PUT' && r.path === '/api/pins/{id}') as Route;
-  const boards = ROUTES.find((r) => r.method === 'POST' && r.path === '/api/boards/') as Route;
-  const rename = ROUTES.find((r) => r.method === 'PATCH') as Route;
-  const comment = ROUTES.find((r) => r.method === 'POST' && r.path.endsWith('/comments')) as Route;
-  const commentEdit = ROUTES.find((r) => r.method === 'PUT' && r.path === '/api/comments/{id}') as Route;
+  const pins = routeAt('POST /api/pins/');
+  const pinEdit = routeAt('PUT /api/pins/{id}');
+  const boards = routeAt('POST /api/boards/');
+  const rename = routeAt('PATCH /api/boards/{id}');
+  const comment = routeAt('POST /api/comments/pins/{pinId}/comments');
+  const commentEdit = routeAt('PUT /api/comments/{id}');
 
   for (const body of [{}, { title: '', imageUrl: '' }, { title: '   ', imageUrl: ' \t ' }, { description: 'only this' }]) {
     test(`POST /api/pins/ ${JSON.stringify(body)} → "Title is required." and "Image URL is required." together`, async () => {
@@ -549,9 +464,26 @@ describe('unknown API paths and methods', () => {
   });
 });
 
-describe('routes without input ignore junk query strings', () => {
-  for (const route of ROUTES.filter((r) => r.method === 'GET' && Object.keys(r.params).length === 0)) {
-    test(`${label(route)}?junk → 200, nothing written`, async () => {
+for (const route of queryRoutes) {
+  describe(`${route.label} query string`, () => {
+    for (const [field, spec] of Object.entries(route.query)) {
+      for (const value of wrongQueryValues(spec)) {
+        test(`${field}=${JSON.stringify(value).slice(0, 40)} → 400 with fields.${field}`, async () => {
+          const query = new URLSearchParams([value].flat().map((v) => [field, v]));
+          await expectRejected(() => send(route, { path: `${pathOf(route)}?${query}`, json: route.body && validBody(route) }), {
+            status: 400,
+            fields: [field],
+          });
+        });
+      }
+    }
+  });
+}
+
+describe('GET routes ignore query keys they do not read', () => {
+  const needsNoInput = (r: TestRoute) => Object.keys(r.params).length === 0 && !Object.values(r.query ?? {}).some((spec) => spec.required);
+  for (const route of ROUTES.filter((r) => r.method === 'GET' && needsNoInput(r))) {
+    test(`${route.label}?junk → 200, nothing written`, async () => {
       // Logout would end the owner's session; it gets a client of its own.
       const client = route.path === '/api/auth/logout' ? new ApiClient(server.url) : owner;
       const before = await snapshot();

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { paramNames } from '../../backend/http/route.ts';
 import type { Board } from '../../contract/boards.ts';
 import type { Comment } from '../../contract/comments.ts';
 import type { Favorite } from '../../contract/favorites.ts';
@@ -8,11 +9,12 @@ import type { Pin } from '../../contract/pins.ts';
 import { isAllowedImageUrl } from '../../contract/urls.ts';
 import type { User } from '../../contract/users.ts';
 import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
+import { type FieldSpec, ROUTES, targetOf } from '../support/routes.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 
-// Property-based robustness (DESIGN §7): generated bodies, content types, CSRF headers and path ids
-// at every API path with every method, signed in (as the owner of every target) and anonymous.
-// Properties: never a 5xx; every 4xx has the error shape and leaves every table exactly as it was;
+// Property-based robustness (DESIGN §7): generated bodies, query strings, content types, CSRF headers
+// and path ids at every API path (as the server declares them, tests/support/routes.ts) with every
+// method, signed in (as the owner of every target) and anonymous. Properties: never a 5xx; every 4xx has the error shape and leaves every table exactly as it was;
 // the server keeps answering /healthz. About 285 runs in all, so each Vitest project stays well
 // under a minute; a failure prints fast-check's seed and shrunk counterexample for replay.
 
@@ -104,52 +106,11 @@ async function snapshot(): Promise<Record<string, string[]>> {
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 type Method = (typeof METHODS)[number];
 
-/** Every API path (SPEC §7 plus GET /api/pins/{id}); `{x:target}` names what an owned id points at. */
-const PATHS = [
-  '/api/auth/',
-  '/api/auth/login',
-  '/api/auth/signup',
-  '/api/auth/logout',
-  '/api/auth/demo',
-  '/api/pins/',
-  '/api/pins/{id:pin}',
-  '/api/boards/',
-  '/api/boards/{id:board}',
-  '/api/boards/{id:board}/pins',
-  '/api/boards/{id:board}/pins/{pinId:pin}',
-  '/api/favorites/',
-  '/api/favorites/{id:favorite}',
-  '/api/comments/pins/{pinId:pin}/comments',
-  '/api/comments/{id:comment}',
-] as const;
+/** Every API path; each `{param}` names what an owned id points at (targetOf). */
+const PATHS = [...new Set(ROUTES.map((route) => route.path))];
 
 /** The method+path pairs the API serves; every other pair must still answer a clean 4xx. */
-const ROUTED = new Set([
-  'GET /api/auth/',
-  'POST /api/auth/login',
-  'POST /api/auth/signup',
-  'GET /api/auth/logout',
-  'POST /api/auth/demo',
-  'GET /api/pins/',
-  'POST /api/pins/',
-  'GET /api/pins/{id:pin}',
-  'PUT /api/pins/{id:pin}',
-  'DELETE /api/pins/{id:pin}',
-  'GET /api/boards/',
-  'GET /api/boards/{id:board}',
-  'POST /api/boards/',
-  'PATCH /api/boards/{id:board}',
-  'DELETE /api/boards/{id:board}',
-  'POST /api/boards/{id:board}/pins',
-  'DELETE /api/boards/{id:board}/pins/{pinId:pin}',
-  'GET /api/favorites/',
-  'POST /api/favorites/',
-  'DELETE /api/favorites/{id:favorite}',
-  'GET /api/comments/pins/{pinId:pin}/comments',
-  'POST /api/comments/pins/{pinId:pin}/comments',
-  'PUT /api/comments/{id:comment}',
-  'DELETE /api/comments/{id:comment}',
-]);
+const ROUTED = new Map(ROUTES.map((route) => [route.label, route]));
 
 // ---------------------------------------------------------------------------------------------
 // Arbitraries
@@ -226,7 +187,8 @@ const deepArray = fc.integer({ min: 1, max: 20_000 }).map((depth) => '['.repeat(
 const deepObject = fc.integer({ min: 1, max: 5_000 }).map((depth) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth));
 
 /** The names the API reads, so the validators (not just the "not an object" check) get exercised. */
-const FIELD_NAMES = ['title', 'imageUrl', 'description', 'name', 'text', 'pin_id', 'email', 'username', 'password', 'firstName'] as const;
+const ALL_FIELDS: Record<string, FieldSpec> = Object.assign({}, ...ROUTES.map((route) => route.body ?? {}));
+const FIELD_NAMES = Object.keys(ALL_FIELDS);
 
 /** Objects with API field names and values of any type. */
 const fieldsObject = fc.dictionary(fc.constantFrom(...FIELD_NAMES), nestedValue, { maxKeys: 6 });
@@ -243,52 +205,45 @@ function aroundValid(...valid: string[]): fc.Arbitrary<unknown> {
   return fc.oneof({ arbitrary: base, weight: 2 }, { arbitrary: spliced, weight: 3 }, { arbitrary: scalar, weight: 2 });
 }
 
-/** Per field: a plausible value, a plausible value with nasty characters, or anything. */
-const plausibleFields = {
-    title: aroundValid('A title', ' padded '),
-    imageUrl: aroundValid(
-      'https://example.com/p.png',
-      '/seed-images/citrus.svg',
-      '/media/ab/p.webp',
-      // Addresses that would act on whoever sees the pin, spelled the ways parsers disagree on.
-      '/api/auth/logout',
-      '/seed-images/../api/auth/logout',
-      '/seed-images/%2e%2e/api/auth/logout',
-      '/seed-images/..%2Fapi/auth/logout',
-      '\\api\\auth\\logout',
-      '/%61pi/auth/logout',
-    ),
-    description: aroundValid('words'),
-    name: aroundValid('A board'),
-    text: aroundValid('A comment'),
-    pin_id: fc.oneof(fc.constant(OWNED), weirdNumber, scalar),
-    email: aroundValid('fuzzed@example.test', 'not-an-email'),
-    username: aroundValid('fuzzed_user', 'ｆｕｚｚｅｄ'),
-    password: aroundValid('long enough password'),
-    firstName: aroundValid('Fuzz'),
+/** Per field name: a plausible value, a plausible value with nasty characters, or anything. */
+const plausibleFields: Record<string, fc.Arbitrary<unknown>> = {
+  title: aroundValid('A title', ' padded '),
+  imageUrl: aroundValid(
+    'https://example.com/p.png',
+    '/seed-images/citrus.svg',
+    '/media/ab/p.webp',
+    // Addresses that would act on whoever sees the pin, spelled the ways parsers disagree on.
+    '/api/auth/logout',
+    '/seed-images/../api/auth/logout',
+    '/seed-images/%2e%2e/api/auth/logout',
+    '/seed-images/..%2Fapi/auth/logout',
+    '\\api\\auth\\logout',
+    '/%61pi/auth/logout',
+  ),
+  description: aroundValid('words'),
+  name: aroundValid('A board'),
+  text: aroundValid('A comment'),
+  pin_id: fc.oneof(fc.constant(OWNED), weirdNumber, scalar),
+  email: aroundValid('fuzzed@example.test', 'not-an-email'),
+  username: aroundValid('fuzzed_user', 'ｆｕｚｚｅｄ'),
+  password: aroundValid('long enough password'),
+  firstName: aroundValid('Fuzz'),
 };
-type FieldName = keyof typeof plausibleFields;
 
-/** Nearly valid bodies over the given fields (any of them may be missing). */
-function plausibleObject(fields: readonly FieldName[]): fc.Arbitrary<Record<string, unknown>> {
-  const model = Object.fromEntries(fields.map((field) => [field, plausibleFields[field]])) as Record<string, fc.Arbitrary<unknown>>;
-  return fc.record(model, { requiredKeys: [] });
+/** A field this file has no plausible values for yet is fuzzed by its type. */
+function fieldArbitrary(name: string, spec: FieldSpec): fc.Arbitrary<unknown> {
+  const plausible = plausibleFields[name];
+  if (plausible) return plausible;
+  if (spec.type === 'integer' || spec.type === 'number') return fc.oneof(weirdNumber, scalar);
+  if (spec.enum?.length) return fc.oneof(fc.constantFrom(...spec.enum), scalar);
+  return aroundValid('text');
 }
 
-/** The fields each body-taking route reads. */
-const ROUTE_FIELDS: Record<string, readonly FieldName[]> = {
-  'POST /api/auth/login': ['email', 'password'],
-  'POST /api/auth/signup': ['email', 'username', 'password', 'firstName'],
-  'POST /api/pins/': ['title', 'imageUrl', 'description'],
-  'PUT /api/pins/{id:pin}': ['title', 'description'],
-  'POST /api/boards/': ['name'],
-  'PATCH /api/boards/{id:board}': ['name'],
-  'POST /api/boards/{id:board}/pins': ['pin_id'],
-  'POST /api/favorites/': ['pin_id'],
-  'POST /api/comments/pins/{pinId:pin}/comments': ['text'],
-  'PUT /api/comments/{id:comment}': ['text'],
-};
-const ALL_FIELDS = Object.keys(plausibleFields) as FieldName[];
+/** Nearly valid bodies over the given fields (any of them may be missing). */
+function plausibleObject(fields: Record<string, FieldSpec>): fc.Arbitrary<Record<string, unknown>> {
+  const model = Object.fromEntries(Object.entries(fields).map(([name, spec]) => [name, fieldArbitrary(name, spec)]));
+  return fc.record(model, { requiredKeys: [] });
+}
 
 type BodySpec =
   | { kind: 'none' }
@@ -299,7 +254,7 @@ const json = (arbitrary: fc.Arbitrary<unknown>) => arbitrary.map((value): BodySp
 const raw = (arbitrary: fc.Arbitrary<string>) => arbitrary.map((text): BodySpec => ({ kind: 'raw', text }));
 
 /** Bodies of every kind; most of them objects shaped like what the route reads (when it reads any). */
-function bodySpec(routeFields: readonly FieldName[] | undefined): fc.Arbitrary<BodySpec> {
+function bodySpec(routeFields: Record<string, FieldSpec> | undefined): fc.Arbitrary<BodySpec> {
   return fc.oneof(
     { arbitrary: json(plausibleObject(routeFields ?? ALL_FIELDS)), weight: routeFields ? 12 : 4 },
     { arbitrary: fc.constant<BodySpec>({ kind: 'none' }), weight: 1 },
@@ -334,18 +289,45 @@ const csrfMode = fc.oneof(
   { arbitrary: fc.constantFrom<CsrfMode>('missing', 'garbage'), weight: 2 },
 );
 
+/** A value of the type a query field reads, near and past its bounds. */
+function queryValue(spec: FieldSpec): fc.Arbitrary<string> {
+  if (spec.enum?.length) return fc.constantFrom(...spec.enum, '', 'other');
+  if (spec.type === 'integer' || spec.type === 'number') {
+    return fc.integer({ min: (spec.minimum ?? -10) - 2, max: (spec.maximum ?? 1000) + 2 }).map(String);
+  }
+  return fc.string({ maxLength: (spec.maxLength ?? 20) + 2 });
+}
+
+/** Query strings for a route that reads one: its keys (sometimes repeated, sometimes nasty) and junk keys. */
+function queryArbitrary(fields: Record<string, FieldSpec> | undefined): fc.Arbitrary<string> {
+  if (!fields) return fc.constant('');
+  const small = fc.oneof(fc.string({ unit: nastyChar, maxLength: 30 }), fc.string({ unit: 'binary', maxLength: 40 }));
+  const model = Object.fromEntries(
+    Object.entries(fields).map(([name, spec]) => [
+      name,
+      fc.oneof({ arbitrary: queryValue(spec).map((v) => [v]), weight: 4 }, fc.array(fc.oneof(queryValue(spec), small), { minLength: 1, maxLength: 3 })),
+    ]),
+  );
+  const junk = fc.dictionary(fc.string({ maxLength: 8 }), small.map((v) => [v]), { maxKeys: 2 });
+  return fc
+    .tuple(fc.record(model, { requiredKeys: [] }), junk)
+    .map(([known, extra]) => new URLSearchParams(Object.entries({ ...extra, ...known }).flatMap(([k, values]) => (values ?? []).map((v) => [k, v]))).toString());
+}
+
 interface Generated {
   ids: PathId[];
+  query: string;
   body: BodySpec;
   contentType: string;
   csrf: CsrfMode;
 }
 
 function requestArbitrary(path: string, method: Method): fc.Arbitrary<Generated> {
-  const params = [...path.matchAll(/\{\w+:\w+\}/g)].length;
+  const route = ROUTED.get(`${method} ${path}`);
   return fc.record({
-    ids: fc.tuple(...Array.from({ length: params }, () => pathId)),
-    body: method === 'GET' ? fc.constant<BodySpec>({ kind: 'none' }) : bodySpec(ROUTE_FIELDS[`${method} ${path}`]),
+    ids: fc.tuple(...paramNames(path).map(() => pathId)),
+    query: queryArbitrary(route?.query),
+    body: method === 'GET' ? fc.constant<BodySpec>({ kind: 'none' }) : bodySpec(route?.body),
     contentType,
     csrf: csrfMode,
   });
@@ -359,12 +341,16 @@ function encodeBody(value: unknown): string | undefined {
   return JSON.stringify(value, (_key, v: unknown) => (v === OWNED ? ids.pin : v));
 }
 
-function concretePath(template: string, pathIds: PathId[]): string {
+function concretePath(template: string, generated: Generated): string {
   let i = 0;
-  return template.replace(/\{\w+:(\w+)\}/g, (_, target: string) => {
-    const id = pathIds[i++] ?? OWNED;
-    return id === OWNED ? String(ids[target as keyof typeof ids]) : (id as string);
+  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const id = generated.ids[i++] ?? OWNED;
+    if (id !== OWNED) return id as string;
+    const target = targetOf(template, name);
+    if (!(target in ids)) throw new Error(`${template}: {${name}} names a ${target}; have ensureTargets create one`);
+    return String(ids[target as keyof typeof ids]);
   });
+  return generated.query ? `${path}?${generated.query}` : path;
 }
 
 function errorShapeProblem(response: ApiResponse): string | undefined {
@@ -382,7 +368,7 @@ function errorShapeProblem(response: ApiResponse): string | undefined {
 
 async function runOne(as: 'owner' | 'anonymous', template: string, method: Method, generated: Generated): Promise<void> {
   const client = as === 'owner' ? owner : anonymous;
-  const path = concretePath(template, generated.ids);
+  const path = concretePath(template, generated);
   const headers: Record<string, string> = {};
   if (generated.csrf === 'valid' && client.csrfToken) headers['x-xsrf-token'] = client.csrfToken;
   if (generated.csrf === 'garbage') headers['x-xsrf-token'] = 'garbage.token';
@@ -418,18 +404,13 @@ async function fuzz(template: string, method: Method, as: 'owner' | 'anonymous',
 
 describe.each(PATHS)('%s', (template) => {
   test.each(METHODS)('%s: no 5xx, error shape and no write on every 4xx', async (method) => {
-    const route = `${method} ${template}`;
-    // Most runs go where the server does real work: routed pairs, above all those that read a body.
-    const ownerRuns = ROUTE_FIELDS[route] ? 8 : ROUTED.has(route) ? 5 : 1;
+    const route = ROUTED.get(`${method} ${template}`);
+    // Most runs go where the server does real work: routed pairs, above all those that read input.
+    const ownerRuns = route?.body || route?.query ? 8 : route ? 5 : 1;
     await fuzz(template, method, 'owner', ownerRuns);
-    await fuzz(template, method, 'anonymous', ROUTED.has(route) ? 2 : 1);
+    await fuzz(template, method, 'anonymous', route ? 2 : 1);
     expect((await anonymous.get('/healthz')).status).toBe(200);
   });
-});
-
-test('the route table covers SPEC §7 plus GET /api/pins/{id} and POST /api/auth/demo', () => {
-  expect(ROUTED.size).toBe(24);
-  for (const route of ROUTED) expect(PATHS).toContain(route.slice(route.indexOf(' ') + 1));
 });
 
 test('no stored pin has an image address that could act: every same-site one is an image path', async () => {

@@ -26,7 +26,7 @@ async function walk<K extends string, T>(client: ApiClient, path: string, key: K
   let cursor: string | null = null;
   for (let page = 0; page < 1000; page++) {
     const separator = path.includes('?') ? '&' : '?';
-    const res = await client.get<Page<K, T>>(`${path}${cursor ? `${separator}cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const res: { status: number; body: Page<K, T> } = await client.get<Page<K, T>>(`${path}${cursor ? `${separator}cursor=${encodeURIComponent(cursor)}` : ''}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     items.push(...res.body[key]);
     cursor = res.body.nextCursor;

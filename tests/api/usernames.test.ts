@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ErrorBody } from '../../contract/errors.ts';
 import { MSG } from '../../contract/messages.ts';
 import type { User } from '../../contract/users.ts';
-import { usernameSkeleton } from '../../backend/auth/usernames.ts';
+import { usernameSkeleton } from '../../db/username-skeleton.ts';
 import { mapDatabaseError } from '../../backend/http/db-errors.ts';
 import { openDatabase } from '../../db/connect.ts';
 import { migrationProvider } from '../../db/migrations/index.ts';

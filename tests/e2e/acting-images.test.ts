@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { SessionBody } from '../../contract/users.ts';
 import { startServer, type TestServer } from '../support/server.ts';
-import { demoLogin, ensureClientBuilt, launchChromium, openTab, type Tab, visible } from './browser.ts';
+import { demoLogin, ensureClientBuilt, expectVisible, launchChromium, openTab, type Tab } from './browser.ts';
 
 let server: TestServer;
 let browser: Browser;
@@ -53,7 +53,7 @@ it('a signed-in visitor who views pins whose images name API paths stays signed 
   const pages = ['/', '/pins', ...pinIds.map((id) => `/pins/${id}`)];
   for (const path of pages) {
     await tab.page.goto(path);
-    await visible(tab.page.getByText(/Acting image/));
+    await expectVisible(tab.page.getByText(/Acting image/));
     // Every image on the page has finished (or was never requested) before the session is checked.
     await tab.page.waitForFunction(() => Array.from(document.images).every((img) => img.complete));
     expect(await signedInUser(tab), path).toBe('demo');
@@ -61,7 +61,7 @@ it('a signed-in visitor who views pins whose images name API paths stays signed 
   expect(tab.requests.filter((request) => /logout/i.test(request))).toEqual([]);
   // The cards show the placeholder for an unusable image instead.
   await tab.page.goto(`/pins/${pinIds[0]}`);
-  await visible(tab.page.getByText('Image unavailable'));
+  await expectVisible(tab.page.getByText('Image unavailable'));
   await tab.context.close();
 });
 

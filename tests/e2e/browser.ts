@@ -1,5 +1,5 @@
 // Helpers for the browser end-to-end tests: a fresh client build when the sources changed, the
-// system Chromium through playwright-core, screenshots, axe-core checks and small waiting helpers.
+// system Chromium through playwright-core, screenshots, axe-core checks and assertions that wait.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -7,9 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
-export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const distIndex = path.join(repoRoot, 'dist/public/index.html');
-export const screenshotDir = path.join(repoRoot, 'artifacts/screenshots');
+const screenshotDir = path.join(repoRoot, 'artifacts/screenshots');
 
 export const DESKTOP = { width: 1280, height: 800 } as const;
 export const PHONE = { width: 390, height: 844 } as const;
@@ -78,21 +78,27 @@ export async function openTab(browser: Browser, baseURL: string, viewport: { wid
   return tab;
 }
 
-export async function visible(locator: Locator, timeout = 10_000): Promise<Locator> {
+// The expect… helpers below are assertions: each waits up to its timeout for the page to get there
+// and fails the test (Playwright's timeout error names the locator or URL) if it does not.
+
+/** Asserts that the locator's first match shows within `timeout`; returns the locator. */
+export async function expectVisible(locator: Locator, timeout = 10_000): Promise<Locator> {
   await locator.first().waitFor({ state: 'visible', timeout });
   return locator;
 }
 
-export async function gone(locator: Locator, timeout = 10_000): Promise<void> {
+/** Asserts that the locator's first match is hidden or absent within `timeout`. */
+export async function expectGone(locator: Locator, timeout = 10_000): Promise<void> {
   await locator.first().waitFor({ state: 'hidden', timeout });
 }
 
-export async function pathIs(page: Page, pathname: string | RegExp): Promise<void> {
+/** Asserts that the page's path becomes `pathname` (or matches it) within 10 s. */
+export async function expectPath(page: Page, pathname: string | RegExp): Promise<void> {
   await page.waitForURL((url) => (typeof pathname === 'string' ? url.pathname === pathname : pathname.test(url.pathname)), { timeout: 10_000 });
 }
 
 /** Waits until every image on the page finished (loaded or failed), so screenshots are stable. */
-export async function settleImages(page: Page): Promise<void> {
+async function settleImages(page: Page): Promise<void> {
   await page.evaluate(async () => {
     // Lazy images below the fold never load without scrolling: load them all for the picture.
     for (const img of Array.from(document.images)) img.loading = 'eager';
@@ -161,15 +167,15 @@ export async function signUp(page: Page, account: { email: string; username: str
   await page.getByLabel('Password', { exact: true }).fill(account.password);
   await page.getByLabel('Confirm Password').fill(account.password);
   await page.getByRole('button', { name: 'Sign Up' }).click();
-  await pathIs(page, '/');
-  await visible(page.getByRole('link', { name: 'Favorites' })); // shown at every width once signed in
+  await expectPath(page, '/');
+  await expectVisible(page.getByRole('link', { name: 'Favorites' })); // shown at every width once signed in
 }
 
 export async function demoLogin(page: Page): Promise<void> {
   await page.goto('/login');
   await page.getByRole('button', { name: 'Log in as Demo User' }).click();
-  await pathIs(page, '/');
-  await visible(page.getByRole('link', { name: 'Favorites' })); // shown at every width once signed in
+  await expectPath(page, '/');
+  await expectVisible(page.getByRole('link', { name: 'Favorites' })); // shown at every width once signed in
 }
 
 export async function createPin(page: Page, pin: { title: string; imageUrl: string; description?: string }): Promise<number> {
@@ -178,9 +184,9 @@ export async function createPin(page: Page, pin: { title: string; imageUrl: stri
   await page.getByLabel('Image URL').fill(pin.imageUrl);
   if (pin.description) await page.getByLabel('Description (optional)').fill(pin.description);
   await page.getByRole('button', { name: 'Save Pin' }).click();
-  await pathIs(page, '/pins');
+  await expectPath(page, '/pins');
   const link = page.getByRole('link', { name: pin.title, exact: true });
-  await visible(link);
+  await expectVisible(link);
   const href = await link.first().getAttribute('href');
   return Number(href?.split('/').pop());
 }

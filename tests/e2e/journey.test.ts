@@ -1,9 +1,10 @@
-// The signed-in journey of issue 3, in the system Chromium against the real server and database:
-// signup (mismatch first) → pin → favorites → boards → comments → share → logout.
+// A new user's whole signed-in journey through the screens SPEC §2 lists, in the system Chromium
+// against the real server and database: signup (mismatch first) → pin → favorites → boards →
+// comments → share → logout.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.ts';
-import { createPin, ensureClientBuilt, gone, launchChromium, newAccount, openTab, pathIs, visible, type Tab } from './browser.ts';
+import { createPin, ensureClientBuilt, expectGone, expectPath, expectVisible, launchChromium, newAccount, openTab, type Tab } from './browser.ts';
 
 let server: TestServer;
 let browser: Browser;
@@ -33,7 +34,7 @@ describe('signed-in journey', () => {
     await page.getByLabel('Password', { exact: true }).fill(account.password);
     await page.getByLabel('Confirm Password').fill(`${account.password}-typo`);
     await page.getByRole('button', { name: 'Sign Up' }).click();
-    await visible(page.getByText('Confirm Password field must be the same as the Password field', { exact: true }));
+    await expectVisible(page.getByText('Confirm Password field must be the same as the Password field', { exact: true }));
     expect(tab.requests.filter((r) => r.startsWith('POST'))).toEqual([]);
     expect(page.url()).toMatch(/\/signup$/);
   });
@@ -42,12 +43,12 @@ describe('signed-in journey', () => {
     const { page } = tab;
     await page.getByLabel('Confirm Password').fill(account.password);
     await page.getByRole('button', { name: 'Sign Up' }).click();
-    await pathIs(page, '/');
+    await expectPath(page, '/');
     await page.getByRole('button', { name: 'Profile menu' }).click();
-    await visible(page.getByText(`Hello, ${account.username}`));
-    await visible(page.getByText(account.email));
+    await expectVisible(page.getByText(`Hello, ${account.username}`));
+    await expectVisible(page.getByText(account.email));
     await page.keyboard.press('Escape');
-    await gone(page.getByText(`Hello, ${account.username}`));
+    await expectGone(page.getByText(`Hello, ${account.username}`));
   });
 
   it('new pin: blank fields list both errors together; then the pin is created and listed', async () => {
@@ -55,67 +56,67 @@ describe('signed-in journey', () => {
     await page.goto('/pins/new');
     await page.getByRole('button', { name: 'Save Pin' }).click();
     const errors = page.getByRole('alert');
-    await visible(errors);
+    await expectVisible(errors);
     expect(await errors.locator('li').allTextContents()).toEqual(['Title is required.', 'Image URL is required.']);
 
     pinId = await createPin(page, { title: pinTitle, imageUrl: '/seed-images/lighthouse-dusk.svg', description: 'Boats <b>coming</b> home.' });
     expect(pinId).toBeGreaterThan(0);
-    await visible(page.getByRole('heading', { name: 'Your Awesome Pins!' }));
+    await expectVisible(page.getByRole('heading', { name: 'Your Awesome Pins!' }));
 
     await page.goto('/');
     const card = page.locator(`article[data-pin-id="${pinId}"]`);
-    await visible(card);
-    await visible(card.getByRole('link', { name: `Edit ${pinTitle}` }));
+    await expectVisible(card);
+    await expectVisible(card.getByRole('link', { name: `Edit ${pinTitle}` }));
   });
 
   it('pin detail shows the owner line; favoriting shows "Favorited!", counts up and flips the button', async () => {
     const { page } = tab;
     await page.goto(`/pins/${pinId}`);
-    await visible(page.getByRole('heading', { name: pinTitle }));
-    await visible(page.getByText(`Pin owner: ${account.username}`, { exact: true }));
-    await visible(page.getByText('Boats <b>coming</b> home.', { exact: true })); // text, not HTML
-    await visible(page.getByText('0 favorites', { exact: true }));
+    await expectVisible(page.getByRole('heading', { name: pinTitle }));
+    await expectVisible(page.getByText(`Pin owner: ${account.username}`, { exact: true }));
+    await expectVisible(page.getByText('Boats <b>coming</b> home.', { exact: true })); // text, not HTML
+    await expectVisible(page.getByText('0 favorites', { exact: true }));
     await page.getByRole('button', { name: 'Add To Favorites' }).click();
-    await visible(page.getByText('Favorited!', { exact: true }));
-    await visible(page.getByText('1 favorite', { exact: true }));
-    await visible(page.getByRole('button', { name: 'Remove from Favorites' }));
-    await gone(page.getByText('Favorited!', { exact: true }), 4000);
+    await expectVisible(page.getByText('Favorited!', { exact: true }));
+    await expectVisible(page.getByText('1 favorite', { exact: true }));
+    await expectVisible(page.getByRole('button', { name: 'Remove from Favorites' }));
+    await expectGone(page.getByText('Favorited!', { exact: true }), 4000);
   });
 
   it('the favorites page lists it; its heart removes it', async () => {
     const { page } = tab;
     await page.getByRole('link', { name: 'Favorites' }).click();
-    await pathIs(page, '/favorites');
+    await expectPath(page, '/favorites');
     const card = page.locator(`article[data-pin-id="${pinId}"]`);
-    await visible(card);
+    await expectVisible(card);
     const heart = card.getByTitle('Remove from favorites');
     expect(await heart.textContent()).toBe('1');
     await heart.click();
-    await gone(card);
-    await visible(page.getByText('No favorited pin yet!'));
+    await expectGone(card);
+    await expectVisible(page.getByText('No favorited pin yet!'));
   });
 
   it('Add To Board → "+ Create New Board" creates the board, adds the pin and lands on it', async () => {
     const { page } = tab;
     await page.goto(`/pins/${pinId}`);
     await page.getByRole('button', { name: 'Add To Board' }).click();
-    await visible(page.getByText('You have no boards yet.'));
+    await expectVisible(page.getByText('You have no boards yet.'));
     await page.getByRole('button', { name: '+ Create New Board' }).click();
     await page.getByLabel('New board name').fill('Seaside');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
-    await pathIs(page, /^\/boards\/\d+$/);
-    await visible(page.getByRole('heading', { name: 'Seaside' }));
-    await visible(page.getByRole('link', { name: pinTitle, exact: true }));
+    await expectPath(page, /^\/boards\/\d+$/);
+    await expectVisible(page.getByRole('heading', { name: 'Seaside' }));
+    await expectVisible(page.getByRole('link', { name: pinTitle, exact: true }));
   });
 
   it('the boards page shows the board with "01"', async () => {
     const { page } = tab;
     await page.goto('/boards');
     const card = page.getByRole('listitem').filter({ hasText: 'Seaside' });
-    await visible(card);
+    await expectVisible(card);
     expect(await card.locator('.board-card__count').textContent()).toBe('01');
     await card.getByRole('link').click();
-    await pathIs(page, /^\/boards\/\d+$/);
+    await expectPath(page, /^\/boards\/\d+$/);
   });
 
   it('rename: Escape cancels, OK saves', async () => {
@@ -124,79 +125,79 @@ describe('signed-in journey', () => {
     const input = page.getByLabel('Board name');
     await input.fill('Not this');
     await input.press('Escape');
-    await visible(page.getByRole('heading', { name: 'Seaside' }));
+    await expectVisible(page.getByRole('heading', { name: 'Seaside' }));
     await page.getByRole('button', { name: 'Rename Board' }).click();
     await page.getByLabel('Board name').fill('  Seaside evenings  ');
     await page.getByRole('button', { name: 'OK' }).click();
-    await visible(page.getByRole('heading', { name: 'Seaside evenings' }));
+    await expectVisible(page.getByRole('heading', { name: 'Seaside evenings' }));
     await page.reload();
-    await visible(page.getByRole('heading', { name: 'Seaside evenings' }));
+    await expectVisible(page.getByRole('heading', { name: 'Seaside evenings' }));
   });
 
   it('manage pins removes the pin after the browser confirm', async () => {
     const { page } = tab;
     await page.getByRole('link', { name: 'Manage Pins' }).click();
-    await visible(page.getByRole('heading', { name: 'Manage Seaside evenings Pins' }));
+    await expectVisible(page.getByRole('heading', { name: 'Manage Seaside evenings Pins' }));
     tab.confirmAnswer.value = false;
     await page.getByRole('button', { name: `Delete ${pinTitle}` }).click();
     await page.waitForTimeout(300);
-    await visible(page.getByRole('link', { name: pinTitle, exact: true }));
+    await expectVisible(page.getByRole('link', { name: pinTitle, exact: true }));
     tab.confirmAnswer.value = true;
     await page.getByRole('button', { name: `Delete ${pinTitle}` }).click();
-    await visible(page.getByText('No pins found in this board.'));
+    await expectVisible(page.getByText('No pins found in this board.'));
     expect(tab.dialogs.filter((d) => d === 'confirm: Are you sure you want to remove this pin?')).toHaveLength(2);
   });
 
   it('deletes the board through its modal', async () => {
     const { page } = tab;
     await page.getByRole('link', { name: '← Back to Seaside evenings' }).click();
-    await visible(page.getByText('No pins in this board yet.'));
+    await expectVisible(page.getByText('No pins in this board yet.'));
     await page.getByRole('button', { name: 'Delete Board' }).click();
     const dialog = page.getByRole('alertdialog');
-    await visible(dialog);
+    await expectVisible(dialog);
     await dialog.getByRole('button', { name: 'No' }).click();
-    await gone(dialog);
+    await expectGone(dialog);
     await page.getByRole('button', { name: 'Delete Board' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Yes' }).click();
-    await pathIs(page, '/boards');
-    await visible(page.getByText('No boards found.'));
+    await expectPath(page, '/boards');
+    await expectVisible(page.getByText('No boards found.'));
   });
 
   it('comments: add, duplicate message, edit, delete', async () => {
     const { page } = tab;
     await page.goto(`/pins/${pinId}`);
     const comments = page.getByRole('region', { name: /Comments/ });
-    await visible(comments.getByText('No comments yet.'));
+    await expectVisible(comments.getByText('No comments yet.'));
     await comments.getByRole('button', { name: 'Add Comment' }).click();
     let dialog = page.getByRole('dialog', { name: 'Add Comment' });
     await dialog.getByRole('button', { name: 'Submit' }).click();
-    await visible(dialog.getByText('Text is required', { exact: true }));
+    await expectVisible(dialog.getByText('Text is required', { exact: true }));
     await dialog.getByLabel('Comment').fill('Lovely evening light.');
     await dialog.getByRole('button', { name: 'Submit' }).click();
-    await gone(dialog);
-    await visible(comments.getByText('Lovely evening light.'));
+    await expectGone(dialog);
+    await expectVisible(comments.getByText('Lovely evening light.'));
     const month = new Date().toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
-    await visible(comments.getByText(month));
+    await expectVisible(comments.getByText(month));
 
     await comments.getByRole('button', { name: 'Add Comment' }).click();
     dialog = page.getByRole('dialog', { name: 'Add Comment' });
     await dialog.getByLabel('Comment').fill('Second try');
     await dialog.getByRole('button', { name: 'Submit' }).click();
-    await visible(dialog.getByText('You already submitted a comment on this pin.', { exact: true }));
+    await expectVisible(dialog.getByText('You already submitted a comment on this pin.', { exact: true }));
     // A press outside the panel closes it.
     await page.mouse.click(5, 400);
-    await gone(dialog);
+    await expectGone(dialog);
 
     await comments.getByRole('button', { name: 'Edit' }).click();
     dialog = page.getByRole('dialog', { name: 'Edit Comment' });
     await dialog.getByLabel('Comment').fill('Lovely evening light, edited.');
     await dialog.getByRole('button', { name: 'Save' }).click();
-    await gone(dialog);
-    await visible(comments.getByText('Lovely evening light, edited.'));
+    await expectGone(dialog);
+    await expectVisible(comments.getByText('Lovely evening light, edited.'));
 
     await comments.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Yes' }).click();
-    await visible(comments.getByText('No comments yet.'));
+    await expectVisible(comments.getByText('No comments yet.'));
   });
 
   it('share falls back to the clipboard and says so; a failed copy says so too', async () => {
@@ -217,34 +218,34 @@ describe('signed-in journey', () => {
     await page.goto(`/pins/${pinId}/edit`);
     await page.reload();
     const title = page.getByLabel('Title');
-    await visible(title);
+    await expectVisible(title);
     await title.fill('');
     await page.getByRole('button', { name: 'Save Changes' }).click();
-    await visible(page.getByText('Title is required.', { exact: true }));
+    await expectVisible(page.getByText('Title is required.', { exact: true }));
     await title.fill(`${pinTitle} (edited)`);
     await page.getByRole('button', { name: 'Save Changes' }).click();
-    await pathIs(page, '/pins');
+    await expectPath(page, '/pins');
     await page.getByRole('link', { name: `${pinTitle} (edited)`, exact: true }).click();
-    await pathIs(page, `/pins/${pinId}`);
+    await expectPath(page, `/pins/${pinId}`);
     await page.getByRole('button', { name: 'Delete This Pin' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Yes' }).click();
-    await pathIs(page, '/pins');
-    await visible(page.getByRole('heading', { name: 'Your Awesome Pins!' }));
-    await visible(page.getByText("You haven't created any pins yet."));
+    await expectPath(page, '/pins');
+    await expectVisible(page.getByRole('heading', { name: 'Your Awesome Pins!' }));
+    await expectVisible(page.getByText("You haven't created any pins yet."));
   });
 
   it('logs out to / and shows the signed-out state', async () => {
     const { page } = tab;
     await page.goto('/boards');
-    await visible(page.getByRole('heading', { name: 'Boards' }));
+    await expectVisible(page.getByRole('heading', { name: 'Boards' }));
     await page.getByRole('button', { name: 'Profile menu' }).click();
     await page.getByRole('button', { name: 'Log Out' }).click();
-    await pathIs(page, '/');
-    await gone(page.getByRole('link', { name: 'Add New Pin' }));
+    await expectPath(page, '/');
+    await expectGone(page.getByRole('link', { name: 'Add New Pin' }));
     await page.getByRole('button', { name: 'Profile menu' }).click();
-    await visible(page.getByRole('link', { name: 'Log In' }));
+    await expectVisible(page.getByRole('link', { name: 'Log In' }));
     await page.reload();
-    await visible(page.getByRole('button', { name: 'Profile menu' }));
+    await expectVisible(page.getByRole('button', { name: 'Profile menu' }));
     expect(await page.getByRole('link', { name: 'Add New Pin' }).count()).toBe(0);
   });
 

@@ -1,4 +1,5 @@
-// Live updates in the system Chromium (issue 4, DESIGN §5): the real server on Postgres with the
+// Live updates in the system Chromium (DESIGN §5): what one user does shows up, without a reload,
+// in another user's browser and in the same user's other tab. The real server on Postgres with the
 // Redis session store, two browser contexts (users A and B) and two tabs of user A. Everything is
 // asserted as a user sees it, with Playwright's waiting; the only extra look is at the socket's
 // frames, to start a scenario once the watching tab is connected and watching (as a person
@@ -6,7 +7,7 @@
 import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.ts';
-import { createPin, ensureClientBuilt, expectAccessible, gone, launchChromium, newAccount, openTab, pathIs, signUp, visible, type Tab } from './browser.ts';
+import { createPin, ensureClientBuilt, expectAccessible, expectGone, expectPath, expectVisible, launchChromium, newAccount, openTab, signUp, type Tab } from './browser.ts';
 
 const PAUSED = 'Live updates paused — reconnecting…';
 
@@ -88,8 +89,9 @@ function wireOf(page: Page): Wire {
   return wire;
 }
 
-const isConnected = (page: Page) => expect.poll(() => wireOf(page).connected(), { timeout: 10_000 }).toBe(true);
-const isWatching = (page: Page, pinId: number) => expect.poll(() => wireOf(page).watching(pinId), { timeout: 10_000 }).toBe(true);
+// Assertions: the tab's socket gets connected (or watching the pin) within 10 s.
+const expectConnected = (page: Page) => expect.poll(() => wireOf(page).connected(), { timeout: 10_000 }).toBe(true);
+const expectWatching = (page: Page, pinId: number) => expect.poll(() => wireOf(page).watching(pinId), { timeout: 10_000 }).toBe(true);
 
 let server: TestServer;
 let browser: Browser;
@@ -130,8 +132,8 @@ describe('live updates in the browser', () => {
   it('A comments on a pin → B, who has that pin open, sees the comment without a reload', async () => {
     await b.page.goto(`/pins/${pinId}`);
     const bComments = b.page.getByRole('region', { name: /Comments/ });
-    await visible(bComments.getByText('No comments yet.'));
-    await isWatching(b.page, pinId);
+    await expectVisible(bComments.getByText('No comments yet.'));
+    await expectWatching(b.page, pinId);
     await b.page.evaluate(() => Reflect.set(window, '__sameDocument', true));
 
     await a1.page.goto(`/pins/${pinId}`);
@@ -139,59 +141,59 @@ describe('live updates in the browser', () => {
     const dialog = a1.page.getByRole('dialog', { name: 'Add Comment' });
     await dialog.getByLabel('Comment').fill('Fresh from the harbour.');
     await dialog.getByRole('button', { name: 'Submit' }).click();
-    await gone(dialog);
+    await expectGone(dialog);
 
-    await visible(bComments.getByText('Fresh from the harbour.'));
-    await visible(bComments.getByText(accountA.username, { exact: true }));
+    await expectVisible(bComments.getByText('Fresh from the harbour.'));
+    await expectVisible(bComments.getByText(accountA.username, { exact: true }));
     expect(await b.page.evaluate(() => Reflect.get(window, '__sameDocument'))).toBe(true); // no reload
   });
 
   it("B favorites the pin → A's open pin page shows the count rise", async () => {
     // A1 has the pin open from the previous step.
-    await visible(a1.page.getByText('0 favorites', { exact: true }));
-    await isWatching(a1.page, pinId);
+    await expectVisible(a1.page.getByText('0 favorites', { exact: true }));
+    await expectWatching(a1.page, pinId);
     await b.page.getByRole('button', { name: 'Add To Favorites' }).click();
-    await visible(b.page.getByText('1 favorite', { exact: true }));
-    await visible(a1.page.getByText('1 favorite', { exact: true }));
+    await expectVisible(b.page.getByText('1 favorite', { exact: true }));
+    await expectVisible(a1.page.getByText('1 favorite', { exact: true }));
   });
 
   it("A deletes the pin → it vanishes from B's open home grid, and A's other tab on it says it was deleted", async () => {
     await b.page.goto('/');
     const bCard = b.page.locator(`article[data-pin-id="${pinId}"]`);
-    await visible(bCard);
-    await isConnected(b.page);
+    await expectVisible(bCard);
+    await expectConnected(b.page);
     await a2.goto(`/pins/${pinId}`);
-    await visible(a2.getByRole('heading', { name: pinTitle }));
-    await isConnected(a2);
+    await expectVisible(a2.getByRole('heading', { name: pinTitle }));
+    await expectConnected(a2);
 
     await a1.page.getByRole('button', { name: 'Delete This Pin' }).click();
     await a1.page.getByRole('alertdialog').getByRole('button', { name: 'Yes' }).click();
-    await pathIs(a1.page, '/pins');
+    await expectPath(a1.page, '/pins');
 
-    await gone(bCard);
-    await visible(b.page.locator(`article[data-pin-id="${secondPinId}"]`)); // the rest stays
-    await visible(a2.getByText('This pin has been deleted.', { exact: true }));
+    await expectGone(bCard);
+    await expectVisible(b.page.locator(`article[data-pin-id="${secondPinId}"]`)); // the rest stays
+    await expectVisible(a2.getByText('This pin has been deleted.', { exact: true }));
     await expectAccessible(a2, 'deleted pin notice');
     await a2.getByRole('link', { name: 'Back to home' }).click();
-    await pathIs(a2, '/');
+    await expectPath(a2, '/');
 
     // B's favorites no longer hold it either (dropped from the store with the pin).
     await b.page.getByRole('link', { name: 'Favorites' }).click();
-    await visible(b.page.getByText('No favorited pin yet!'));
+    await expectVisible(b.page.getByText('No favorited pin yet!'));
   });
 
   it("a board created in A's tab 1 appears on A's tab 2's open boards page", async () => {
     await a2.goto('/boards');
-    await visible(a2.getByText('No boards found.'));
-    await isConnected(a2);
+    await expectVisible(a2.getByText('No boards found.'));
+    await expectConnected(a2);
 
     await a1.page.goto('/boards/create');
     await a1.page.getByLabel('Board Name').fill(`Tide pools ${stamp}`);
     await a1.page.getByRole('button', { name: 'Create' }).click();
-    await pathIs(a1.page, '/boards');
+    await expectPath(a1.page, '/boards');
 
     const card = a2.getByRole('listitem').filter({ hasText: `Tide pools ${stamp}` });
-    await visible(card);
+    await expectVisible(card);
     expect(await card.locator('.board-card__count').textContent()).toBe('00');
   });
 
@@ -230,14 +232,14 @@ describe('live updates in the browser', () => {
     });
     await page.goto(`/pins/${secondPinId}`);
     const comments = page.getByRole('region', { name: /Comments/ });
-    await visible(comments.getByText('No comments yet.'));
-    await isWatching(page, secondPinId);
+    await expectVisible(comments.getByText('No comments yet.'));
+    await expectWatching(page, secondPinId);
     const pill = page.getByRole('status').filter({ hasText: PAUSED });
     expect(await pill.count()).toBe(0);
 
     blocked = true;
     await current?.close();
-    await visible(pill);
+    await expectVisible(pill);
 
     // Said while B's tab is away: its event cannot reach B.
     await a1.page.goto(`/pins/${secondPinId}`);
@@ -245,34 +247,34 @@ describe('live updates in the browser', () => {
     const dialog = a1.page.getByRole('dialog', { name: 'Add Comment' });
     await dialog.getByLabel('Comment').fill('Said while you were away.');
     await dialog.getByRole('button', { name: 'Submit' }).click();
-    await gone(dialog);
+    await expectGone(dialog);
     expect(await comments.getByText('Said while you were away.').count()).toBe(0);
 
     blocked = false; // socket.io's next attempt gets through; the tab refetches what it shows
-    await visible(comments.getByText('Said while you were away.'), 15_000);
-    await gone(pill);
-    await isWatching(page, secondPinId);
+    await expectVisible(comments.getByText('Said while you were away.'), 15_000);
+    await expectGone(pill);
+    await expectWatching(page, secondPinId);
     await page.close();
   });
 
   it('A logs out in tab 1 → tab 2 shows the signed-out state (session:ended)', async () => {
     await a2.goto('/boards');
-    await visible(a2.getByRole('heading', { name: 'Boards' }));
-    await visible(a2.getByRole('link', { name: 'Favorites' }));
-    await isConnected(a2);
+    await expectVisible(a2.getByRole('heading', { name: 'Boards' }));
+    await expectVisible(a2.getByRole('link', { name: 'Favorites' }));
+    await expectConnected(a2);
 
     await a1.page.getByRole('button', { name: 'Profile menu' }).click();
     await a1.page.getByRole('button', { name: 'Log Out' }).click();
-    await pathIs(a1.page, '/');
-    await gone(a1.page.getByRole('link', { name: 'Favorites' }));
+    await expectPath(a1.page, '/');
+    await expectGone(a1.page.getByRole('link', { name: 'Favorites' }));
 
     // Tab 2 was not touched: it signs itself out and leaves the signed-in-only page.
-    await gone(a2.getByRole('link', { name: 'Favorites' }));
-    await pathIs(a2, '/login');
-    await visible(a2.getByRole('heading', { name: 'Log In' }));
+    await expectGone(a2.getByRole('link', { name: 'Favorites' }));
+    await expectPath(a2, '/login');
+    await expectVisible(a2.getByRole('heading', { name: 'Log In' }));
     await a2.getByRole('button', { name: 'Profile menu' }).click();
-    await visible(a2.getByRole('link', { name: 'Log In' }));
-    await isConnected(a2); // and goes on live, as anonymous
+    await expectVisible(a2.getByRole('link', { name: 'Log In' }));
+    await expectConnected(a2); // and goes on live, as anonymous
   });
 
   it('raised no page errors', () => {

@@ -2,7 +2,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.ts';
-import { createPin, demoLogin, ensureClientBuilt, gone, launchChromium, newAccount, openTab, pathIs, signUp, visible } from './browser.ts';
+import { createPin, demoLogin, ensureClientBuilt, expectGone, expectPath, expectVisible, launchChromium, newAccount, openTab, signUp } from './browser.ts';
 
 let server: TestServer;
 let browser: Browser;
@@ -23,10 +23,10 @@ describe('roles and routing', () => {
     const tab = await openTab(browser, server.url);
     await demoLogin(tab.page);
     await tab.page.getByRole('button', { name: 'Profile menu' }).click();
-    await visible(tab.page.getByText('Hello, Demo'));
-    await visible(tab.page.getByText('demo@pinboard.test'));
+    await expectVisible(tab.page.getByText('Hello, Demo'));
+    await expectVisible(tab.page.getByText('demo@pinboard.test'));
     await tab.page.goto('/boards');
-    await visible(tab.page.getByText('Travel dreams'));
+    await expectVisible(tab.page.getByText('Travel dreams'));
     expect(tab.errors).toEqual([]);
     await tab.context.close();
   });
@@ -35,12 +35,12 @@ describe('roles and routing', () => {
     const tab = await openTab(browser, server.url);
     await tab.page.goto('/login');
     await tab.page.getByRole('button', { name: 'Log In', exact: true }).click();
-    await visible(tab.page.getByText('Email is required.'));
-    await visible(tab.page.getByText('Password is required.'));
+    await expectVisible(tab.page.getByText('Email is required.'));
+    await expectVisible(tab.page.getByText('Password is required.'));
     await tab.page.getByLabel('Email').fill('demo@pinboard.test');
     await tab.page.getByLabel('Password').fill('not-the-password');
     await tab.page.getByRole('button', { name: 'Log In', exact: true }).click();
-    await visible(tab.page.getByText('The provided credentials were invalid.'));
+    await expectVisible(tab.page.getByText('The provided credentials were invalid.'));
     await tab.context.close();
   });
 
@@ -49,16 +49,16 @@ describe('roles and routing', () => {
     const { page } = tab;
     await page.goto('/');
     const grid = page.getByRole('region', { name: 'All pins' });
-    await visible(grid.getByRole('article'));
+    await expectVisible(grid.getByRole('article'));
     expect(await grid.getByRole('article').count()).toBe(12);
     expect(await grid.getByRole('button').count()).toBe(0);
     expect(await grid.getByRole('link', { name: /^Edit / }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Favorites' }).count()).toBe(0);
 
     await grid.getByRole('link', { name: 'Sunrise over the dunes', exact: true }).click();
-    await pathIs(page, /^\/pins\/\d+$/);
-    await visible(page.getByText('Pin owner: demo', { exact: true }));
-    await visible(page.getByText('Those colours are unreal. Where was this?'));
+    await expectPath(page, /^\/pins\/\d+$/);
+    await expectVisible(page.getByText('Pin owner: demo', { exact: true }));
+    await expectVisible(page.getByText('Those colours are unreal. Where was this?'));
     expect(await page.getByRole('button', { name: 'Add Comment' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Add To Favorites' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Add To Board' }).count()).toBe(0);
@@ -73,17 +73,17 @@ describe('roles and routing', () => {
     const { page } = tab;
     const order = () => page.locator('article[data-pin-id]').evaluateAll((els) => els.map((el) => el.getAttribute('data-pin-id')).join(','));
     await page.goto('/');
-    await visible(page.locator('article[data-pin-id]'));
+    await expectVisible(page.locator('article[data-pin-id]'));
     const first = await order();
     await page.locator('article[data-pin-id] .pin-card__title').first().click();
-    await pathIs(page, /^\/pins\/\d+$/);
+    await expectPath(page, /^\/pins\/\d+$/);
     await page.goBack();
-    await visible(page.locator('article[data-pin-id]'));
+    await expectVisible(page.locator('article[data-pin-id]'));
     expect(await order()).toBe(first);
     const seen = new Set([first]);
     for (let i = 0; i < 4 && seen.size === 1; i++) {
       await page.reload();
-      await visible(page.locator('article[data-pin-id]'));
+      await expectVisible(page.locator('article[data-pin-id]'));
       seen.add(await order());
     }
     expect(seen.size).toBeGreaterThan(1); // a new visit shuffles anew (12! orders)
@@ -100,32 +100,32 @@ describe('roles and routing', () => {
     const otherAccount = newAccount('other');
     // Deep link to a signed-in page while anonymous: login first, then back to it.
     await other.page.goto(`/pins/${pinId}/edit`);
-    await pathIs(other.page, '/login');
+    await expectPath(other.page, '/login');
     await other.page.getByRole('link', { name: 'Sign up' }).click();
-    await pathIs(other.page, '/signup');
+    await expectPath(other.page, '/signup');
     await other.page.getByLabel('Email').fill(otherAccount.email);
     await other.page.getByLabel('Username').fill(otherAccount.username);
     await other.page.getByLabel('Password', { exact: true }).fill(otherAccount.password);
     await other.page.getByLabel('Confirm Password').fill(otherAccount.password);
     await other.page.getByRole('button', { name: 'Sign Up' }).click();
-    await pathIs(other.page, `/pins/${pinId}/edit`);
-    await visible(other.page.getByRole('heading', { name: 'Not your pin' }));
+    await expectPath(other.page, `/pins/${pinId}/edit`);
+    await expectVisible(other.page.getByRole('heading', { name: 'Not your pin' }));
 
     await other.page.goto(`/pins/${pinId}`);
-    await visible(other.page.getByRole('button', { name: 'Add To Favorites' }));
+    await expectVisible(other.page.getByRole('button', { name: 'Add To Favorites' }));
     expect(await other.page.getByRole('link', { name: 'Edit This Pin' }).count()).toBe(0);
     expect(await other.page.getByRole('button', { name: 'Delete This Pin' }).count()).toBe(0);
     await other.page.goto('/');
     const card = other.page.locator(`article[data-pin-id="${pinId}"]`);
-    await visible(card);
+    await expectVisible(card);
     expect(await card.getByRole('link', { name: /^Edit / }).count()).toBe(0);
-    await visible(card.getByRole('button', { name: `Add ${title} to favorites` }));
+    await expectVisible(card.getByRole('button', { name: `Add ${title} to favorites` }));
 
     // A signed-in visitor is sent away from /login and /signup.
     await other.page.goto('/login');
-    await pathIs(other.page, '/');
+    await expectPath(other.page, '/');
     await other.page.goto('/signup');
-    await pathIs(other.page, '/');
+    await expectPath(other.page, '/');
     expect(owner.errors).toEqual([]);
     expect(other.errors).toEqual([]);
     await owner.context.close();
@@ -138,20 +138,20 @@ describe('roles and routing', () => {
     await demoLogin(page);
     await page.goto('/boards');
     await page.getByRole('link', { name: /Travel dreams/ }).click();
-    await pathIs(page, /^\/boards\/\d+$/);
+    await expectPath(page, /^\/boards\/\d+$/);
     const boardPath = new URL(page.url()).pathname;
     await page.goto(`${boardPath}/manage-pins`);
     await page.reload();
-    await visible(page.getByRole('heading', { name: 'Manage Travel dreams Pins' }));
+    await expectVisible(page.getByRole('heading', { name: 'Manage Travel dreams Pins' }));
     await page.goto('/no/such/page');
-    await visible(page.getByRole('heading', { name: 'Page not found' }));
+    await expectVisible(page.getByRole('heading', { name: 'Page not found' }));
     await page.goto('/pins/999999');
-    await visible(page.getByRole('heading', { name: 'Pin not found' }));
+    await expectVisible(page.getByRole('heading', { name: 'Pin not found' }));
     await page.goto('/boards/999999');
-    await visible(page.getByRole('heading', { name: 'Board not found' }));
+    await expectVisible(page.getByRole('heading', { name: 'Board not found' }));
     await page.goto('/pins/abc');
-    await visible(page.getByRole('heading', { name: 'Pin not found' }));
-    await gone(page.getByText('Loading…'));
+    await expectVisible(page.getByRole('heading', { name: 'Pin not found' }));
+    await expectGone(page.getByText('Loading…'));
     await tab.context.close();
   });
 });

@@ -9,12 +9,12 @@ import {
   createPin,
   demoLogin,
   ensureClientBuilt,
+  expectPath,
+  expectVisible,
   launchChromium,
   openTab,
-  pathIs,
   screenshot,
   seriousA11yViolations,
-  visible,
 } from './browser.ts';
 
 let server: TestServer;
@@ -35,13 +35,13 @@ type Shot = { name: string; open: (page: Page) => Promise<void>; overlay?: boole
 
 async function firstPinId(page: Page, title: string): Promise<number> {
   await page.goto('/');
-  const href = await (await visible(page.getByRole('link', { name: title, exact: true }))).first().getAttribute('href');
+  const href = await (await expectVisible(page.getByRole('link', { name: title, exact: true }))).first().getAttribute('href');
   return Number(href?.split('/').pop());
 }
 
 async function boardId(page: Page, name: string): Promise<number> {
   await page.goto('/boards');
-  const href = await (await visible(page.getByRole('link', { name: new RegExp(name) }))).first().getAttribute('href');
+  const href = await (await expectVisible(page.getByRole('link', { name: new RegExp(name) }))).first().getAttribute('href');
   return Number(href?.split('/').pop());
 }
 
@@ -56,8 +56,8 @@ async function run(viewport: { width: number; height: number }) {
   const broken = await createPin(user.page, { title: `Broken image ${viewport.width}`, imageUrl: '/seed-images/does-not-exist.svg', description: 'The image URL of this pin does not load.' });
 
   const anonShots: Shot[] = [
-    { name: 'home-anonymous', open: async (p) => { await p.goto('/'); await visible(p.locator('article')); } },
-    { name: 'login', open: async (p) => { await p.goto('/login'); await visible(p.getByRole('heading', { name: 'Log In' })); } },
+    { name: 'home-anonymous', open: async (p) => { await p.goto('/'); await expectVisible(p.locator('article')); } },
+    { name: 'login', open: async (p) => { await p.goto('/login'); await expectVisible(p.getByRole('heading', { name: 'Log In' })); } },
     {
       name: 'login-errors',
       open: async (p) => {
@@ -65,10 +65,10 @@ async function run(viewport: { width: number; height: number }) {
         await p.getByLabel('Email').fill('demo@pinboard.test');
         await p.getByLabel('Password').fill('wrong-password');
         await p.getByRole('button', { name: 'Log In', exact: true }).click();
-        await visible(p.getByText('The provided credentials were invalid.'));
+        await expectVisible(p.getByText('The provided credentials were invalid.'));
       },
     },
-    { name: 'signup', open: async (p) => { await p.goto('/signup'); await visible(p.getByRole('heading', { name: 'Sign Up' })); } },
+    { name: 'signup', open: async (p) => { await p.goto('/signup'); await expectVisible(p.getByRole('heading', { name: 'Sign Up' })); } },
     {
       name: 'signup-errors',
       open: async (p) => {
@@ -76,40 +76,40 @@ async function run(viewport: { width: number; height: number }) {
         await p.getByLabel('Password', { exact: true }).fill('one-password');
         await p.getByLabel('Confirm Password').fill('other-password');
         await p.getByRole('button', { name: 'Sign Up' }).click();
-        await visible(p.getByText('Confirm Password field must be the same as the Password field'));
+        await expectVisible(p.getByText('Confirm Password field must be the same as the Password field'));
       },
     },
-    { name: 'pin-detail-anonymous', open: async (p) => { await p.goto(`/pins/${sunrise}`); await visible(p.getByText('Saving this for my next trip.')); } },
-    { name: 'profile-menu-anonymous', overlay: true, open: async (p) => { await p.goto('/'); await p.getByRole('button', { name: 'Profile menu' }).click(); await visible(p.getByRole('link', { name: 'Sign Up' })); } },
-    { name: 'not-found', open: async (p) => { await p.goto('/nothing/here'); await visible(p.getByRole('heading', { name: 'Page not found' })); } },
+    { name: 'pin-detail-anonymous', open: async (p) => { await p.goto(`/pins/${sunrise}`); await expectVisible(p.getByText('Saving this for my next trip.')); } },
+    { name: 'profile-menu-anonymous', overlay: true, open: async (p) => { await p.goto('/'); await p.getByRole('button', { name: 'Profile menu' }).click(); await expectVisible(p.getByRole('link', { name: 'Sign Up' })); } },
+    { name: 'not-found', open: async (p) => { await p.goto('/nothing/here'); await expectVisible(p.getByRole('heading', { name: 'Page not found' })); } },
   ];
 
   const userShots: Shot[] = [
-    { name: 'home', open: async (p) => { await p.goto('/'); await visible(p.locator('article')); await p.locator('article').first().hover(); } },
-    { name: 'profile-menu', overlay: true, open: async (p) => { await p.goto('/'); await p.getByRole('button', { name: 'Profile menu' }).click(); await visible(p.getByText('Hello, Demo')); } },
-    { name: 'favorites', open: async (p) => { await p.goto('/favorites'); await visible(p.getByTitle('Remove from favorites')); } },
-    { name: 'boards', open: async (p) => { await p.goto('/boards'); await visible(p.getByText('Travel dreams')); } },
-    { name: 'boards-create', open: async (p) => { await p.goto('/boards/create'); await visible(p.getByLabel('Board Name')); } },
+    { name: 'home', open: async (p) => { await p.goto('/'); await expectVisible(p.locator('article')); await p.locator('article').first().hover(); } },
+    { name: 'profile-menu', overlay: true, open: async (p) => { await p.goto('/'); await p.getByRole('button', { name: 'Profile menu' }).click(); await expectVisible(p.getByText('Hello, Demo')); } },
+    { name: 'favorites', open: async (p) => { await p.goto('/favorites'); await expectVisible(p.getByTitle('Remove from favorites')); } },
+    { name: 'boards', open: async (p) => { await p.goto('/boards'); await expectVisible(p.getByText('Travel dreams')); } },
+    { name: 'boards-create', open: async (p) => { await p.goto('/boards/create'); await expectVisible(p.getByLabel('Board Name')); } },
     {
       name: 'boards-create-error',
-      open: async (p) => { await p.goto('/boards/create'); await p.getByRole('button', { name: 'Create' }).click(); await visible(p.getByText('Board name cannot be empty.')); },
+      open: async (p) => { await p.goto('/boards/create'); await p.getByRole('button', { name: 'Create' }).click(); await expectVisible(p.getByText('Board name cannot be empty.')); },
     },
-    { name: 'board-detail', open: async (p) => { await p.goto(`/boards/${travel}`); await visible(p.getByRole('heading', { name: 'Travel dreams' })); } },
+    { name: 'board-detail', open: async (p) => { await p.goto(`/boards/${travel}`); await expectVisible(p.getByRole('heading', { name: 'Travel dreams' })); } },
     {
       name: 'board-rename',
-      open: async (p) => { await p.goto(`/boards/${travel}`); await p.getByRole('button', { name: 'Rename Board' }).click(); await visible(p.getByRole('button', { name: 'OK' })); },
+      open: async (p) => { await p.goto(`/boards/${travel}`); await p.getByRole('button', { name: 'Rename Board' }).click(); await expectVisible(p.getByRole('button', { name: 'OK' })); },
     },
     {
       name: 'board-delete-modal',
       overlay: true,
-      open: async (p) => { await p.goto(`/boards/${travel}`); await p.getByRole('button', { name: 'Delete Board' }).click(); await visible(p.getByRole('alertdialog')); },
+      open: async (p) => { await p.goto(`/boards/${travel}`); await p.getByRole('button', { name: 'Delete Board' }).click(); await expectVisible(p.getByRole('alertdialog')); },
     },
-    { name: 'manage-pins', open: async (p) => { await p.goto(`/boards/${travel}/manage-pins`); await visible(p.getByRole('heading', { name: 'Manage Travel dreams Pins' })); } },
-    { name: 'your-pins', open: async (p) => { await p.goto('/pins'); await visible(p.getByRole('heading', { name: 'Your Awesome Pins!' })); await visible(p.locator('article')); } },
-    { name: 'new-pin', open: async (p) => { await p.goto('/pins/new'); await visible(p.getByRole('heading', { name: 'Create a New Pin' })); } },
+    { name: 'manage-pins', open: async (p) => { await p.goto(`/boards/${travel}/manage-pins`); await expectVisible(p.getByRole('heading', { name: 'Manage Travel dreams Pins' })); } },
+    { name: 'your-pins', open: async (p) => { await p.goto('/pins'); await expectVisible(p.getByRole('heading', { name: 'Your Awesome Pins!' })); await expectVisible(p.locator('article')); } },
+    { name: 'new-pin', open: async (p) => { await p.goto('/pins/new'); await expectVisible(p.getByRole('heading', { name: 'Create a New Pin' })); } },
     {
       name: 'new-pin-errors',
-      open: async (p) => { await p.goto('/pins/new'); await p.getByRole('button', { name: 'Save Pin' }).click(); await visible(p.getByText('Image URL is required.')); },
+      open: async (p) => { await p.goto('/pins/new'); await p.getByRole('button', { name: 'Save Pin' }).click(); await expectVisible(p.getByText('Image URL is required.')); },
     },
     {
       name: 'new-pin-preview',
@@ -117,20 +117,20 @@ async function run(viewport: { width: number; height: number }) {
         await p.goto('/pins/new');
         await p.getByLabel('Title').fill('Ocean mood');
         await p.getByLabel('Image URL').fill('/seed-images/ocean-waves.svg');
-        await visible(p.getByAltText('Preview of the image'));
+        await expectVisible(p.getByAltText('Preview of the image'));
       },
     },
-    { name: 'pin-detail-owner', open: async (p) => { await p.goto(`/pins/${sunrise}`); await visible(p.getByRole('link', { name: 'Edit This Pin' })); await visible(p.getByText('Saving this for my next trip.')); } },
-    { name: 'pin-detail-other', open: async (p) => { await p.goto(`/pins/${lake}`); await visible(p.getByText('I could stare at this all day.')); } },
+    { name: 'pin-detail-owner', open: async (p) => { await p.goto(`/pins/${sunrise}`); await expectVisible(p.getByRole('link', { name: 'Edit This Pin' })); await expectVisible(p.getByText('Saving this for my next trip.')); } },
+    { name: 'pin-detail-other', open: async (p) => { await p.goto(`/pins/${lake}`); await expectVisible(p.getByText('I could stare at this all day.')); } },
     {
       name: 'pin-add-to-board',
       overlay: true,
       open: async (p) => {
         await p.goto(`/pins/${lake}`);
         await p.getByRole('button', { name: 'Add To Board' }).click();
-        await visible(p.getByRole('button', { name: '+ Create New Board' }));
+        await expectVisible(p.getByRole('button', { name: '+ Create New Board' }));
         await p.getByRole('button', { name: '+ Create New Board' }).click();
-        await visible(p.getByLabel('New board name'));
+        await expectVisible(p.getByLabel('New board name'));
       },
     },
     {
@@ -140,15 +140,15 @@ async function run(viewport: { width: number; height: number }) {
         await p.goto(`/pins/${lake}`);
         await p.getByRole('button', { name: 'Add Comment' }).click();
         await p.getByRole('dialog').getByRole('button', { name: 'Submit' }).click();
-        await visible(p.getByText('Text is required'));
+        await expectVisible(p.getByText('Text is required'));
       },
     },
-    { name: 'pin-broken-image', open: async (p) => { await p.goto(`/pins/${broken}`); await visible(p.getByText('Image unavailable')); } },
-    { name: 'pin-edit', open: async (p) => { await p.goto(`/pins/${sunrise}/edit`); await visible(p.getByRole('button', { name: 'Save Changes' })); } },
+    { name: 'pin-broken-image', open: async (p) => { await p.goto(`/pins/${broken}`); await expectVisible(p.getByText('Image unavailable')); } },
+    { name: 'pin-edit', open: async (p) => { await p.goto(`/pins/${sunrise}/edit`); await expectVisible(p.getByRole('button', { name: 'Save Changes' })); } },
     {
       name: 'pin-delete-modal',
       overlay: true,
-      open: async (p) => { await p.goto(`/pins/${sunrise}`); await p.getByRole('button', { name: 'Delete This Pin' }).click(); await visible(p.getByRole('alertdialog')); },
+      open: async (p) => { await p.goto(`/pins/${sunrise}`); await p.getByRole('button', { name: 'Delete This Pin' }).click(); await expectVisible(p.getByRole('alertdialog')); },
     },
   ];
 
@@ -167,7 +167,7 @@ async function run(viewport: { width: number; height: number }) {
   await user.page.goto(`/pins/${broken}`);
   await user.page.getByRole('button', { name: 'Delete This Pin' }).click();
   await user.page.getByRole('alertdialog').getByRole('button', { name: 'Yes' }).click();
-  await pathIs(user.page, '/pins');
+  await expectPath(user.page, '/pins');
   expect(findings).toEqual([]);
   expect([...anon.errors, ...user.errors]).toEqual([]);
   await anon.context.close();

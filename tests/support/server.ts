@@ -1,3 +1,4 @@
+import { hashPassword } from '../../backend/auth/passwords.ts';
 import { type Config, loadConfig } from '../../backend/config.ts';
 import { type RunningServer, startServer as startBackend } from '../../backend/server.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
@@ -65,7 +66,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   try {
     server = await startBackend(config);
     if (!options.databaseUrl) await migrateToLatest(server.database.db);
-    if (options.seed) await seedDemoData(server.database.db, { demo: config.demo });
+    if (options.seed) await seedDemoData(server.database.db, { demo: config.demo, hashPassword });
   } catch (error) {
     await drop?.();
     throw error;

@@ -1,5 +1,5 @@
 import unhomoglyph from 'unhomoglyph';
-import { normalizeUsername } from '../../contract/usernames.ts';
+import { normalizeUsername } from '../contract/usernames.ts';
 
 const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
 

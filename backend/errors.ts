@@ -1,5 +1,5 @@
-import type { ErrorBody } from '../../contract/errors.ts';
-import { MSG } from '../../contract/messages.ts';
+import type { ErrorBody } from '../contract/errors.ts';
+import { MSG } from '../contract/messages.ts';
 
 /** An error meant for the client: its status and body are sent as they are. */
 export class HttpError extends Error {
@@ -32,5 +32,3 @@ export const unauthorized = (message: string = MSG.notSignedIn, fields?: Record<
   new HttpError(401, message, { fields });
 export const forbidden = (message: string = MSG.forbidden) => new HttpError(403, message);
 export const notFound = (what: string) => new HttpError(404, `${what} not found.`);
-export const conflict = (message: string, fields?: Record<string, string>) =>
-  new HttpError(409, message, { fields });

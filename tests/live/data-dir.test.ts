@@ -3,12 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { ApiClient, signUpUser } from '../support/client.ts';
-import { startServer, testDatabaseKind } from '../support/server.ts';
+import { startServer } from '../support/server.ts';
 
 // The embedded mode keeps everything, password hashes included, in a folder on disk (PGLITE_DIR).
 // No other account on the machine may read or change it: every folder 0700, every file 0600 — a
-// new folder as well as one an older version left with loose permissions. The embedded database
-// only, so this runs in the api-pglite project alone.
+// new folder as well as one an older version left with loose permissions.
 
 const parent = mkdtempSync(path.join(tmpdir(), 'pinboard-data-'));
 const dataDir = path.join(parent, 'data', 'pglite');
@@ -43,7 +42,7 @@ async function runEmbedded(use: (url: string) => Promise<void>): Promise<void> {
   }
 }
 
-describe.runIf(testDatabaseKind() === 'pglite')('the embedded data folder', () => {
+describe('the embedded data folder', () => {
   let email = '';
   let password = '';
 

@@ -1,12 +1,15 @@
-import { loadConfig } from '../backend/config.ts';
-import { openDatabase } from './connect.ts';
-import { migrateToLatest } from './migrate.ts';
-import { seedDemoData } from './seed.ts';
+import { migrateToLatest } from '../../db/migrate.ts';
+import { openDatabase } from '../../db/connect.ts';
+import { seedDemoData } from '../../db/seed.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import { loadConfig } from '../config.ts';
 
 // `npm run db:migrate` and `npm run db:seed`, against DATABASE_URL (or the embedded PGlite folder).
+// It lives with the app, not in db/: it needs the app's config and its password and username rules,
+// and the data layer must not reach up for them.
 const command = process.argv[2];
 if (command !== 'migrate' && command !== 'seed') {
-  console.error('usage: node db/cli.ts migrate|seed');
+  console.error('usage: node backend/cli/db.ts migrate|seed');
   process.exit(2);
 }
 const config = loadConfig();
@@ -16,7 +19,7 @@ try {
     const applied = await migrateToLatest(database.db);
     console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.');
   } else {
-    const seeded = await seedDemoData(database.db, { demo: config.demo });
+    const seeded = await seedDemoData(database.db, { demo: config.demo, hashPassword });
     console.log(seeded ? `Seeded demo data (demo login: ${config.demo.email}).` : 'Demo data already present.');
   }
 } finally {

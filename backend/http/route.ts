@@ -1,0 +1,128 @@
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import type { z } from 'zod';
+import type { LoginThrottle } from '../auth/login-throttle.ts';
+import type { ServiceContext } from '../context.ts';
+import type { CursorCodec } from '../paging/cursor.ts';
+import { unauthorized } from '../errors.ts';
+import type { Csrf } from './csrf.ts';
+import type { OriginPolicy } from './origin.ts';
+import type { RateLimiters } from './rate-limits.ts';
+import './session.ts';
+import { parseBody, parseId, parseQuery } from './validate.ts';
+
+// A route is declared once, beside its handler: what it answers to, who may call it, what input it
+// takes and what it answers. The router (routerFor), the OpenAPI document (backend/openapi.ts)
+// and the bad-input and fuzz tests all read the same declaration.
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type Auth = 'user' | 'public';
+type Query = z.ZodObject | undefined;
+type Body = z.ZodType | undefined;
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** A success schema, or one with its own description (the default names the status). */
+type Responses = Partial<Record<number, z.ZodType | { schema: z.ZodType; description: string }>>;
+
+/** What the app hands every handler: the services' context and the request-level machinery. */
+export interface RouteDeps {
+  ctx: ServiceContext;
+  csrf: Csrf;
+  limits: RateLimiters;
+  throttle: LoginThrottle;
+  originPolicy: OriginPolicy;
+  /** Signs and reads the cursors of paged lists. */
+  cursors: CursorCodec;
+  /** The demo account's email when POST /api/auth/demo is switched on, else undefined. */
+  demoEmail: string | undefined;
+}
+
+interface RouteInfo<P extends string = string, A extends Auth = Auth, Q extends Query = Query, B extends Body = Body> {
+  method: Method;
+  /** The full path as OpenAPI writes it, e.g. '/api/pins/{id}'. Every `{param}` is a row id. */
+  path: P;
+  summary: string;
+  /** 'user': anyone not signed in gets 401, before any input is looked at. */
+  auth: A;
+  query?: Q;
+  body?: B;
+  responses: Responses;
+  /**
+   * What the route itself can answer besides the statuses its declaration implies (400 for any
+   * input, 401 for 'user', 403 for a write or `csrfOnGet`, 413 for a body, 422 when idempotent,
+   * and 429, 500 and 503 for every call).
+   */
+  errors?: number[];
+  /** Takes an optional Idempotency-Key header (contract/idempotency.ts). */
+  idempotent?: true;
+  /**
+   * Counts against the per-address limit on attempts to sign in or up. Only attempts do: the
+   * session check runs on every page load, and a shared address (an office, a carrier NAT) must
+   * not run out of it.
+   */
+  attempt?: true;
+  /** A GET that changes state (logout) needs the X-XSRF-TOKEN header like a write. */
+  csrfOnGet?: true;
+}
+
+type ParamName<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | ParamName<Rest> : never;
+
+/** What a handler gets: validated input, the caller, and the app's dependencies. */
+type RouteCall<P extends string, A extends Auth, Q extends Query, B extends Body> = RouteDeps & {
+  req: Request;
+  res: Response;
+  params: Record<ParamName<P>, number>;
+  query: Parsed<Q>;
+  body: Parsed<B>;
+  userId: A extends 'user' ? number : number | undefined;
+  /** This call with its ids filled in, e.g. `POST /api/comments/pins/7/comments`. */
+  operation: string;
+};
+
+export interface ApiRoute extends RouteInfo {
+  /**
+   * Checks the caller and the input in a fixed order (auth, ids, query, body), then handles. The
+   * route's own middlewares (`attempt`, `csrfOnGet`) have run before it.
+   */
+  run(req: Request, res: Response, deps: RouteDeps): Promise<void>;
+}
+
+export const paramNames = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+
+/** Declares a route; the handler's input is typed from the path, the auth and the schemas. */
+export function route<const P extends string, A extends Auth, Q extends Query = undefined, B extends Body = undefined>(
+  spec: RouteInfo<P, A, Q, B> & { handler: (call: RouteCall<P, A, Q, B>) => Promise<void> },
+): ApiRoute {
+  const { handler, ...info } = spec;
+  return {
+    ...info,
+    async run(req, res, deps) {
+      const userId = req.session?.userId;
+      if (info.auth === 'user' && userId === undefined) throw unauthorized();
+      const params: Record<string, number> = {};
+      for (const name of paramNames(info.path)) params[name] = parseId(req, name);
+      const query = info.query ? parseQuery(info.query, req) : undefined;
+      const body = info.body ? parseBody(info.body, req) : undefined;
+      const operation = `${info.method.toUpperCase()} ${info.path.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]))}`;
+      await handler({ ...deps, req, res, params, query, body, userId, operation } as RouteCall<P, A, Q, B>);
+    },
+  };
+}
+
+/**
+ * A router for routes whose paths start with `base` ('/api'), to be mounted there. It is a router of
+ * their own so that Express answers OPTIONS for a declared path (with Allow) at the end of it,
+ * before the API's catch-all 404. Express routes loosely, so a trailing slash is optional:
+ * '/api/pins/' answers '/api/pins' too.
+ */
+export function routerFor(base: string, routes: readonly ApiRoute[], deps: RouteDeps): Router {
+  const router = express.Router();
+  for (const declared of routes) {
+    if (!declared.path.startsWith(`${base}/`)) throw new Error(`${declared.path} is not under ${base}`);
+    const path = declared.path.slice(base.length).replace(/\{(\w+)\}/g, ':$1');
+    const before: RequestHandler[] = [];
+    if (declared.attempt) before.push(deps.limits.authPerIp);
+    if (declared.csrfOnGet) before.push(deps.csrf.requireToken);
+    router[declared.method](path, ...before, (req, res) => declared.run(req, res, deps));
+  }
+  return router;
+}

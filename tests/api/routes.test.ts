@@ -1,0 +1,176 @@
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { createLoginThrottle } from '../../backend/auth/login-throttle.ts';
+import { createCursorCodec } from '../../backend/paging/cursor.ts';
+import { loadConfig } from '../../backend/config.ts';
+import { EventBus } from '../../backend/events/event-bus.ts';
+import { createCsrf } from '../../backend/http/csrf.ts';
+import { errorHandler } from '../../backend/http/error-handler.ts';
+import type { OriginPolicy } from '../../backend/http/origin.ts';
+import { createRateLimiters } from '../../backend/http/rate-limits.ts';
+import { route, type RouteDeps, routerFor } from '../../backend/http/route.ts';
+import { buildOpenApiDocument } from '../../backend/openapi.ts';
+import { API_ROUTES } from '../../backend/routes.ts';
+import type { ErrorBody } from '../../contract/errors.ts';
+import type { DB } from '../../db/schema.ts';
+import { ApiClient } from '../support/client.ts';
+import { fieldsOf, ROUTES, wrongQueryValues } from '../support/routes.ts';
+import { startServer, type TestServer } from '../support/server.ts';
+
+// The route declarations are the one list the router, the OpenAPI document and the bad-input and
+// fuzz tests read. Here: the running server routes and documents exactly that list, and the
+// declaration machinery checks input in its fixed order, query strings included.
+
+describe('the running server', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server?.stop());
+
+  test('documents every declared route, and nothing else', async () => {
+    const res = await new ApiClient(server.url).get<{ paths: Record<string, Record<string, unknown>> }>('/api/openapi.json');
+    const documented = Object.entries(res.body.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    expect(documented.sort()).toEqual(ROUTES.map((r) => r.label).sort());
+  });
+
+  test('routes every declared route, a list path with or without its trailing slash', async () => {
+    const anonymous = new ApiClient(server.url);
+    for (const r of ROUTES) {
+      const path = r.path.replace(/\{\w+\}/g, '1');
+      const variants = path.endsWith('/') ? [path, path.slice(0, -1)] : [path];
+      const answers = [];
+      for (const variant of variants) {
+        const res = await anonymous.request(r.method, variant, r.method === 'GET' || r.method === 'DELETE' ? {} : { json: {} });
+        expect(JSON.stringify(res.body), `${r.method} ${variant}`).not.toMatch(/No API route/);
+        answers.push(res.status);
+      }
+      expect(new Set(answers).size, `${r.label}: ${answers.join(', ')}`).toBe(1);
+    }
+  });
+
+  test('answers OPTIONS on a declared path with the methods it serves', async () => {
+    const res = await fetch(`${server.url}/api/pins/1`, { method: 'OPTIONS' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('allow')).toBe('DELETE, GET, HEAD, PUT');
+  });
+});
+
+describe('a declared route with a query string', () => {
+  const Page = z.object({
+    limit: z.coerce.number().int().min(1).max(100).default(50),
+    order: z.enum(['newest', 'shuffle']).default('newest'),
+    cursor: z.string().max(20).optional(),
+  });
+  const Note = z.object({ text: z.string().min(1) });
+  const echo = route({
+    method: 'post',
+    path: '/api/probes/{id}',
+    summary: 'Echoes its input',
+    auth: 'public',
+    query: Page,
+    body: Note,
+    responses: { 200: z.object({ ok: z.boolean() }) },
+    handler: async ({ res, params, query, body, operation }) => {
+      res.json({ params, query, body, operation });
+    },
+  });
+  const guarded = route({
+    method: 'get',
+    path: '/api/probes/{id}/private',
+    summary: 'Signed-in callers only',
+    auth: 'user',
+    query: Page,
+    responses: { 200: z.object({ ok: z.boolean() }) },
+    handler: async ({ res }) => {
+      res.json({ ok: true });
+    },
+  });
+
+  let base: string;
+  let close: () => void;
+  beforeAll(async () => {
+    const config = loadConfig({ NODE_ENV: 'test' });
+    const originPolicy: OriginPolicy = { publicOrigins: [], trustProxy: () => false };
+    // The probes read none of the app's services; a database handle that never connects will do.
+    const db = new Kysely<DB>({
+      dialect: {
+        createAdapter: () => new PostgresAdapter(),
+        createDriver: () => new DummyDriver(),
+        createIntrospector: (kysely) => new PostgresIntrospector(kysely),
+        createQueryCompiler: () => new PostgresQueryCompiler(),
+      },
+    });
+    const deps: RouteDeps = {
+      ctx: { db, events: new EventBus() },
+      csrf: createCsrf(config.sessionSecret, originPolicy),
+      limits: createRateLimiters(config.rateLimits, undefined, { warn: () => {} }),
+      throttle: createLoginThrottle(config.rateLimits, undefined),
+      originPolicy,
+      cursors: createCursorCodec(config.sessionSecret),
+      demoEmail: undefined,
+    };
+    const app = express();
+    app.use('/api', express.json(), routerFor('/api', [echo, guarded], deps));
+    app.use(errorHandler({ error: () => {} }));
+    const listener = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => listener.once('listening', resolve));
+    base = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+    close = () => listener.close();
+  });
+  afterAll(() => close?.());
+
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+
+  test('hands the handler typed, defaulted values and drops keys it does not read', async () => {
+    expect(await post('/api/probes/7?limit=5&order=shuffle&junk=1', { text: 'hi', extra: true })).toEqual({
+      status: 200,
+      body: { params: { id: 7 }, query: { limit: 5, order: 'shuffle' }, body: { text: 'hi' }, operation: 'POST /api/probes/7' },
+    });
+    expect((await post('/api/probes/7', { text: 'hi' })).body.query).toEqual({ limit: 50, order: 'newest' });
+  });
+
+  for (const [field, spec] of Object.entries(fieldsOf(Page))) {
+    for (const value of wrongQueryValues(spec)) {
+      test(`${field}=${JSON.stringify(value).slice(0, 40)} → 400 naming ${field}`, async () => {
+        const query = new URLSearchParams([value].flat().map((v) => [field, v]));
+        const res = await post(`/api/probes/7?${query}`, { text: 'hi' });
+        expect(res.status).toBe(400);
+        expect(Object.keys(res.body).sort()).toEqual(['errors', 'fields', 'message']);
+        expect(Object.keys((res.body as ErrorBody).fields)).toEqual([field]);
+      });
+    }
+  }
+
+  test('checks in a fixed order: the caller, then the ids, then the query string, then the body', async () => {
+    const anonymous = await fetch(`${base}/api/probes/x/private?limit=0`);
+    expect(anonymous.status).toBe(401);
+    expect(Object.keys(((await post('/api/probes/x?limit=0', {})).body as ErrorBody).fields)).toEqual(['id']);
+    expect(Object.keys(((await post('/api/probes/7?limit=0', {})).body as ErrorBody).fields)).toEqual(['limit']);
+    expect(Object.keys(((await post('/api/probes/7', {})).body as ErrorBody).fields)).toEqual(['text']);
+  });
+
+  test('the OpenAPI document lists its query parameters with their rules', () => {
+    const operation = buildOpenApiDocument([echo]).paths?.['/api/probes/{id}']?.post;
+    expect(operation?.parameters).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ in: 'path', name: 'id', required: true }),
+        expect.objectContaining({ in: 'query', name: 'limit', required: false, schema: expect.objectContaining({ type: 'integer', minimum: 1, maximum: 100 }) }),
+        expect.objectContaining({ in: 'query', name: 'order', required: false, schema: expect.objectContaining({ enum: ['newest', 'shuffle'] }) }),
+        expect.objectContaining({ in: 'query', name: 'cursor', required: false }),
+      ]),
+    );
+    expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(['200', '400', '403', '413']));
+  });
+});
+
+test('the API declares each method and path once', () => {
+  const labels = API_ROUTES.map((r) => `${r.method} ${r.path}`);
+  expect(labels.filter((label, i) => labels.indexOf(label) !== i)).toEqual([]);
+});
