@@ -59,16 +59,18 @@ async function run<T>(store: Store, source: ListSource<T>, cursor: string | null
     await loadWithLiveReplay(store, async () => {
       const page = await source.fetchPage(cursor);
       if (!current()) return;
+      // Free before the list says "ready": a screen that wants the next page at once may ask.
+      flight.busy = false;
       if (cursor !== null) flight.restarted = false;
       source.keep(store, page.items);
       store.set(listAtom(source.key), (list) => step(list, page.items.map(source.idOf), page.nextCursor));
     });
   } catch (error) {
     if (!current()) return;
+    flight.busy = false;
     // A refused cursor (400: malformed, tampered, expired): start again from page one.
     if (cursor !== null && isApiError(error) && error.status === 400 && !flight.restarted) {
       flight.restarted = true;
-      flight.busy = false;
       return run(store, source, null, (_list, ids, next) => firstPage(ids, next), true);
     }
     const notFound = cursor === null && isApiError(error) && (error.status === 404 || error.status === 403);

@@ -130,6 +130,8 @@ function anchorAt(positioner: Positioner, slots: Slots, box: Box, scrollY: numbe
 }
 
 const seeded = new WeakSet<Positioner>();
+/** Screens rendered below the viewport (and half that above). */
+const OVERSCAN = 2;
 
 function Layout({ ids, renderCard, hasMore, status, loadMore, restoreKey, box }: MasonryGridProps & { box: Box }) {
   const store = useStore();
@@ -155,6 +157,14 @@ function Layout({ ids, renderCard, hasMore, status, loadMore, restoreKey, box }:
   useLayoutEffect(() => {
     if (collapseGaps(positioner, slots, columns.gutter)) rerender();
   });
+  // masonic measures new cards hidden, in batches sized by its height estimate, and shows them
+  // (and measures the next batch) only when its "needs more" flag flips. When cards come out
+  // shorter than estimated the flag stays up, and the batch just measured would stay hidden until
+  // a scroll. So: render again whenever this commit measured cards.
+  const measuredBefore = positioner.size();
+  useEffect(() => {
+    if (positioner.size() > measuredBefore) rerender();
+  });
 
   // Fetch ahead: masonic renders two screens below the viewport; near the end of those, load more.
   const lastRendered = useRef(-1);
@@ -167,7 +177,7 @@ function Layout({ ids, renderCard, hasMore, status, loadMore, restoreKey, box }:
     },
     [],
   );
-  useEffect(maybeLoad, [maybeLoad, ids.length, hasMore, status]);
+  useEffect(maybeLoad, [maybeLoad, ids, hasMore, status]);
 
   // Back: put the card that was at the centre back there (or the same scroll position).
   const restore = useRef(saved ? { anchor: saved.anchor, scrollY: saved.scrollY, tries: 0 } : null);
@@ -229,7 +239,7 @@ function Layout({ ids, renderCard, hasMore, status, loadMore, restoreKey, box }:
     itemKey: (item) => item.id,
     // A card is its image box plus about two lines of text.
     itemHeightEstimate: Math.round(width / DEFAULT_ASPECT + 56),
-    overscanBy: 2,
+    overscanBy: OVERSCAN,
     role: 'list',
     tabIndex: -1,
     className: 'masonry__items',
