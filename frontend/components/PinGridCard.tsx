@@ -1,16 +1,10 @@
-import { useAtomValue, type Atom } from 'jotai';
-import { selectAtom } from 'jotai/utils';
-import { useMemo } from 'react';
+import { useAtomValue } from 'jotai';
 import { Link } from 'react-router';
-import { pinsByIdAtom, sessionUserAtom, type ById } from '../state/atoms.ts';
+import { useEntity } from '../hooks/useEntity.ts';
+import { pinsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
 import { cardAspect } from './grid/aspect.ts';
 import { HeartButton } from './HeartButton.tsx';
 import { PinCard } from './PinCard.tsx';
-
-/** One entity of a by-id atom; re-renders only when that entity changes. */
-export function useEntity<T>(byIdAtom: Atom<ById<T>>, id: number): T | undefined {
-  return useAtomValue(useMemo(() => selectAtom(byIdAtom, (byId: ById<T>) => byId[id]), [byIdAtom, id]));
-}
 
 /** A pin card of the home and "your pins" grids: heart for signed-in users, Edit for the owner. */
 export function PinGridCard({ pinId }: { pinId: number }) {

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.ts';
-import { DESKTOP, PHONE, ensureClientBuilt, launchChromium, newAccount, openTab, pathIs, screenshot, signUp, visible } from './browser.ts';
+import { DESKTOP, PHONE, createPin, ensureClientBuilt, expectAccessible, launchChromium, newAccount, openTab, pathIs, screenshot, signUp, visible } from './browser.ts';
 
 const BULK = 3000;
 /** Far more than one screen and its overscan hold at 1280×800, far fewer than the pins scrolled. */
@@ -188,7 +188,6 @@ describe('home grid at scale', () => {
 
     const pill = reader.page.getByRole('button', { name: '1 new pin' });
     await visible(pill);
-    await screenshot(reader.page, 'grid-new-pins-pill', { overlay: true });
     const during = await readGrid(reader.page);
     expect(during.scrollY).toBe(before.scrollY);
     const places = (grid: typeof before) => new Map(grid.cards.map((c) => [c.id, `${c.top}:${c.left}`]));
@@ -207,9 +206,12 @@ describe('home grid at scale', () => {
     await reader.context.close();
   });
 
-  it('screenshots: the grid and its skeleton at 1280×800 and 390×844', async () => {
+  it('screenshots and accessibility: skeleton, grid and pill at 1280×800 and 390×844', async () => {
+    const author = await openTab(browser, server.url);
+    await signUp(author.page, newAccount('shots'));
     for (const viewport of [DESKTOP, PHONE]) {
       const tab = await openTab(browser, server.url, viewport);
+      const connected = liveConnected(tab.page);
       // Hold page one back to see the skeleton.
       let release: () => void = () => undefined;
       const held = new Promise<void>((resolve) => (release = resolve));
@@ -220,11 +222,19 @@ describe('home grid at scale', () => {
       await tab.page.goto('/');
       await visible(tab.page.locator('.skeleton-card'));
       await screenshot(tab.page, 'grid-skeleton', { overlay: true });
+      await expectAccessible(tab.page, `skeleton ${viewport.width}`);
       release();
       await visible(tab.page.locator('article[data-pin-id]'));
+      await connected;
       await screenshot(tab.page, 'grid-home', { overlay: true });
+      await expectAccessible(tab.page, `home grid ${viewport.width}`);
+      await createPin(author.page, { title: `Shot pin ${viewport.width}`, imageUrl: '/seed-images/citrus.svg' });
+      await visible(tab.page.getByRole('button', { name: '1 new pin' }));
+      await screenshot(tab.page, 'grid-new-pins-pill', { overlay: true });
+      await expectAccessible(tab.page, `new pins pill ${viewport.width}`);
       expect(tab.errors).toEqual([]);
       await tab.context.close();
     }
+    await author.context.close();
   });
 });
