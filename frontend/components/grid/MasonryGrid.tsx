@@ -102,15 +102,20 @@ function Cell({ data: { id } }: RenderComponentProps<Item>) {
   return gone.has(id) ? null : renderCard(id);
 }
 
+/** The slot indexes of the ids that left the list. */
+function gapIndexes(slots: Slots): number[] {
+  const out: number[] = [];
+  if (slots.gone.size) slots.ids.forEach((id, index) => slots.gone.has(id) && out.push(index));
+  return out;
+}
+
 /** Slots that left the list get a height of minus one gutter, so their column closes up exactly. */
-function collapseGaps(positioner: Positioner, slots: Slots, gutter: number): boolean {
-  if (!slots.gone.size) return false;
+function collapseGaps(positioner: Positioner, gaps: readonly number[], gutter: number): boolean {
   const updates: number[] = [];
-  slots.ids.forEach((id, index) => {
-    if (!slots.gone.has(id)) return;
+  for (const index of gaps) {
     const position = positioner.get(index);
     if (position && position.height !== -gutter) updates.push(index, -gutter);
-  });
+  }
   if (updates.length) positioner.update(updates);
   return updates.length > 0;
 }
@@ -139,7 +144,8 @@ function Layout({ ids, renderCard, hasMore, status, loadMore, restoreKey, box }:
   const width = widthOfColumn(box.width, columns);
   const [saved] = useState(() => readGridSnapshot(store, restoreKey));
   const [slots, setSlots] = useState<Slots>(() => reconcileSlots(saved?.slots ?? null, ids, columns.count, !hasMore));
-  const next = reconcileSlots(slots, ids, columns.count, !hasMore);
+  // Not again on every scroll frame: only when the list, the columns or the paging changed.
+  const next = useMemo(() => reconcileSlots(slots, ids, columns.count, !hasMore), [slots, ids, columns.count, hasMore]);
   if (next !== slots) setSlots(next); // derived state, settled before anything is committed
 
   const positioner = usePositioner(
@@ -154,8 +160,9 @@ function Layout({ ids, renderCard, hasMore, status, loadMore, restoreKey, box }:
   const resizeObserver = useResizeObserver(positioner);
   const { scrollTop, isScrolling } = useScroller(box.offset);
   const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const gaps = useMemo(() => gapIndexes(slots), [slots]);
   useLayoutEffect(() => {
-    if (collapseGaps(positioner, slots, columns.gutter)) rerender();
+    if (gaps.length && collapseGaps(positioner, gaps, columns.gutter)) rerender();
   });
   // masonic measures new cards hidden, in batches sized by its height estimate, and shows them
   // (and measures the next batch) only when its "needs more" flag flips. When cards come out
