@@ -1,12 +1,17 @@
-import type { Board, BoardDeleted, BoardList, BoardPin, BoardPinRemoved } from '../../contract/index.ts';
+import type { Board, BoardDeleted, BoardList, BoardPage, BoardPin, BoardPinRemoved } from '../../contract/index.ts';
 import { api, createOnce } from './client.ts';
+import { nextCursorOf, withQuery, type PageParams } from './paging.ts';
 
-export async function fetchBoards(): Promise<Board[]> {
-  return (await api<BoardList>('GET', '/api/boards/')).boards;
+/** GET /api/boards/: one page of the signed-in user's boards, newest first, each with its covers. */
+export async function fetchBoardPage({ cursor, limit }: PageParams = {}): Promise<BoardList> {
+  const page = await api<BoardList>('GET', withQuery('/api/boards/', { limit, cursor }));
+  return { boards: page.boards, nextCursor: nextCursorOf(page) };
 }
 
-export function fetchBoard(id: number): Promise<Board> {
-  return api<Board>('GET', `/api/boards/${id}`);
+/** GET /api/boards/{id}: the board with one page of its pins, most recently added first. */
+export async function fetchBoard(id: number, { cursor, limit }: PageParams = {}): Promise<BoardPage> {
+  const page = await api<BoardPage>('GET', withQuery(`/api/boards/${id}`, { limit, cursor }));
+  return { ...page, nextCursor: nextCursorOf(page) };
 }
 
 export function createBoard(name: string): Promise<Board> {

@@ -1,8 +1,11 @@
 import type { Comment, CommentDeleted, CommentList } from '../../contract/index.ts';
 import { api, createOnce } from './client.ts';
+import { nextCursorOf, withQuery, type PageParams } from './paging.ts';
 
-export async function fetchComments(pinId: number): Promise<Comment[]> {
-  return (await api<CommentList>('GET', `/api/comments/pins/${pinId}/comments`)).comments;
+/** GET /api/comments/pins/{pinId}/comments: one page of a pin's comments, newest first. */
+export async function fetchCommentPage(pinId: number, { cursor, limit }: PageParams = {}): Promise<CommentList> {
+  const page = await api<CommentList>('GET', withQuery(`/api/comments/pins/${pinId}/comments`, { limit, cursor }));
+  return { comments: page.comments, nextCursor: nextCursorOf(page) };
 }
 
 export function createComment(pinId: number, text: string): Promise<Comment> {

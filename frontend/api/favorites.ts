@@ -1,8 +1,11 @@
 import type { Favorite, FavoriteList, FavoriteRemoved } from '../../contract/index.ts';
 import { api } from './client.ts';
+import { nextCursorOf, withQuery, type PageParams } from './paging.ts';
 
-export async function fetchFavorites(): Promise<Favorite[]> {
-  return (await api<FavoriteList>('GET', '/api/favorites/')).pins;
+/** GET /api/favorites/: one page of the signed-in user's favorites, newest first. */
+export async function fetchFavoritePage({ cursor, limit }: PageParams = {}): Promise<FavoriteList> {
+  const page = await api<FavoriteList>('GET', withQuery('/api/favorites/', { limit, cursor }));
+  return { pins: page.pins, nextCursor: nextCursorOf(page) };
 }
 
 type FavoriteResult =

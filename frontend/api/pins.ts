@@ -1,8 +1,19 @@
 import type { Pin, PinDeleted, PinList } from '../../contract/index.ts';
 import { api, createOnce } from './client.ts';
+import { nextCursorOf, withQuery, type PageParams } from './paging.ts';
 
-export async function fetchPins(): Promise<Pin[]> {
-  return (await api<PinList>('GET', '/api/pins/')).pins;
+export interface PinPageParams extends PageParams {
+  /** `shuffle` (with `seed`): the home order of one visit; `newest` (the default) otherwise. */
+  order?: 'newest' | 'shuffle';
+  seed?: number;
+  /** One user's pins, newest first. */
+  userId?: number;
+}
+
+/** GET /api/pins/: one page of pins. */
+export async function fetchPinPage({ cursor, limit, order, seed, userId }: PinPageParams = {}): Promise<PinList> {
+  const page = await api<PinList>('GET', withQuery('/api/pins/', { order, seed, userId, limit, cursor }));
+  return { pins: page.pins, nextCursor: nextCursorOf(page) };
 }
 
 export function fetchPin(id: number): Promise<Pin> {

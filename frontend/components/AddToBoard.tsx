@@ -3,12 +3,15 @@ import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import type { Pin } from '../../contract/index.ts';
 import { LIMITS } from '../../contract/limits.ts';
-import { addPinToBoard as addPinCall, createBoard, fetchBoards } from '../api/boards.ts';
+import type { Board } from '../../contract/index.ts';
+import { addPinToBoard as addPinCall, createBoard, fetchBoardPage } from '../api/boards.ts';
 import { useDismiss } from '../hooks/useDismiss.ts';
-import { boardsLoadedAtom } from '../state/atoms.ts';
-import { addPinToBoard, boardListAtom, setAllBoards, upsertBoard } from '../state/boards.ts';
+import { usePagedList } from '../hooks/usePagedList.ts';
+import { boardsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
+import { addBoard, addPinToBoard, upsertBoards } from '../state/boards.ts';
+import { LIST } from '../state/lists.ts';
 import { ChevronDownIcon } from './Icons.tsx';
-import { loadWithLiveReplay } from '../live/client.ts';
+import { ShowMore } from './ShowMore.tsx';
 
 /**
  * The Add To Board dropdown of the pin page (SPEC §2, §4): the user's boards, then
@@ -17,8 +20,7 @@ import { loadWithLiveReplay } from '../live/client.ts';
 export function AddToBoard({ pin }: { pin: Pin }) {
   const store = useStore();
   const navigate = useNavigate();
-  const boards = useAtomValue(boardListAtom);
-  const loaded = useAtomValue(boardsLoadedAtom);
+  const userId = useAtomValue(sessionUserAtom)?.id;
   const [open, setOpen] = useState(false);
   const [creating, setCreating] = useState(false);
   const [name, setName] = useState('');
@@ -36,12 +38,6 @@ export function AddToBoard({ pin }: { pin: Pin }) {
     if (open) return close();
     setOpen(true);
     setFailed(false);
-    if (!store.get(boardsLoadedAtom)) {
-      loadWithLiveReplay(store, async () => setAllBoards(store, await fetchBoards())).catch((error: unknown) => {
-          console.error(error);
-          setFailed(true);
-        });
-    }
   }
 
   async function addTo(boardId: number) {
@@ -64,7 +60,7 @@ export function AddToBoard({ pin }: { pin: Pin }) {
     setBusy(true);
     try {
       const board = await createBoard(trimmed);
-      upsertBoard(store, board);
+      if (userId !== undefined) addBoard(store, board, userId);
       await addTo(board.id);
     } catch (error) {
       console.error(error);
@@ -79,25 +75,8 @@ export function AddToBoard({ pin }: { pin: Pin }) {
         Add To Board <ChevronDownIcon />
       </button>
       <div id={menuId} className="dropdown__menu" hidden={!open}>
-        {!loaded && !failed ? <p className="dropdown__note">Loading boards...</p> : null}
         {failed ? <p className="dropdown__note field__error">Something went wrong.</p> : null}
-        {boards.length > 0 ? (
-          <ul className="dropdown__list" aria-label="Your boards">
-            {boards.map((board) => {
-              const has = board.pins.some((p) => p.id === pin.id);
-              return (
-                <li key={board.id}>
-                  <button type="button" className="dropdown__item" onClick={() => void addTo(board.id)} disabled={busy}>
-                    <span className="dropdown__item-name">{board.name}</span>
-                    {has ? <span className="dropdown__tag">Saved</span> : null}
-                  </button>
-                </li>
-              );
-            })}
-          </ul>
-        ) : loaded ? (
-          <p className="dropdown__note">You have no boards yet.</p>
-        ) : null}
+        {open && userId !== undefined ? <BoardChoices userId={userId} pinId={pin.id} busy={busy} onChoose={(id) => void addTo(id)} /> : null}
         {creating ? (
           <form className="dropdown__create" onSubmit={(e) => void onCreate(e)} noValidate>
             <label className="visually-hidden" htmlFor={`${menuId}-name`}>
@@ -123,5 +102,46 @@ export function AddToBoard({ pin }: { pin: Pin }) {
         )}
       </div>
     </div>
+  );
+}
+
+/** The user's boards in the dropdown, page by page (they load when the dropdown first opens). */
+function BoardChoices({ userId, pinId, busy, onChoose }: { userId: number; pinId: number; busy: boolean; onChoose: (boardId: number) => void }) {
+  const list = usePagedList<Board>({
+    key: LIST.boards(userId),
+    fetchPage: async (cursor) => {
+      const page = await fetchBoardPage({ cursor });
+      return { items: page.boards, nextCursor: page.nextCursor };
+    },
+    keep: upsertBoards,
+    idOf: (board) => board.id,
+    entities: boardsByIdAtom,
+    onShow: 'keep',
+  });
+  const byId = useAtomValue(boardsByIdAtom);
+  if (!list.loaded) {
+    return <p className="dropdown__note">{list.status === 'error' || list.status === 'notFound' ? 'Something went wrong.' : 'Loading boards...'}</p>;
+  }
+  if (list.ids.length === 0 && !list.hasMore) return <p className="dropdown__note">You have no boards yet.</p>;
+  return (
+    <>
+      <ul className="dropdown__list" aria-label="Your boards">
+        {list.ids.map((id) => {
+          const board = byId[id];
+          if (!board) return null;
+          // Known only among the board's newest pins (its covers); the server ignores a second add.
+          const has = board.pins.some((p) => p.id === pinId);
+          return (
+            <li key={board.id}>
+              <button type="button" className="dropdown__item" onClick={() => onChoose(board.id)} disabled={busy}>
+                <span className="dropdown__item-name">{board.name}</span>
+                {has ? <span className="dropdown__tag">Saved</span> : null}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      <ShowMore hasMore={list.hasMore} status={list.status} onMore={list.loadMore} text="Show more boards" loadingText="Loading boards..." />
+    </>
   );
 }

@@ -6,7 +6,7 @@ import { MSG } from '../../contract/messages.ts';
 import { isApiError } from '../api/client.ts';
 import { createComment, updateComment } from '../api/comments.ts';
 import { sessionUserAtom } from '../state/atoms.ts';
-import { upsertComment } from '../state/comments.ts';
+import { addComment, upsertComment } from '../state/comments.ts';
 import { Modal } from './Modal.tsx';
 
 const COMMENT_REQUIRED = MSG.commentRequired; // "Text is required"
@@ -41,8 +41,8 @@ export function CommentModal({ pinId, comment, onClose }: Props) {
     setError(undefined);
     setBusy(true);
     try {
-      const saved = comment ? await updateComment(comment.id, text.trim()) : await createComment(pinId, text.trim());
-      upsertComment(store, saved);
+      if (comment) upsertComment(store, await updateComment(comment.id, text.trim()));
+      else addComment(store, await createComment(pinId, text.trim()));
       onClose();
     } catch (err) {
       setError(commentErrorMessage(err));

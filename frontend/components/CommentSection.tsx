@@ -1,23 +1,36 @@
 import { useAtomValue, useStore } from 'jotai';
 import { useMemo, useState } from 'react';
 import type { Comment } from '../../contract/index.ts';
-import { deleteComment, fetchComments } from '../api/comments.ts';
-import { useLoad } from '../hooks/useLoad.ts';
-import { useWatchComments } from '../live/hooks.ts';
-import { sessionUserAtom } from '../state/atoms.ts';
-import { commentsForPinAtom, formatCommentDate, removeComment, setPinComments } from '../state/comments.ts';
+import { deleteComment, fetchCommentPage } from '../api/comments.ts';
+import { usePagedList } from '../hooks/usePagedList.ts';
+import { useWatchPins } from '../live/hooks.ts';
+import { commentsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
+import { formatCommentDate, removeComment, upsertComments } from '../state/comments.ts';
+import { LIST } from '../state/lists.ts';
 import { CommentModal } from './CommentModal.tsx';
 import { ConfirmModal } from './ConfirmModal.tsx';
+import { ShowMore } from './ShowMore.tsx';
 
-/** The comment list under a pin: newest first, month and year, author-only Edit and Delete. */
+/** The comment list under a pin: newest first, page by page, month and year, author-only Edit and Delete. */
 export function CommentSection({ pinId }: { pinId: number }) {
   const store = useStore();
   const user = useAtomValue(sessionUserAtom);
-  const comments = useAtomValue(useMemo(() => commentsForPinAtom(pinId), [pinId]));
+  const list = usePagedList<Comment>({
+    key: LIST.comments(pinId),
+    fetchPage: async (cursor) => {
+      const page = await fetchCommentPage(pinId, { cursor });
+      return { items: page.comments, nextCursor: page.nextCursor };
+    },
+    keep: upsertComments,
+    idOf: (comment) => comment.id,
+    entities: commentsByIdAtom,
+  });
+  const byId = useAtomValue(commentsByIdAtom);
+  const comments = useMemo(() => list.ids.map((id) => byId[id]).filter((c): c is Comment => c !== undefined), [list.ids, byId]);
+  const status = list.loaded ? 'ready' : list.status;
   const [editing, setEditing] = useState<{ comment?: Comment } | null>(null);
   const [deleting, setDeleting] = useState<Comment | null>(null);
-  const { status, reload } = useLoad(async () => setPinComments(store, pinId, await fetchComments(pinId)), `comments-${pinId}`);
-  useWatchComments(pinId); // comments added, edited or deleted elsewhere show up here
+  useWatchPins([pinId]); // comments added, edited or deleted elsewhere show up here
 
   async function onDelete(comment: Comment) {
     try {
@@ -26,14 +39,14 @@ export function CommentSection({ pinId }: { pinId: number }) {
     } catch (error) {
       console.error(error);
     }
-    reload(); // SPEC §4: the list is reloaded after a delete
+    void list.reload(); // SPEC §4: the list is reloaded after a delete
   }
 
   return (
     <section className="comments" aria-labelledby="comments-title">
       <div className="comments__header">
         <h2 id="comments-title">
-          Comments <span className="comments__count">{comments.length}</span>
+          Comments <span className="comments__count">{comments.length}{list.hasMore ? '+' : ''}</span>
         </h2>
         {user ? (
           <button type="button" className="button button--small" onClick={() => setEditing({})}>
@@ -43,7 +56,7 @@ export function CommentSection({ pinId }: { pinId: number }) {
       </div>
       {comments.length === 0 ? (
         <p className="comments__empty">
-          {status === 'loading' ? 'Loading comments...' : status === 'error' ? 'Comments could not be loaded.' : 'No comments yet.'}
+          {status === 'loading' || status === 'idle' ? 'Loading comments...' : status === 'error' || status === 'notFound' ? 'Comments could not be loaded.' : 'No comments yet.'}
         </p>
       ) : (
         <ul className="comments__list">
@@ -73,6 +86,7 @@ export function CommentSection({ pinId }: { pinId: number }) {
           ))}
         </ul>
       )}
+      <ShowMore hasMore={list.hasMore} status={list.loaded ? list.status : 'ready'} onMore={list.loadMore} text="Show more comments" loadingText="Loading comments..." />
       {editing ? <CommentModal pinId={pinId} {...(editing.comment ? { comment: editing.comment } : {})} onClose={() => setEditing(null)} /> : null}
       {deleting ? (
         <ConfirmModal

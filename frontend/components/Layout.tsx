@@ -2,15 +2,13 @@ import { useAtomValue, useStore } from 'jotai';
 import { useEffect } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { fetchSession } from '../api/auth.ts';
-import { fetchFavorites } from '../api/favorites.ts';
-import { favoritesLoadedAtom, sessionCheckedAtom, sessionUserAtom } from '../state/atoms.ts';
-import { setAllFavorites } from '../state/favorites.ts';
+import { sessionCheckedAtom, sessionUserAtom } from '../state/atoms.ts';
+import { useHeartFavorites } from '../hooks/useFavoriteToggle.ts';
 import { clearSession, setSessionUser } from '../state/session.ts';
 import { useAfterNavigation } from '../hooks/afterNavigation.ts';
 import { LiveIndicator } from './LiveIndicator.tsx';
 import { MODAL_LAYER_ID } from './Modal.tsx';
 import { NavBar } from './NavBar.tsx';
-import { loadWithLiveReplay } from '../live/client.ts';
 
 /** The one layout (SPEC §2): navigation bar, routed page, modal layer. */
 export function Layout() {
@@ -27,14 +25,7 @@ export function Layout() {
       .catch(() => clearSession(store));
   }, [store]);
 
-  // The hearts need the signed-in user's favorites on every screen.
-  useEffect(() => {
-    if (userId === undefined || store.get(favoritesLoadedAtom)) return;
-    loadWithLiveReplay(store, async () => {
-      const list = await fetchFavorites();
-      if (store.get(sessionUserAtom)?.id === userId) setAllFavorites(store, list);
-    }).catch((error: unknown) => console.error(error));
-  }, [store, userId]);
+  useHeartFavorites(userId);
 
   return (
     <>

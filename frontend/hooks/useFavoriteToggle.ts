@@ -1,9 +1,38 @@
 import { useAtomValue, useStore } from 'jotai';
-import { useState } from 'react';
-import { addFavorite, fetchFavorites, removeFavorite as removeFavoriteCall } from '../api/favorites.ts';
-import { sessionUserAtom } from '../state/atoms.ts';
-import { favoriteIdByPinAtom, removeFavorite, setAllFavorites, upsertFavorite } from '../state/favorites.ts';
-import { loadWithLiveReplay } from '../live/client.ts';
+import { useEffect, useState } from 'react';
+import { addFavorite as addFavoriteCall, fetchFavoritePage, removeFavorite as removeFavoriteCall } from '../api/favorites.ts';
+import { liveClientFor, loadWithLiveReplay } from '../live/client.ts';
+import { favoritesLoadedAtom, sessionUserAtom } from '../state/atoms.ts';
+import { addFavorite, favoriteIdByPinAtom, removeFavorite, setNewestFavorites } from '../state/favorites.ts';
+import type { Store } from '../state/store.ts';
+
+/**
+ * The hearts' knowledge of the user's favorites: the newest page of them, and every favorite added
+ * or removed since (live, and by this tab). A favorite older than that page shows an empty heart
+ * until the server says "Already favorited".
+ */
+export function loadHeartFavorites(store: Store, userId: number): Promise<void> {
+  return loadWithLiveReplay(store, async () => {
+    const page = await fetchFavoritePage();
+    if (store.get(sessionUserAtom)?.id !== userId) return;
+    setNewestFavorites(store, page.pins, page.nextCursor);
+    store.set(favoritesLoadedAtom, true);
+  });
+}
+
+/** Loads the hearts' favorites once per signed-in user (the layout calls it), again after a reconnect. */
+export function useHeartFavorites(userId: number | undefined): void {
+  const store = useStore();
+  useEffect(() => {
+    if (userId === undefined || store.get(favoritesLoadedAtom)) return;
+    loadHeartFavorites(store, userId).catch((error: unknown) => console.error(error));
+  }, [store, userId]);
+  const client = liveClientFor(store);
+  useEffect(() => {
+    if (userId === undefined || !client) return;
+    return client.refreshOnReconnect(() => loadHeartFavorites(store, userId));
+  }, [client, store, userId]);
+}
 
 type ToggleResult = 'added' | 'removed' | 'unchanged';
 
@@ -23,9 +52,9 @@ export function useFavoriteToggle(pinId: number) {
         removeFavorite(store, favoriteId, removed.pin_id, removed.likes_count);
         return 'removed';
       }
-      const result = await addFavorite(pinId);
+      const result = await addFavoriteCall(pinId);
       if (result.kind === 'added') {
-        upsertFavorite(store, result.favorite);
+        addFavorite(store, result.favorite);
         return 'added';
       }
       // "Already favorited" is no change (SPEC §4); anything else is logged (SPEC §8).
@@ -33,8 +62,8 @@ export function useFavoriteToggle(pinId: number) {
       return 'unchanged';
     } catch (error) {
       console.error('Failed to favorite pin', error);
-      // Our copy may be out of date (e.g. changed in another tab): take the server's list.
-      loadWithLiveReplay(store, async () => setAllFavorites(store, await fetchFavorites())).catch(() => undefined);
+      // Our copy may be out of date (e.g. changed in another tab): take the server's newest page.
+      if (user) loadHeartFavorites(store, user.id).catch(() => undefined);
       return 'unchanged';
     } finally {
       setBusy(false);

@@ -3,10 +3,10 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ServerEventName, ServerEventPayload } from '../../contract/events.ts';
 import { alice, bob, makeBoard, makeComment, makePin } from '../test-support/render.tsx';
 import { boardsByIdAtom, commentsByIdAtom, deletedPinIdsAtom, favoritesByIdAtom, pinsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
-import { setAllBoards } from '../state/boards.ts';
-import { setPinComments } from '../state/comments.ts';
-import { setAllFavorites } from '../state/favorites.ts';
-import { setAllPins } from '../state/pins.ts';
+import { upsertBoards } from '../state/boards.ts';
+import { upsertComments } from '../state/comments.ts';
+import { upsertFavorites } from '../state/favorites.ts';
+import { upsertPins } from '../state/pins.ts';
 import { setSessionUser } from '../state/session.ts';
 import { createEventApplier } from './apply.ts';
 
@@ -38,10 +38,10 @@ describe('server events → store', () => {
   it('pin:deleted drops the pin from pins, favorites, boards and comments; late events do not bring it back', () => {
     const { store, send } = setup();
     const [p1, p2] = [makePin(1), makePin(2)];
-    setAllPins(store, [p1, p2]);
-    setAllFavorites(store, [fav(9, 1), fav(10, 2)]);
-    setAllBoards(store, [makeBoard(5, [p1, p2])]);
-    setPinComments(store, 1, [makeComment(3, 1, bob, 'nice', '2025-02-01T00:00:00.000Z')]);
+    upsertPins(store, [p1, p2]);
+    upsertFavorites(store, [fav(9, 1), fav(10, 2)]);
+    upsertBoards(store, [makeBoard(5, [p1, p2])]);
+    upsertComments(store, [makeComment(3, 1, bob, 'nice', '2025-02-01T00:00:00.000Z')]);
     send('pin:deleted', { pinId: 1 });
     send('pin:deleted', { pinId: 1 });
     expect(Object.keys(store.get(pinsByIdAtom))).toEqual(['2']);
@@ -55,7 +55,7 @@ describe('server events → store', () => {
     send('pin:created', { pin: p1 });
     send('comment:created', { comment: makeComment(4, 1, bob, 'late', '2025-03-01T00:00:00.000Z') });
     send('favorite:added', { favorite: fav(11, 1) });
-    send('board:pin-added', { boardId: 5, pin: { id: 1, title: 'Pin 1', image_url: '/x.svg' } });
+    send('board:pin-added', { boardId: 5, pin: { id: 1, title: 'Pin 1', image_url: '/x.svg' }, pinCount: 3 });
     send('board:updated', { board: makeBoard(5, [p1, p2]) });
     expect(store.get(pinsByIdAtom)[1]).toBeUndefined();
     expect(store.get(commentsByIdAtom)).toEqual({});
@@ -65,8 +65,8 @@ describe('server events → store', () => {
 
   it('pin:likes sets the count on the pin and on its favorite, newest version wins', () => {
     const { store, send } = setup();
-    setAllPins(store, [makePin(1)]);
-    setAllFavorites(store, [fav(9, 1, 1)]);
+    upsertPins(store, [makePin(1)]);
+    upsertFavorites(store, [fav(9, 1, 1)]);
     send('pin:likes', { pinId: 1, likesCount: 4, version: 6 });
     send('pin:likes', { pinId: 1, likesCount: 4, version: 6 });
     expect(store.get(pinsByIdAtom)[1]?.likes_count).toBe(4);
@@ -100,7 +100,7 @@ describe('server events → store', () => {
 
   it('favorite events add (with the like count) and remove by favorite id, idempotently', () => {
     const { store, send } = setup();
-    setAllPins(store, [makePin(1)]);
+    upsertPins(store, [makePin(1)]);
     send('favorite:added', { favorite: fav(9, 1, 3) });
     send('favorite:added', { favorite: fav(9, 1, 3) });
     expect(Object.keys(store.get(favoritesByIdAtom))).toEqual(['9']);
@@ -119,12 +119,17 @@ describe('server events → store', () => {
     send('board:created', { board });
     send('board:updated', { board: { ...board, name: 'Renamed' } });
     const pin = { id: 1, title: 'Pin 1', image_url: '/seed-images/1.svg' };
-    send('board:pin-added', { boardId: 5, pin });
-    send('board:pin-added', { boardId: 5, pin });
-    expect(store.get(boardsByIdAtom)[5]).toEqual({ ...board, name: 'Renamed', pins: [pin] });
-    send('board:pin-removed', { boardId: 5, pinId: 1 });
-    send('board:pin-removed', { boardId: 5, pinId: 1 });
-    expect(store.get(boardsByIdAtom)[5]?.pins).toEqual([]);
+    send('board:pin-added', { boardId: 5, pin, pinCount: 1 });
+    send('board:pin-added', { boardId: 5, pin, pinCount: 1 });
+    expect(store.get(boardsByIdAtom)[5]).toEqual({ ...board, name: 'Renamed', pin_count: 1, pins: [pin] });
+    send('board:pin-removed', { boardId: 5, pinId: 1, pinCount: 0 });
+    send('board:pin-removed', { boardId: 5, pinId: 1, pinCount: 0 });
+    expect(store.get(boardsByIdAtom)[5]).toMatchObject({ pin_count: 0, pins: [] });
+    // The server's count wins over counting: a board with pins this tab never loaded.
+    send('board:pin-added', { boardId: 5, pin, pinCount: 40 });
+    expect(store.get(boardsByIdAtom)[5]).toMatchObject({ pin_count: 40, pins: [pin] });
+    send('board:pin-removed', { boardId: 5, pinId: 99, pinCount: 39 });
+    expect(store.get(boardsByIdAtom)[5]).toMatchObject({ pin_count: 39 });
     send('board:deleted', { boardId: 5 });
     send('board:deleted', { boardId: 5 });
     expect(store.get(boardsByIdAtom)).toEqual({});
@@ -135,8 +140,8 @@ describe('server events → store', () => {
   it('session:ended signs the tab out and drops private data', () => {
     const { store, send } = setup();
     setSessionUser(store, alice);
-    setAllFavorites(store, [fav(9, 1)]);
-    setAllBoards(store, [makeBoard(5)]);
+    upsertFavorites(store, [fav(9, 1)]);
+    upsertBoards(store, [makeBoard(5)]);
     send('session:ended', {});
     expect(store.get(sessionUserAtom)).toBeNull();
     expect(store.get(favoritesByIdAtom)).toEqual({});

@@ -4,10 +4,12 @@
 // updated_at, inside the helpers); removals of something already gone are no-ops; and an entity
 // this tab saw deleted is never brought back by a late create/update (ids are never reused).
 import type { ServerEventName, ServerEventPayload } from '../../contract/events.ts';
-import { deletedPinIdsAtom } from '../state/atoms.ts';
-import { addPinToBoard, removeBoard, removePinFromBoard, upsertBoard } from '../state/boards.ts';
-import { removeComment, upsertComment } from '../state/comments.ts';
-import { removeFavorite, upsertFavorite } from '../state/favorites.ts';
+import type { Pin } from '../../contract/index.ts';
+import { deletedPinIdsAtom, sessionUserAtom } from '../state/atoms.ts';
+import { addBoard, addPinToBoard, removeBoard, removePinFromBoard, upsertBoard } from '../state/boards.ts';
+import { addComment, removeComment, upsertComment } from '../state/comments.ts';
+import { addFavorite, removeFavorite } from '../state/favorites.ts';
+import { LIST, updateList, withFirst } from '../state/lists.ts';
 import { removePin, setPinLikes, upsertPin } from '../state/pins.ts';
 import { clearSession } from '../state/session.ts';
 import type { Store } from '../state/store.ts';
@@ -27,6 +29,15 @@ export function isPinDeleted(store: Store, pinId: number): boolean {
   return store.get(deletedPinIdsAtom).has(pinId);
 }
 
+/**
+ * A new pin joins the signed-in owner's "your pins" list (newest first). The home grid does not
+ * take it in under the reader: it counts it for its "N new pins" pill (../pages/HomePage.tsx).
+ */
+function addCreatedPin(store: Store, pin: Pin): void {
+  upsertPin(store, pin);
+  if (store.get(sessionUserAtom)?.id === pin.user_id) updateList(store, LIST.yourPins(pin.user_id), (list) => withFirst(list, pin.id));
+}
+
 /** Removes a pin everywhere (grids, favorites, boards, its comments) and remembers it is gone. */
 export function dropDeletedPin(store: Store, pinId: number): void {
   markPinDeleted(store, pinId);
@@ -43,7 +54,7 @@ export function createEventApplier(store: Store): EventApplier {
 
   const handlers: Handlers = {
     'pin:created': ({ pin }) => {
-      if (!pinGone(pin.id)) upsertPin(store, pin);
+      if (!pinGone(pin.id)) addCreatedPin(store, pin);
     },
     'pin:updated': ({ pin }) => {
       if (!pinGone(pin.id)) upsertPin(store, pin);
@@ -58,7 +69,7 @@ export function createEventApplier(store: Store): EventApplier {
       setPinLikes(store, pinId, likesCount);
     },
     'comment:created': ({ comment }) => {
-      if (!goneComments.has(comment.id) && !pinGone(comment.pin_id)) upsertComment(store, comment);
+      if (!goneComments.has(comment.id) && !pinGone(comment.pin_id)) addComment(store, comment);
     },
     'comment:updated': ({ comment }) => {
       if (!goneComments.has(comment.id) && !pinGone(comment.pin_id)) upsertComment(store, comment);
@@ -68,14 +79,14 @@ export function createEventApplier(store: Store): EventApplier {
       removeComment(store, commentId);
     },
     'favorite:added': ({ favorite }) => {
-      if (!goneFavorites.has(favorite.id) && !pinGone(favorite.pin_id)) upsertFavorite(store, favorite);
+      if (!goneFavorites.has(favorite.id) && !pinGone(favorite.pin_id)) addFavorite(store, favorite);
     },
     'favorite:removed': ({ favoriteId, pinId }) => {
       goneFavorites.add(favoriteId);
       removeFavorite(store, favoriteId, pinId);
     },
     'board:created': ({ board }) => {
-      if (!goneBoards.has(board.id)) upsertBoard(store, { ...board, pins: board.pins.filter((p) => !pinGone(p.id)) });
+      if (!goneBoards.has(board.id)) addBoard(store, { ...board, pins: board.pins.filter((p) => !pinGone(p.id)) }, board.user_id);
     },
     'board:updated': ({ board }) => {
       if (!goneBoards.has(board.id)) upsertBoard(store, { ...board, pins: board.pins.filter((p) => !pinGone(p.id)) });
@@ -84,10 +95,10 @@ export function createEventApplier(store: Store): EventApplier {
       goneBoards.add(boardId);
       removeBoard(store, boardId);
     },
-    'board:pin-added': ({ boardId, pin }) => {
-      if (!pinGone(pin.id)) addPinToBoard(store, boardId, pin);
+    'board:pin-added': ({ boardId, pin, pinCount }) => {
+      if (!pinGone(pin.id)) addPinToBoard(store, boardId, pin, pinCount);
     },
-    'board:pin-removed': ({ boardId, pinId }) => removePinFromBoard(store, boardId, pinId),
+    'board:pin-removed': ({ boardId, pinId, pinCount }) => removePinFromBoard(store, boardId, pinId, pinCount),
     // Another tab (or the server) ended this session: this tab is signed out and goes on as anonymous.
     'session:ended': () => clearSession(store),
   };

@@ -6,7 +6,7 @@ describe('live client: watching', () => {
   it('watches what screens ask for, shared between screens, and sends pins:watch / pins:unwatch', async () => {
     const { client, checkSession, last, sockets } = setupLive();
     const releaseGrid = client.watchPins([1, 2, 3]);
-    const releaseDetail = client.watchComments(2);
+    const releaseDetail = client.watchPins([2]); // a pin page
     checkSession();
     await vi.waitFor(() => expect(sockets).toHaveLength(1));
     const socket = last();

@@ -7,11 +7,9 @@
 //   ./load-replay.ts   events that arrive during a screen's load are applied again after it
 //   ./watch.ts         which pins the screens show, told to the server (`pins:watch`)
 //   ./visibility.ts    grid cards watch their pin while on screen
-//   ./comment-watch.ts which pins' comment lists are open
 //   ./resync.ts        after a reconnect, what the screens show is fetched again
 import type { Store } from '../state/store.ts';
 import { createEventApplier } from './apply.ts';
-import { createCommentWatch } from './comment-watch.ts';
 import { LiveConnection, type ConnectionOptions } from './connection.ts';
 import { createLoadReplay } from './load-replay.ts';
 import { createResync } from './resync.ts';
@@ -27,8 +25,8 @@ export interface LiveClient {
   stop(): void;
   /** Watches pins until the returned function is called. */
   watchPins(pinIds: readonly number[]): () => void;
-  /** Watches a pin whose comment list is shown: its comments are fetched again after a reconnect. */
-  watchComments(pinId: number): () => void;
+  /** A list on screen: `refresh` fetches what it missed, after each reconnect, until released. */
+  refreshOnReconnect(refresh: () => Promise<void>): () => void;
   /** Watches a grid card's pin while the card is on (or near) the screen. */
   observeCard(element: Element, pinId: number): () => void;
   /** This tab is logging out: close the socket now (its session:ended is expected, not news). */
@@ -71,13 +69,13 @@ function once(release: () => void): () => void {
 
 export function createLiveClient(store: Store, options: LiveClientOptions): LiveClient {
   const watches = new WatchRegistry(options.watch);
-  const comments = createCommentWatch();
+  const refreshers = new Set<() => Promise<void>>();
   const cards = createVisibilityWatcher(
     (id) => watches.add([id]),
     (id) => watches.remove([id]),
   );
   const replay = createLoadReplay(createEventApplier(store));
-  const resync = createResync(store, { watchedPins: () => watches.watched(), commentPins: comments.pins }, replay);
+  const resync = createResync(store, { watchedPins: () => watches.watched(), listRefreshers: () => [...refreshers] }, replay);
   const connection = new LiveConnection(store, options, {
     connected(send, reconnect, isCurrent) {
       const watched = watches.connected(send);
@@ -102,13 +100,11 @@ export function createLiveClient(store: Store, options: LiveClientOptions): Live
       watches.add(ids);
       return once(() => watches.remove(ids));
     },
-    watchComments(pinId) {
-      const releaseComments = comments.add(pinId);
-      const releasePin = client.watchPins([pinId]);
-      return once(() => {
-        releasePin();
-        releaseComments();
-      });
+    refreshOnReconnect(refresh) {
+      // Wrapped, so one function registered twice (two screens) counts twice.
+      const entry = () => refresh();
+      refreshers.add(entry);
+      return once(() => void refreshers.delete(entry));
     },
     observeCard: (element, pinId) => cards.observe(element, pinId),
     prepareForLogout: () => connection.prepareForLogout(),

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { alice, makeBoard, makePin } from '../test-support/render.tsx';
 import { setupLive } from '../test-support/fakeSocket.ts';
 import { boardsByIdAtom, favoritesByIdAtom, liveStatusAtom, pinsByIdAtom, sessionCheckedAtom, sessionUserAtom } from '../state/atoms.ts';
-import { setAllFavorites } from '../state/favorites.ts';
+import { upsertFavorites } from '../state/favorites.ts';
 import { clearSession, setSessionUser } from '../state/session.ts';
 import { liveClientFor } from './client.ts';
 
@@ -56,7 +56,7 @@ describe('live connection: socket lifecycle', () => {
     const { store, checkSession, last, sockets } = setupLive(alice);
     checkSession();
     await vi.waitFor(() => expect(sockets).toHaveLength(1));
-    setAllFavorites(store, [fav(9, 1)]);
+    upsertFavorites(store, [fav(9, 1)]);
     const first = last();
     first.serverConnect();
     first.serverEmit('session:ended', {});

@@ -14,12 +14,6 @@ export function useWatchPins(pinIds: readonly number[]): void {
   }, [client, key]);
 }
 
-/** Watches a pin whose comment list is shown; its comments are fetched again after a reconnect. */
-export function useWatchComments(pinId: number): void {
-  const client = liveClientFor(useStore());
-  useEffect(() => client?.watchComments(pinId), [client, pinId]);
-}
-
 /** A ref for a grid card: its pin is watched while the card is on (or near) the screen. */
 export function useWatchCard<T extends Element>(pinId: number): RefCallback<T> {
   const client = liveClientFor(useStore());

@@ -1,64 +1,72 @@
 import { describe, expect, it, vi } from 'vitest';
-import { alice, bob, makeBoard, makeComment, makePin, mockApi, type Handler } from '../test-support/render.tsx';
+import type { Favorite } from '../../contract/index.ts';
+import { fetchFavoritePage } from '../api/favorites.ts';
+import { alice, bob, makePin, mockApi, type Handler } from '../test-support/render.tsx';
 import { setupLive } from '../test-support/fakeSocket.ts';
-import { boardsByIdAtom, commentsByIdAtom, deletedPinIdsAtom, favoritesByIdAtom, liveStatusAtom, pinsByIdAtom } from '../state/atoms.ts';
-import { setAllBoards } from '../state/boards.ts';
-import { commentsForPinAtom, setPinComments } from '../state/comments.ts';
-import { setAllFavorites } from '../state/favorites.ts';
-import { setAllPins, upsertPin } from '../state/pins.ts';
+import { commentsByIdAtom, deletedPinIdsAtom, favoritesByIdAtom, liveStatusAtom, pinsByIdAtom } from '../state/atoms.ts';
+import { upsertFavorites } from '../state/favorites.ts';
+import { loadFirstPage, refreshFirstPage, type ListSource } from '../state/list-loader.ts';
+import { getList, LIST } from '../state/lists.ts';
+import { upsertPin, upsertPins } from '../state/pins.ts';
 import { setSessionUser } from '../state/session.ts';
 
 const fav = (id: number, pinId: number, likes = 1) => ({ id, pin_id: pinId, title: `Pin ${pinId}`, image_url: `/seed-images/${pinId}.svg`, likes_count: likes });
 
+/** The favorites list as the favorites screen pages it. */
+const favoritesSource = (userId: number): ListSource<Favorite> => ({
+  key: LIST.favorites(userId),
+  fetchPage: async (cursor) => {
+    const page = await fetchFavoritePage({ cursor });
+    return { items: page.pins, nextCursor: page.nextCursor };
+  },
+  keep: upsertFavorites,
+  idOf: (f) => f.id,
+});
+
 describe('live client: resync after a reconnect', () => {
-  it('the first connect fetches nothing; a reconnect fetches what is shown and replays what arrived meanwhile', async () => {
+  it('the first connect fetches nothing; a reconnect fetches the pins and lists on screen and replays what arrived meanwhile', async () => {
     const p1 = makePin(1, alice);
     const p2 = makePin(2, bob);
-    const p3 = makePin(3, bob);
-    let releasePins: () => void = () => undefined;
-    const pinsGate = new Promise<void>((resolve) => (releasePins = resolve));
+    let releasePin: () => void = () => undefined;
+    const pinGate = new Promise<void>((resolve) => (releasePin = resolve));
+    let favorites = [fav(10, 1, 1)];
     const api = mockApi({
-      // While away: pin 1 was deleted, pin 3 created, pin 2 renamed; bob's comment on pin 2 added.
-      'GET /api/pins/': async () => {
-        await pinsGate;
-        return { body: { pins: [p3, { ...p2, title: 'Renamed', updated_at: '2026-01-01T00:00:00.000Z' }] } };
+      // While away: pin 1 was deleted, pin 2 renamed; favorite 10 removed and 20 added.
+      'GET /api/pins/2': async () => {
+        await pinGate;
+        return { body: { ...p2, title: 'Renamed', updated_at: '2026-01-01T00:00:00.000Z' } };
       },
-      'GET /api/favorites/': { body: { pins: [fav(20, 2, 1)] } },
-      'GET /api/boards/': { body: { boards: [makeBoard(5, [p2], alice, 'Renamed board')] } },
-      'GET /api/comments/pins/2/comments': { body: { comments: [makeComment(31, 2, bob, 'while away', '2025-06-01T00:00:00.000Z')] } },
+      'GET /api/favorites/': () => ({ body: { pins: favorites, nextCursor: null } }),
     });
     const { store, client, checkSession, last, sockets } = setupLive(alice);
     checkSession();
-    setAllPins(store, [p1, p2]);
-    setAllFavorites(store, [fav(10, 1, 1)]);
-    setAllBoards(store, [makeBoard(5, [p1, p2], alice)]);
-    setPinComments(store, 2, []);
-    client.watchComments(2);
-    client.watchPins([1]);
+    upsertPins(store, [p1, p2]);
+    client.watchPins([1, 2]); // the cards on screen
+    const source = favoritesSource(alice.id);
+    await loadFirstPage(store, source); // the favorites screen is open
+    client.refreshOnReconnect(() => refreshFirstPage(store, source));
     await vi.waitFor(() => expect(sockets).toHaveLength(1));
     const socket = last();
     socket.serverConnect();
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(api.calls).toEqual([]);
+    expect(api.sent('GET').map((c) => c.path)).toEqual(['/api/favorites/']);
 
+    favorites = [fav(20, 2, 1)];
     socket.serverDisconnect('transport close');
     expect(store.get(liveStatusAtom)).toBe('paused');
     socket.serverConnect();
-    await vi.waitFor(() => expect(api.sent('GET', '/api/pins/')).toHaveLength(1));
-    // An event arrives while the pin list is still on its way: it must survive the older answer.
+    await vi.waitFor(() => expect(api.sent('GET', '/api/pins/2')).toHaveLength(1));
+    // An event arrives while pin 2 is still on its way: it must survive the older answer.
     const fresh = makePin(4, bob, { created_at: '2026-02-01T00:00:00.000Z', updated_at: '2026-02-01T00:00:00.000Z' });
     socket.serverEmit('pin:created', { pin: fresh });
-    releasePins();
-    await vi.waitFor(() => expect(store.get(pinsByIdAtom)[3]).toBeDefined());
+    releasePin();
+    await vi.waitFor(() => expect(store.get(pinsByIdAtom)[2]?.title).toBe('Renamed'));
     await client.settled();
 
-    expect(Object.keys(store.get(pinsByIdAtom)).sort()).toEqual(['2', '3', '4']);
-    expect(store.get(pinsByIdAtom)[2]?.title).toBe('Renamed');
+    expect(Object.keys(store.get(pinsByIdAtom)).sort()).toEqual(['2', '4']);
     expect(store.get(deletedPinIdsAtom).has(1)).toBe(true);
-    expect(Object.keys(store.get(favoritesByIdAtom))).toEqual(['20']);
-    expect(store.get(boardsByIdAtom)[5]?.name).toBe('Renamed board');
-    expect(store.get(commentsForPinAtom(2)).map((c) => c.text)).toEqual(['while away']);
-    expect(api.sent('GET').map((c) => c.path).sort()).toEqual(['/api/boards/', '/api/comments/pins/2/comments', '/api/favorites/', '/api/pins/']);
+    expect(getList(store, LIST.favorites(alice.id)).ids).toEqual([20]);
+    expect(api.sent('GET').map((c) => c.path).sort()).toEqual(['/api/favorites/', '/api/favorites/', '/api/pins/1', '/api/pins/2']);
     expect(store.get(liveStatusAtom)).toBe('connected');
   });
 
@@ -86,21 +94,27 @@ describe('live client: resync after a reconnect', () => {
   it('answers that arrive after the user changed are dropped', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
     const handlers: Record<string, Handler> = {
       'GET /api/favorites/': async () => {
-        await gate;
-        return { body: { pins: [fav(10, 1)] } };
+        calls += 1;
+        if (calls > 1) await gate;
+        return { body: { pins: [fav(10, 1)], nextCursor: null } };
       },
     };
     const api = mockApi(handlers);
-    const { store, checkSession, last, sockets } = setupLive(alice);
+    const { store, client, checkSession, last, sockets } = setupLive(alice);
     checkSession();
-    setAllFavorites(store, []);
+    const source = favoritesSource(alice.id);
+    await loadFirstPage(store, source);
+    upsertFavorites(store, []);
+    store.set(favoritesByIdAtom, {});
+    client.refreshOnReconnect(() => refreshFirstPage(store, source));
     await vi.waitFor(() => expect(sockets).toHaveLength(1));
     last().serverConnect();
     last().serverDisconnect('transport close');
     last().serverConnect();
-    await vi.waitFor(() => expect(api.sent('GET', '/api/favorites/')).toHaveLength(1));
+    await vi.waitFor(() => expect(api.sent('GET', '/api/favorites/')).toHaveLength(2));
     setSessionUser(store, bob);
     release();
     await new Promise((resolve) => setTimeout(resolve, 20));

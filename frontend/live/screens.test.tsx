@@ -1,13 +1,13 @@
 // The live client driving real screens: the route table in a memory router, a fake `fetch` for
 // the REST calls, and a fake socket playing the server.
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createStore, Provider } from 'jotai';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { User } from '../../contract/index.ts';
 import { PIN_DELETED_TEXT } from '../components/PinDeletedNotice.tsx';
 import { routes } from '../routes.tsx';
-import { alice, bob, makeComment, makePin, mockApi, renderApp, type Handler } from '../test-support/render.tsx';
+import { alice, bob, gridCardIds, makeComment, makePin, mockApi, renderApp, type Handler } from '../test-support/render.tsx';
 import { startFakeLiveClient, type FakeSocket } from '../test-support/fakeSocket.ts';
 import { dropDeletedPin } from './apply.ts';
 
@@ -29,28 +29,32 @@ function renderLive(path: string, user: User | null, handlers: Record<string, Ha
   return { api, store, router, socket, sockets };
 }
 
-const cardIds = () => Array.from(document.querySelectorAll('article[data-pin-id]')).map((el) => Number(el.getAttribute('data-pin-id')));
-
 describe('live screens', () => {
-  it('home grid: a new pin appears first without reshuffling the rest; a deleted pin vanishes; cards are watched', async () => {
+  it('home grid: new pins wait behind the "N new pins" pill and go first on a click; a deleted pin vanishes; cards are watched', async () => {
     const pins = [makePin(1, bob), makePin(2, bob), makePin(3, bob)];
-    const { socket } = renderLive('/', null, { 'GET /api/pins/': { body: { pins } } });
+    const { socket } = renderLive('/', null, {
+      // Page one of the shuffle; and the newest pin when the visit began (order=newest, limit 1).
+      'GET /api/pins/': (call) => ({ body: { pins: call.query.get('order') === 'newest' ? [pins[2]] : pins, nextCursor: null } }),
+    });
     await screen.findByRole('link', { name: 'Pin 1' });
     const s = await socket();
     act(() => s.serverConnect());
-    const before = cardIds();
-    expect(before.sort()).toEqual([1, 2, 3]);
-    const order = cardIds();
+    const order = gridCardIds();
+    expect([...order].sort()).toEqual([1, 2, 3]);
     await waitFor(() => expect(s.watchedIds()).toEqual([1, 2, 3]));
 
     act(() => s.serverEmit('pin:created', { pin: makePin(9, alice, { created_at: '2026-01-01T00:00:00.000Z' }) }));
-    expect(await screen.findByRole('link', { name: 'Pin 9' })).toBeTruthy();
-    expect(cardIds()).toEqual([9, ...order]);
+    expect(await screen.findByRole('button', { name: '1 new pin' })).toBeTruthy();
+    expect(gridCardIds()).toEqual(order); // nothing moved under the reader
+    act(() => s.serverEmit('pin:created', { pin: makePin(10, alice, { created_at: '2026-01-02T00:00:00.000Z' }) }));
+    fireEvent.click(await screen.findByRole('button', { name: '2 new pins' }));
+    await waitFor(() => expect(gridCardIds()).toEqual([10, 9, ...order]));
+    expect(screen.queryByRole('button', { name: /new pin/ })).toBeNull();
 
     act(() => s.serverEmit('pin:deleted', { pinId: 2 }));
     await waitFor(() => expect(screen.queryByRole('link', { name: 'Pin 2' })).toBeNull());
-    expect(cardIds()).toEqual([9, ...order.filter((id) => id !== 2)]);
-    await waitFor(() => expect(s.watchedIds()).toEqual([1, 3, 9]));
+    expect(gridCardIds()).toEqual([10, 9, ...order.filter((id) => id !== 2)]);
+    await waitFor(() => expect(s.watchedIds()).toEqual([1, 3, 9, 10]));
   });
 
   it('pin page: likes and comments update in place; a deletion shows the notice with a way home', async () => {
@@ -81,9 +85,9 @@ describe('live screens', () => {
     expect(await screen.findByText('No boards found.')).toBeTruthy();
     const s = await socket();
     act(() => s.serverConnect());
-    act(() => s.serverEmit('board:created', { board: { id: 3, name: 'Made elsewhere', user_id: alice.id, pins: [] } }));
+    act(() => s.serverEmit('board:created', { board: { id: 3, name: 'Made elsewhere', user_id: alice.id, pin_count: 0, pins: [] } }));
     expect(await screen.findByText('Made elsewhere')).toBeTruthy();
-    act(() => s.serverEmit('board:pin-added', { boardId: 3, pin: { id: 1, title: 'Pin 1', image_url: '/seed-images/1.svg' } }));
+    act(() => s.serverEmit('board:pin-added', { boardId: 3, pin: { id: 1, title: 'Pin 1', image_url: '/seed-images/1.svg' }, pinCount: 1 }));
     expect(await screen.findByLabelText('1 pin')).toBeTruthy();
     act(() => s.serverEmit('board:deleted', { boardId: 3 }));
     expect(await screen.findByText('No boards found.')).toBeTruthy();

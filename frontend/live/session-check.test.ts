@@ -2,16 +2,18 @@ import { describe, expect, it, vi } from 'vitest';
 import { alice, mockApi } from '../test-support/render.tsx';
 import { setupLive } from '../test-support/fakeSocket.ts';
 import { favoritesByIdAtom, liveStatusAtom, sessionUserAtom } from '../state/atoms.ts';
-import { setAllFavorites } from '../state/favorites.ts';
+import { upsertFavorites } from '../state/favorites.ts';
+import { loadHeartFavorites } from '../hooks/useFavoriteToggle.ts';
 
 const fav = (id: number, pinId: number, likes = 1) => ({ id, pin_id: pinId, title: `Pin ${pinId}`, image_url: `/seed-images/${pinId}.svg`, likes_count: likes });
 
 describe('live connection: a socket the server closed', () => {
   it('asks for the session and, still signed in, reconnects with a resync', async () => {
     const api = mockApi({ 'GET /api/auth/': { body: { user: alice } }, 'GET /api/favorites/': { body: { pins: [] } } });
-    const { store, checkSession, last, sockets } = setupLive(alice);
+    const { store, client, checkSession, last, sockets } = setupLive(alice);
     checkSession();
-    setAllFavorites(store, [fav(9, 1)]);
+    upsertFavorites(store, [fav(9, 1)]);
+    client.refreshOnReconnect(() => loadHeartFavorites(store, alice.id)); // as the layout does
     await vi.waitFor(() => expect(sockets).toHaveLength(1));
     last().serverConnect();
     last().serverDisconnect('io server disconnect');
@@ -28,7 +30,7 @@ describe('live connection: a socket the server closed', () => {
     const api = mockApi({ 'GET /api/auth/': { body: { user: null } } });
     const { store, checkSession, last, sockets } = setupLive(alice);
     checkSession();
-    setAllFavorites(store, [fav(9, 1)]);
+    upsertFavorites(store, [fav(9, 1)]);
     await vi.waitFor(() => expect(sockets).toHaveLength(1));
     last().serverConnect();
     last().serverDisconnect('io server disconnect');

@@ -1,35 +1,57 @@
 import { useAtomValue, useStore } from 'jotai';
-import { useState, type FormEvent, type KeyboardEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
-import type { Board } from '../../contract/index.ts';
+import { useCallback, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import type { Board, BoardPin } from '../../contract/index.ts';
 import { LIMITS } from '../../contract/limits.ts';
 import { deleteBoard, fetchBoard, removePinFromBoard as removePinCall, renameBoard } from '../api/boards.ts';
 import { ConfirmModal } from '../components/ConfirmModal.tsx';
 import { NotFound } from '../components/ErrorPage.tsx';
-import { PinCard, PinGrid } from '../components/PinCard.tsx';
+import { MasonryGrid } from '../components/grid/MasonryGrid.tsx';
+import { SkeletonGrid } from '../components/grid/SkeletonGrid.tsx';
+import { PinCard } from '../components/PinCard.tsx';
 import { Empty, Loading, RetryLoad } from '../components/Status.tsx';
 import { runAfterNavigation } from '../hooks/afterNavigation.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
-import { useLoad } from '../hooks/useLoad.ts';
+import { useEntity } from '../hooks/useEntity.ts';
+import { usePagedList, type PagedListView } from '../hooks/usePagedList.ts';
 import { useParamId } from '../hooks/useParamId.ts';
-import { boardsByIdAtom } from '../state/atoms.ts';
-import { removeBoard, removePinFromBoard, upsertBoard } from '../state/boards.ts';
+import { boardPinsByIdAtom, boardsByIdAtom } from '../state/atoms.ts';
+import { keepBoardPins, removeBoard, removePinFromBoard, upsertBoard } from '../state/boards.ts';
+import { loadFirstPage, type ListSource } from '../state/list-loader.ts';
+import { LIST } from '../state/lists.ts';
 import type { Store } from '../state/store.ts';
-import { loadWithLiveReplay } from '../live/client.ts';
 
 export const LOADING_BOARD = 'Loading board details...';
 const BOARD_EMPTY = 'No pins in this board yet.';
 
-/** Loads one board into the store; the screens read it from there. */
-export function useBoard(idParam: string) {
+/** A board's pins, most recently added first, page by page; page one also brings the board. */
+function boardPinsSource(store: Store, boardId: number): ListSource<BoardPin> {
+  return {
+    key: LIST.board(boardId),
+    fetchPage: async (cursor) => {
+      const { nextCursor, ...board } = await fetchBoard(boardId, { cursor });
+      upsertBoard(store, board, cursor === null);
+      return { items: board.pins, nextCursor };
+    },
+    keep: keepBoardPins,
+    idOf: (pin) => pin.id,
+  };
+}
+
+/** The board of the route and its pins (the board page and Manage Pins share them). */
+export function useBoard(idParam: string): { id: number | null; board: Board | undefined; pins: PagedListView; restoreKey: string } {
   const store = useStore();
   const id = useParamId(idParam);
   const board = useAtomValue(boardsByIdAtom)[id ?? 0];
-  const load = useLoad(async () => {
-    if (id === null) throw new Error('bad id');
-    upsertBoard(store, await fetchBoard(id));
-  }, `board-${id}`);
-  return { id, board, ...load };
+  const source = id === null ? null : boardPinsSource(store, id);
+  const pins = usePagedList<BoardPin>({
+    key: source?.key ?? null,
+    fetchPage: (cursor) => (source ? source.fetchPage(cursor) : Promise.resolve({ items: [], nextCursor: null })),
+    keep: keepBoardPins,
+    idOf: (pin) => pin.id,
+    entities: boardPinsByIdAtom,
+  });
+  return { id, board, pins, restoreKey: `${LIST.board(id ?? 0)}@${useLocation().key}` };
 }
 
 /** Board rename rule (SPEC §5): the trimmed name, when non-empty and different; else null. */
@@ -45,27 +67,45 @@ export async function removeFromBoard(store: Store, boardId: number, pinId: numb
   } catch (error) {
     console.error(error);
   }
-  // The list is reloaded after a delete (SPEC §4).
-  try {
-    await loadWithLiveReplay(store, async () => upsertBoard(store, await fetchBoard(boardId)));
-  } catch (error) {
-    console.error(error);
-  }
+  // The list is reloaded after a delete (SPEC §4): page one again.
+  await loadFirstPage(store, boardPinsSource(store, boardId));
+}
+
+/** The board's pins as a grid; `footer` gives each card its remove button. */
+export function BoardPinsGrid({ board, pins, restoreKey, footer }: { board: Board; pins: PagedListView; restoreKey: string; footer: (pin: BoardPin) => ReactNode }) {
+  const renderCard = useCallback((id: number) => <BoardPinCard pinId={id} footer={footer} />, [footer]);
+  return (
+    <MasonryGrid
+      label={`Pins in ${board.name}`}
+      ids={pins.ids}
+      renderCard={renderCard}
+      hasMore={pins.hasMore}
+      status={pins.status}
+      loadMore={pins.loadMore}
+      restoreKey={restoreKey}
+    />
+  );
+}
+
+function BoardPinCard({ pinId, footer }: { pinId: number; footer: (pin: BoardPin) => ReactNode }) {
+  const pin = useEntity(boardPinsByIdAtom, pinId);
+  if (!pin) return null;
+  return <PinCard pinId={pin.id} title={pin.title} imageUrl={pin.image_url} footer={footer(pin)} />;
 }
 
 export function BoardDetailPage() {
-  const { id, board, status, reload } = useBoard('boardId');
+  const { id, board, pins, restoreKey } = useBoard('boardId');
   useDocumentTitle(board?.name ?? 'Board');
   if (id === null) return <NotFound title="Board not found" text="This board does not exist or was deleted." />;
-  if (!board) {
-    if (status === 'loading') return <Loading text={LOADING_BOARD} />;
-    if (status === 'error') return <RetryLoad onRetry={reload} />;
+  if (!board || pins.status === 'notFound') {
+    if (pins.status === 'error') return <RetryLoad onRetry={() => void pins.reload()} />;
+    if (pins.status !== 'notFound') return <Loading text={LOADING_BOARD} />;
     return <NotFound title="Board not found" text="This board does not exist or was deleted." />;
   }
-  return <BoardDetail board={board} />;
+  return <BoardDetail board={board} pins={pins} restoreKey={restoreKey} />;
 }
 
-function BoardDetail({ board }: { board: Board }) {
+function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedListView; restoreKey: string }) {
   const store = useStore();
   const navigate = useNavigate();
   const [editing, setEditing] = useState(false);
@@ -73,6 +113,14 @@ function BoardDetail({ board }: { board: Board }) {
   const [renameError, setRenameError] = useState<string>();
   const [confirmBoard, setConfirmBoard] = useState(false);
   const [removing, setRemoving] = useState<number | null>(null);
+  const removeButton = useCallback(
+    (pin: BoardPin) => (
+      <button type="button" className="link-button link-button--danger" onClick={() => setRemoving(pin.id)} aria-label={`Delete Pin ${pin.title} from this board`}>
+        Delete Pin
+      </button>
+    ),
+    [],
+  );
 
   function startEdit() {
     setDraft(board.name);
@@ -157,9 +205,11 @@ function BoardDetail({ board }: { board: Board }) {
         </div>
       </header>
       <p className="page-subtitle">
-        {board.pins.length} {board.pins.length === 1 ? 'pin' : 'pins'}
+        {board.pin_count} {board.pin_count === 1 ? 'pin' : 'pins'}
       </p>
-      {board.pins.length === 0 ? (
+      {!pins.loaded ? (
+        pins.status === 'error' ? <RetryLoad onRetry={() => void pins.reload()} /> : <SkeletonGrid text={LOADING_BOARD} />
+      ) : pins.ids.length === 0 && !pins.hasMore ? (
         <Empty>
           <p>{BOARD_EMPTY}</p>
           <Link to="/" className="button">
@@ -167,21 +217,7 @@ function BoardDetail({ board }: { board: Board }) {
           </Link>
         </Empty>
       ) : (
-        <PinGrid label={`Pins in ${board.name}`}>
-          {board.pins.map((pin) => (
-            <PinCard
-              key={pin.id}
-              pinId={pin.id}
-              title={pin.title}
-              imageUrl={pin.image_url}
-              footer={
-                <button type="button" className="link-button link-button--danger" onClick={() => setRemoving(pin.id)} aria-label={`Delete Pin ${pin.title} from this board`}>
-                  Delete Pin
-                </button>
-              }
-            />
-          ))}
-        </PinGrid>
+        <BoardPinsGrid board={board} pins={pins} restoreKey={restoreKey} footer={removeButton} />
       )}
       {confirmBoard ? (
         <ConfirmModal

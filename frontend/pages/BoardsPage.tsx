@@ -1,21 +1,32 @@
-import { useAtomValue, useStore } from 'jotai';
+import { useAtomValue } from 'jotai';
 import { Link } from 'react-router';
-import { fetchBoards } from '../api/boards.ts';
+import type { Board } from '../../contract/index.ts';
+import { fetchBoardPage } from '../api/boards.ts';
 import { PinImage } from '../components/PinImage.tsx';
+import { ShowMore } from '../components/ShowMore.tsx';
 import { Empty, Loading, RetryLoad } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
-import { useLoad } from '../hooks/useLoad.ts';
-import { boardsLoadedAtom } from '../state/atoms.ts';
-import { boardListAtom, formatPinCount, setAllBoards } from '../state/boards.ts';
+import { useEntity } from '../hooks/useEntity.ts';
+import { usePagedList } from '../hooks/usePagedList.ts';
+import { boardsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
+import { formatPinCount, upsertBoards } from '../state/boards.ts';
+import { LIST } from '../state/lists.ts';
 
-const BOARDS_EMPTY = 'No boards found.';
+export const BOARDS_EMPTY = 'No boards found.';
 
 export function BoardsPage() {
   useDocumentTitle('Boards');
-  const store = useStore();
-  const boards = useAtomValue(boardListAtom);
-  const loaded = useAtomValue(boardsLoadedAtom);
-  const { status, reload } = useLoad(async () => setAllBoards(store, await fetchBoards()), 'boards');
+  const userId = useAtomValue(sessionUserAtom)?.id;
+  const list = usePagedList<Board>({
+    key: userId === undefined ? null : LIST.boards(userId),
+    fetchPage: async (cursor) => {
+      const page = await fetchBoardPage({ cursor });
+      return { items: page.boards, nextCursor: page.nextCursor };
+    },
+    keep: upsertBoards,
+    idOf: (board) => board.id,
+    entities: boardsByIdAtom,
+  });
 
   return (
     <>
@@ -25,31 +36,21 @@ export function BoardsPage() {
           Add New Board
         </Link>
       </header>
-      {boards.length > 0 ? (
-        <ul className="board-grid" aria-label="Your boards">
-          {boards.map((board) => {
-            const cover = board.pins[0];
-            return (
-              <li key={board.id} className="board-card">
-                <Link to={`/boards/${board.id}`} className="board-card__link">
-                  <div className="board-card__cover">
-                    {cover ? <PinImage src={cover.image_url} alt="" /> : <div className="board-card__no-image">No Image</div>}
-                  </div>
-                  <div className="board-card__body">
-                    <span className="board-card__name">{board.name}</span>
-                    <span className="board-card__count" aria-label={`${board.pins.length} ${board.pins.length === 1 ? 'pin' : 'pins'}`}>
-                      {formatPinCount(board.pins.length)}
-                    </span>
-                  </div>
-                </Link>
-              </li>
-            );
-          })}
-        </ul>
-      ) : !loaded && status === 'loading' ? (
+      {list.ids.length > 0 ? (
+        <>
+          <ul className="board-grid" aria-label="Your boards">
+            {list.ids.map((id) => (
+              <BoardCard key={id} boardId={id} />
+            ))}
+          </ul>
+          <ShowMore hasMore={list.hasMore} status={list.status} onMore={list.loadMore} text="Show more boards" loadingText="Loading boards..." />
+        </>
+      ) : !list.loaded && list.status !== 'error' && list.status !== 'notFound' ? (
         <Loading text="Loading boards..." />
-      ) : !loaded && status === 'error' ? (
-        <RetryLoad onRetry={reload} />
+      ) : !list.loaded ? (
+        <RetryLoad onRetry={() => void list.reload()} />
+      ) : list.hasMore ? (
+        <ShowMore hasMore status={list.status} onMore={list.loadMore} text="Show more boards" loadingText="Loading boards..." />
       ) : (
         <Empty>
           <p>{BOARDS_EMPTY}</p>
@@ -59,5 +60,28 @@ export function BoardsPage() {
         </Empty>
       )}
     </>
+  );
+}
+
+/** A board card: its newest pin as the cover (or "No Image"), its name and its pin count. */
+function BoardCard({ boardId }: { boardId: number }) {
+  const board = useEntity(boardsByIdAtom, boardId);
+  if (!board) return null;
+  const cover = board.pins[0];
+  const coverUrl = cover ? cover.image_url || (cover as { imageUrl?: string }).imageUrl || '' : '';
+  return (
+    <li className="board-card">
+      <Link to={`/boards/${board.id}`} className="board-card__link">
+        <div className="board-card__cover">
+          {cover ? <PinImage src={coverUrl} alt="" /> : <div className="board-card__no-image">No Image</div>}
+        </div>
+        <div className="board-card__body">
+          <span className="board-card__name">{board.name}</span>
+          <span className="board-card__count" aria-label={`${board.pin_count} ${board.pin_count === 1 ? 'pin' : 'pins'}`}>
+            {formatPinCount(board.pin_count)}
+          </span>
+        </div>
+      </Link>
+    </li>
   );
 }

@@ -1,40 +1,61 @@
 import { useAtomValue, useStore } from 'jotai';
 import { useState } from 'react';
+import { Link, useLocation } from 'react-router';
 import type { Favorite } from '../../contract/index.ts';
-import { fetchFavorites, removeFavorite as removeFavoriteCall } from '../api/favorites.ts';
+import { fetchFavoritePage, removeFavorite as removeFavoriteCall } from '../api/favorites.ts';
+import { MasonryGrid } from '../components/grid/MasonryGrid.tsx';
+import { SkeletonGrid } from '../components/grid/SkeletonGrid.tsx';
+import { cardAspect } from '../components/grid/aspect.ts';
 import { HeartIcon } from '../components/Icons.tsx';
-import { PinCard, PinGrid } from '../components/PinCard.tsx';
-import { Empty, Loading, RetryLoad } from '../components/Status.tsx';
+import { PinCard } from '../components/PinCard.tsx';
+import { Empty, RetryLoad } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
-import { useLoad } from '../hooks/useLoad.ts';
-import { favoritesLoadedAtom } from '../state/atoms.ts';
-import { favoriteListAtom, removeFavorite, setAllFavorites } from '../state/favorites.ts';
-import { Link } from 'react-router';
+import { useEntity } from '../hooks/useEntity.ts';
+import { usePagedList } from '../hooks/usePagedList.ts';
+import { favoritesByIdAtom, sessionUserAtom } from '../state/atoms.ts';
+import { removeFavorite, upsertFavorites } from '../state/favorites.ts';
+import { LIST } from '../state/lists.ts';
 
 const FAVORITES_EMPTY = 'No favorited pin yet!';
 
+const renderFavorite = (id: number) => <FavoriteCard favoriteId={id} />;
+
 export function FavoritesPage() {
   useDocumentTitle('Favorites');
-  const store = useStore();
-  const favorites = useAtomValue(favoriteListAtom);
-  const loaded = useAtomValue(favoritesLoadedAtom);
-  const { status, reload } = useLoad(async () => setAllFavorites(store, await fetchFavorites()), 'favorites');
+  const userId = useAtomValue(sessionUserAtom)?.id;
+  const location = useLocation();
+  const key = userId === undefined ? null : LIST.favorites(userId);
+  const list = usePagedList<Favorite>({
+    key,
+    fetchPage: async (cursor) => {
+      const page = await fetchFavoritePage({ cursor });
+      return { items: page.pins, nextCursor: page.nextCursor };
+    },
+    keep: upsertFavorites,
+    idOf: (favorite) => favorite.id,
+    entities: favoritesByIdAtom,
+  });
 
   return (
     <>
       <header className="page-header">
         <h1>Favorites</h1>
       </header>
-      {favorites.length > 0 ? (
-        <PinGrid label="Favorited pins">
-          {favorites.map((fav) => (
-            <FavoriteCard key={fav.id} favorite={fav} />
-          ))}
-        </PinGrid>
-      ) : !loaded && status === 'loading' ? (
-        <Loading text="Loading favorites..." />
-      ) : !loaded && status === 'error' ? (
-        <RetryLoad onRetry={reload} />
+      {list.ids.length > 0 || list.hasMore ? (
+        <MasonryGrid
+          label="Favorited pins"
+          ids={list.ids}
+          renderCard={renderFavorite}
+          hasMore={list.hasMore}
+          status={list.status}
+          loadMore={list.loadMore}
+          restoreKey={`${key}@${location.key}`}
+          loadingText="Loading more favorites..."
+        />
+      ) : !list.loaded && (list.status === 'error' || list.status === 'notFound') ? (
+        <RetryLoad onRetry={() => void list.reload()} />
+      ) : !list.loaded ? (
+        <SkeletonGrid text="Loading favorites..." />
       ) : (
         <Empty>
           <p>{FAVORITES_EMPTY}</p>
@@ -47,15 +68,17 @@ export function FavoritesPage() {
   );
 }
 
-function FavoriteCard({ favorite }: { favorite: Favorite }) {
+function FavoriteCard({ favoriteId }: { favoriteId: number }) {
   const store = useStore();
+  const favorite = useEntity(favoritesByIdAtom, favoriteId);
   const [busy, setBusy] = useState(false);
+  if (!favorite) return null;
 
-  async function onRemove() {
+  async function onRemove(fav: Favorite) {
     setBusy(true);
     try {
-      const removed = await removeFavoriteCall(favorite.id);
-      removeFavorite(store, favorite.id, removed.pin_id, removed.likes_count);
+      const removed = await removeFavoriteCall(fav.id);
+      removeFavorite(store, fav.id, removed.pin_id, removed.likes_count);
     } catch (error) {
       console.error(error);
       setBusy(false);
@@ -67,13 +90,14 @@ function FavoriteCard({ favorite }: { favorite: Favorite }) {
       pinId={favorite.pin_id}
       title={favorite.title}
       imageUrl={favorite.image_url}
+      aspect={cardAspect(favorite)}
       footer={
         <button
           type="button"
           className="like-button"
           title="Remove from favorites"
           aria-label={`${favorite.likes_count} ${favorite.likes_count === 1 ? 'like' : 'likes'}, remove ${favorite.title} from favorites`}
-          onClick={() => void onRemove()}
+          onClick={() => void onRemove(favorite)}
           disabled={busy}
         >
           <HeartIcon filled />

@@ -1,73 +1,106 @@
 import { useAtomValue, useStore } from 'jotai';
-import { Link } from 'react-router';
-import type { Pin, User } from '../../contract/index.ts';
-import { fetchPins } from '../api/pins.ts';
-import { HeartButton } from '../components/HeartButton.tsx';
-import { PinCard, PinGrid } from '../components/PinCard.tsx';
-import { Empty, Loading, RetryLoad } from '../components/Status.tsx';
+import { useCallback, useEffect, useMemo } from 'react';
+import { Link, useLocation } from 'react-router';
+import { fetchPinPage } from '../api/pins.ts';
+import { MasonryGrid } from '../components/grid/MasonryGrid.tsx';
+import { SkeletonGrid } from '../components/grid/SkeletonGrid.tsx';
+import { renderPinGridCard } from '../components/PinGridCard.tsx';
+import { Empty, RetryLoad } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
-import { useLoad } from '../hooks/useLoad.ts';
-import { pinsLoadedAtom, sessionUserAtom } from '../state/atoms.ts';
-import { ensureHomeOrder, homePinsAtom, setAllPins } from '../state/pins.ts';
+import { usePagedList } from '../hooks/usePagedList.ts';
+import { pinsByIdAtom, sessionUserAtom, type ById } from '../state/atoms.ts';
+import { LIST, updateList } from '../state/lists.ts';
+import { upsertPins } from '../state/pins.ts';
+import type { Pin } from '../../contract/index.ts';
+import { NewPinsPill } from './home/NewPinsPill.tsx';
+import { setNewestId, useHomeVisit } from './home/visit.ts';
 
-const HOME_EMPTY = "No pins yet. Let's get creative!";
+export const HOME_EMPTY = "No pins yet. Let's get creative!";
+export const HOME_LOADING = 'Loading pins...';
 
-export function PinGridCard({ pin, user }: { pin: Pin; user: User | null }) {
-  return (
-    <PinCard
-      pinId={pin.id}
-      title={pin.title}
-      imageUrl={pin.image_url}
-      actions={user ? <HeartButton pinId={pin.id} title={pin.title} /> : null}
-      footer={
-        <>
-          <span className="pin-card__author">{pin.user.username}</span>
-          {user?.id === pin.user_id ? (
-            <Link to={`/pins/${pin.id}/edit`} className="pin-card__edit" aria-label={`Edit ${pin.title}`}>
-              Edit
-            </Link>
-          ) : null}
-        </>
-      }
-    />
-  );
+/** Pins newer than the visit that the grid does not hold yet, newest first. */
+function newPinIds(byId: ById<Pin>, listed: readonly number[], newestId: number | null): number[] {
+  if (newestId === null) return [];
+  const inGrid = new Set(listed);
+  const fresh: number[] = [];
+  for (const key of Object.keys(byId)) {
+    const id = Number(key);
+    if (id > newestId && !inGrid.has(id)) fresh.push(id);
+  }
+  return fresh.sort((a, b) => b - a);
 }
 
 export function HomePage() {
   useDocumentTitle(undefined);
   const store = useStore();
   const user = useAtomValue(sessionUserAtom);
-  const pins = useAtomValue(homePinsAtom);
-  const loaded = useAtomValue(pinsLoadedAtom);
-  const { status, reload } = useLoad(async () => {
-    setAllPins(store, await fetchPins());
-    ensureHomeOrder(store); // shuffled once per visit, after the pins first load
-  }, 'home');
+  const visitKey = useLocation().key;
+  const visit = useHomeVisit(visitKey);
+  const key = LIST.home(visitKey);
+  const list = usePagedList<Pin>({
+    key: visit ? key : null,
+    fetchPage: async (cursor) => {
+      const page = await fetchPinPage({ order: 'shuffle', seed: visit?.seed ?? 0, cursor });
+      return { items: page.pins, nextCursor: page.nextCursor };
+    },
+    keep: upsertPins,
+    idOf: (pin) => pin.id,
+    entities: pinsByIdAtom,
+    // The visit's pages stay as they are: Back returns to the same order at the same card.
+    onShow: 'keep',
+    // After a reconnect: the pins created meanwhile, for the pill (the grid itself stays put).
+    onReconnect: async () => upsertPins(store, (await fetchPinPage({ order: 'newest' })).pins),
+  });
+
+  // Which pins are "new" is measured from the newest pin when the visit began.
+  const newestId = visit?.newestId ?? null;
+  useEffect(() => {
+    if (!visit || newestId !== null) return;
+    let active = true;
+    fetchPinPage({ order: 'newest', limit: 1 })
+      .then((page) => active && setNewestId(store, visitKey, page.pins[0]?.id ?? 0))
+      .catch((error: unknown) => console.error(error));
+    return () => {
+      active = false;
+    };
+  }, [store, visit, visitKey, newestId]);
+
+  const byId = useAtomValue(pinsByIdAtom);
+  const fresh = useMemo(() => newPinIds(byId, list.ids, newestId), [byId, list.ids, newestId]);
+  const showNew = useCallback(() => {
+    updateList(store, key, (current) => ({ ...current, ids: [...fresh, ...current.ids.filter((id) => !fresh.includes(id))] }));
+    window.scrollTo({ top: 0 });
+  }, [store, key, fresh]);
 
   return (
     <>
       <h1 className="visually-hidden">All pins</h1>
-      {!loaded || pins.length === 0 ? (
-        status === 'loading' ? (
-          <Loading text="Loading pins..." />
-        ) : status === 'ready' || loaded ? (
-          <Empty>
-            <p>{HOME_EMPTY}</p>
-            {user ? (
-              <Link to="/pins/new" className="button">
-                Add New Pin
-              </Link>
-            ) : null}
-          </Empty>
+      <NewPinsPill count={list.loaded ? fresh.length : 0} onShow={showNew} />
+      {!list.loaded ? (
+        list.status === 'error' || list.status === 'notFound' ? (
+          <RetryLoad onRetry={() => void list.reload()} />
         ) : (
-          <RetryLoad onRetry={reload} />
+          <SkeletonGrid text={HOME_LOADING} />
         )
+      ) : list.ids.length === 0 && fresh.length === 0 ? (
+        <Empty>
+          <p>{HOME_EMPTY}</p>
+          {user ? (
+            <Link to="/pins/new" className="button">
+              Add New Pin
+            </Link>
+          ) : null}
+        </Empty>
       ) : (
-        <PinGrid label="All pins">
-          {pins.map((pin) => (
-            <PinGridCard key={pin.id} pin={pin} user={user} />
-          ))}
-        </PinGrid>
+        <MasonryGrid
+          label="All pins"
+          ids={list.ids}
+          renderCard={renderPinGridCard}
+          hasMore={list.hasMore}
+          status={list.status}
+          loadMore={list.loadMore}
+          restoreKey={key}
+        />
       )}
     </>
   );

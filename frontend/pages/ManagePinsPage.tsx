@@ -1,28 +1,42 @@
 import { useStore } from 'jotai';
+import { useCallback } from 'react';
 import { Link } from 'react-router';
+import type { BoardPin } from '../../contract/index.ts';
 import { NotFound } from '../components/ErrorPage.tsx';
-import { PinCard, PinGrid } from '../components/PinCard.tsx';
+import { SkeletonGrid } from '../components/grid/SkeletonGrid.tsx';
 import { Empty, Loading, RetryLoad } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
-import { LOADING_BOARD, removeFromBoard, useBoard } from './BoardDetailPage.tsx';
+import { BoardPinsGrid, LOADING_BOARD, removeFromBoard, useBoard } from './BoardDetailPage.tsx';
 
 const MANAGE_EMPTY = 'No pins found in this board.';
 const MANAGE_CONFIRM = 'Are you sure you want to remove this pin?';
 
 export function ManagePinsPage() {
   const store = useStore();
-  const { id, board, status, reload } = useBoard('boardId');
+  const { id, board, pins, restoreKey } = useBoard('boardId');
   useDocumentTitle(board ? `Manage ${board.name} Pins` : 'Manage Pins');
-  if (id === null) return <NotFound title="Board not found" text="This board does not exist or was deleted." />;
-  if (!board) {
-    if (status === 'loading') return <Loading text={LOADING_BOARD} />;
-    if (status === 'error') return <RetryLoad onRetry={reload} />;
-    return <NotFound title="Board not found" text="This board does not exist or was deleted." />;
-  }
+  const boardId = board?.id;
+  const deleteButton = useCallback(
+    (pin: BoardPin) => (
+      <button
+        type="button"
+        className="button button--danger button--small"
+        onClick={() => {
+          if (boardId !== undefined && window.confirm(MANAGE_CONFIRM)) void removeFromBoard(store, boardId, pin.id);
+        }}
+        aria-label={`Delete ${pin.title}`}
+      >
+        Delete
+      </button>
+    ),
+    [store, boardId],
+  );
 
-  function onDelete(pinId: number) {
-    if (!board || !window.confirm(MANAGE_CONFIRM)) return;
-    void removeFromBoard(store, board.id, pinId);
+  if (id === null) return <NotFound title="Board not found" text="This board does not exist or was deleted." />;
+  if (!board || pins.status === 'notFound') {
+    if (pins.status === 'error') return <RetryLoad onRetry={() => void pins.reload()} />;
+    if (pins.status !== 'notFound') return <Loading text={LOADING_BOARD} />;
+    return <NotFound title="Board not found" text="This board does not exist or was deleted." />;
   }
 
   return (
@@ -33,26 +47,14 @@ export function ManagePinsPage() {
       <header className="page-header">
         <h1>Manage {board.name} Pins</h1>
       </header>
-      {board.pins.length === 0 ? (
+      {!pins.loaded ? (
+        pins.status === 'error' ? <RetryLoad onRetry={() => void pins.reload()} /> : <SkeletonGrid text={LOADING_BOARD} />
+      ) : pins.ids.length === 0 && !pins.hasMore ? (
         <Empty>
           <p>{MANAGE_EMPTY}</p>
         </Empty>
       ) : (
-        <PinGrid label={`Pins in ${board.name}`}>
-          {board.pins.map((pin) => (
-            <PinCard
-              key={pin.id}
-              pinId={pin.id}
-              title={pin.title}
-              imageUrl={pin.image_url}
-              footer={
-                <button type="button" className="button button--danger button--small" onClick={() => onDelete(pin.id)} aria-label={`Delete ${pin.title}`}>
-                  Delete
-                </button>
-              }
-            />
-          ))}
-        </PinGrid>
+        <BoardPinsGrid board={board} pins={pins} restoreKey={restoreKey} footer={deleteButton} />
       )}
     </>
   );

@@ -35,7 +35,7 @@ describe('New pin page', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/pins'));
     expect(sent('POST', '/api/pins/')[0]?.body).toEqual({ title: 'Sunset', imageUrl: 'https://example.com/s.jpg', description: '' });
     expect(await screen.findByRole('heading', { name: 'Your Awesome Pins!' })).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Sunset' })).toBeTruthy();
+    expect(await screen.findByRole('link', { name: 'Sunset' })).toBeTruthy();
   });
 
   it('logs a failed create to the console and stays on the form', async () => {

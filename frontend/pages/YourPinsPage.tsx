@@ -1,23 +1,34 @@
-import { useAtomValue, useStore } from 'jotai';
-import { useMemo } from 'react';
-import { Link } from 'react-router';
-import { fetchPins } from '../api/pins.ts';
-import { PinGrid } from '../components/PinCard.tsx';
-import { Empty, Loading, RetryLoad } from '../components/Status.tsx';
+import { useAtomValue } from 'jotai';
+import { Link, useLocation } from 'react-router';
+import type { Pin } from '../../contract/index.ts';
+import { fetchPinPage } from '../api/pins.ts';
+import { MasonryGrid } from '../components/grid/MasonryGrid.tsx';
+import { SkeletonGrid } from '../components/grid/SkeletonGrid.tsx';
+import { renderPinGridCard } from '../components/PinGridCard.tsx';
+import { Empty, RetryLoad } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
-import { useLoad } from '../hooks/useLoad.ts';
-import { pinsLoadedAtom, sessionUserAtom } from '../state/atoms.ts';
-import { pinListAtom, setAllPins } from '../state/pins.ts';
-import { PinGridCard } from './HomePage.tsx';
+import { usePagedList } from '../hooks/usePagedList.ts';
+import { pinsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
+import { LIST } from '../state/lists.ts';
+import { upsertPins } from '../state/pins.ts';
 
 export function YourPinsPage() {
   useDocumentTitle('Your Pins');
-  const store = useStore();
   const user = useAtomValue(sessionUserAtom);
-  const all = useAtomValue(pinListAtom);
-  const loaded = useAtomValue(pinsLoadedAtom);
-  const pins = useMemo(() => all.filter((pin) => pin.user_id === user?.id), [all, user?.id]);
-  const { status, reload } = useLoad(async () => setAllPins(store, await fetchPins()), 'your-pins');
+  const location = useLocation();
+  const userId = user?.id;
+  const key = userId === undefined ? null : LIST.yourPins(userId);
+  // The signed-in user's own pins, newest first, fetched by the server's userId filter.
+  const list = usePagedList<Pin>({
+    key,
+    fetchPage: async (cursor) => {
+      const page = await fetchPinPage({ userId, cursor });
+      return { items: page.pins, nextCursor: page.nextCursor };
+    },
+    keep: upsertPins,
+    idOf: (pin) => pin.id,
+    entities: pinsByIdAtom,
+  });
 
   return (
     <>
@@ -27,16 +38,20 @@ export function YourPinsPage() {
           Add New Pin
         </Link>
       </header>
-      {pins.length > 0 ? (
-        <PinGrid label="Your pins">
-          {pins.map((pin) => (
-            <PinGridCard key={pin.id} pin={pin} user={user} />
-          ))}
-        </PinGrid>
-      ) : status === 'loading' && !loaded ? (
-        <Loading text="Loading pins..." />
-      ) : status === 'error' && !loaded ? (
-        <RetryLoad onRetry={reload} />
+      {list.ids.length > 0 || list.hasMore ? (
+        <MasonryGrid
+          label="Your pins"
+          ids={list.ids}
+          renderCard={renderPinGridCard}
+          hasMore={list.hasMore}
+          status={list.status}
+          loadMore={list.loadMore}
+          restoreKey={`${key}@${location.key}`}
+        />
+      ) : !list.loaded && (list.status === 'error' || list.status === 'notFound') ? (
+        <RetryLoad onRetry={() => void list.reload()} />
+      ) : !list.loaded ? (
+        <SkeletonGrid text="Loading pins..." />
       ) : (
         <Empty>
           <p>You haven't created any pins yet.</p>

@@ -1,7 +1,7 @@
 // Every entity the client holds, kept by id (SPEC §3). Screens read these atoms (or lists derived
 // from them), so applying a server event to the store updates every open screen.
 import { atom } from 'jotai';
-import type { Board, Comment, Favorite, Pin, User } from '../../contract/index.ts';
+import type { Board, BoardPin, Comment, Favorite, Pin, User } from '../../contract/index.ts';
 
 export type ById<T> = Record<number, T>;
 
@@ -10,20 +10,18 @@ export const sessionUserAtom = atom<User | null>(null);
 /** True once the initial session check has finished (the page renders only after it). */
 export const sessionCheckedAtom = atom(false);
 
-// Pins (public)
+// Pins (public). The lists that show them (home, your pins) are ordered id arrays (./lists.ts).
 export const pinsByIdAtom = atom<ById<Pin>>({});
-/** True once the full pin list has been loaded at least once. */
-export const pinsLoadedAtom = atom(false);
-/** Home grid order: shuffled once per visit, after the pins first load. */
-export const homeOrderAtom = atom<number[] | null>(null);
 
 // Favorites (the signed-in user's)
 export const favoritesByIdAtom = atom<ById<Favorite>>({});
+/** True once the newest favorites (page one) were loaded for the hearts. */
 export const favoritesLoadedAtom = atom(false);
 
-// Boards (the signed-in user's)
+// Boards (the signed-in user's): each with its pin count and covers (the ≤4 most recently added)
 export const boardsByIdAtom = atom<ById<Board>>({});
-export const boardsLoadedAtom = atom(false);
+/** The pins shown in boards (a board's pages), by pin id: the board pages list their ids. */
+export const boardPinsByIdAtom = atom<ById<BoardPin>>({});
 
 // Comments (public), for every pin whose comments were loaded
 export const commentsByIdAtom = atom<ById<Comment>>({});

@@ -1,35 +1,29 @@
-import { atom } from 'jotai';
 import type { Comment } from '../../contract/index.ts';
 import { commentsByIdAtom } from './atoms.ts';
 import { isStale, without } from './byId.ts';
+import { LIST, updateList, withFirst } from './lists.ts';
 import type { Store } from './store.ts';
 
-function newestFirst(a: Comment, b: Comment): number {
-  return Date.parse(b.created_at) - Date.parse(a.created_at) || b.id - a.id;
-}
-
-/** A derived atom with one pin's comments, newest first. Create it once per pin (useMemo). */
-export function commentsForPinAtom(pinId: number) {
-  return atom((get) =>
-    Object.values(get(commentsByIdAtom))
-      .filter((c) => c.pin_id === pinId)
-      .sort(newestFirst),
-  );
-}
-
-/** Replaces one pin's comments with a full list from the server. */
-export function setPinComments(store: Store, pinId: number, comments: readonly Comment[]): void {
+/** Stores comments (a page, or one); an older copy (by updated_at) never overwrites a newer one. */
+export function upsertComments(store: Store, comments: readonly Comment[]): void {
+  const current = store.get(commentsByIdAtom);
+  const fresh = comments.filter((c) => current[c.id] !== c && !isStale(current[c.id], c));
+  if (!fresh.length) return;
   store.set(commentsByIdAtom, (prev) => {
-    const next: Record<number, Comment> = {};
-    for (const c of Object.values(prev)) if (c.pin_id !== pinId) next[c.id] = c;
-    for (const c of comments) next[c.id] = c;
+    const next = { ...prev };
+    for (const c of fresh) next[c.id] = c;
     return next;
   });
 }
 
 export function upsertComment(store: Store, comment: Comment): void {
-  if (isStale(store.get(commentsByIdAtom)[comment.id], comment)) return;
-  store.set(commentsByIdAtom, (prev) => ({ ...prev, [comment.id]: comment }));
+  upsertComments(store, [comment]);
+}
+
+/** A comment just written (event or REST answer): stored, and first in its pin's list (newest first). */
+export function addComment(store: Store, comment: Comment): void {
+  upsertComment(store, comment);
+  updateList(store, LIST.comments(comment.pin_id), (list) => withFirst(list, comment.id));
 }
 
 export function removeComment(store: Store, commentId: number): void {

@@ -1,52 +1,8 @@
-import { atom } from 'jotai';
 import type { Pin } from '../../contract/index.ts';
-import {
-  boardsByIdAtom,
-  commentsByIdAtom,
-  favoritesByIdAtom,
-  homeOrderAtom,
-  pinsByIdAtom,
-  pinsLoadedAtom,
-} from './atoms.ts';
-import { isStale, toById, without } from './byId.ts';
+import { boardPinsByIdAtom, boardsByIdAtom, commentsByIdAtom, deletedPinIdsAtom, favoritesByIdAtom, pinsByIdAtom } from './atoms.ts';
+import { isStale, without } from './byId.ts';
+import { dropPinFromBoards } from './boards.ts';
 import type { Store } from './store.ts';
-
-function newestFirst(a: Pin, b: Pin): number {
-  return Date.parse(b.created_at) - Date.parse(a.created_at) || b.id - a.id;
-}
-
-/** Every known pin, newest first. */
-export const pinListAtom = atom((get) => Object.values(get(pinsByIdAtom)).sort(newestFirst));
-
-/** Home grid: the shuffled order; pins created after the shuffle come first, deleted ones drop out. */
-export const homePinsAtom = atom((get) => {
-  const byId = get(pinsByIdAtom);
-  const order = get(homeOrderAtom);
-  if (!order) return [];
-  const placed = new Set(order);
-  const fresh = Object.values(byId)
-    .filter((pin) => !placed.has(pin.id))
-    .sort(newestFirst);
-  const rest = order.map((id) => byId[id]).filter((pin): pin is Pin => pin !== undefined);
-  return [...fresh, ...rest];
-});
-
-export function shuffle<T>(items: readonly T[], random: () => number = Math.random): T[] {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    const a = out[i] as T;
-    out[i] = out[j] as T;
-    out[j] = a;
-  }
-  return out;
-}
-
-/** Fixes the home order once (the first time pins are known); later calls keep it. */
-export function ensureHomeOrder(store: Store): void {
-  if (store.get(homeOrderAtom)) return;
-  store.set(homeOrderAtom, shuffle(Object.keys(store.get(pinsByIdAtom)).map(Number)));
-}
 
 /** Keeps the copies of a pin's title and image inside favorites and boards in step with the pin. */
 function syncCopies(store: Store, pin: Pin): void {
@@ -74,6 +30,11 @@ function syncCopies(store: Store, pin: Pin): void {
     }
   }
   if (boardChanged) store.set(boardsByIdAtom, nextBoards);
+
+  const shown = store.get(boardPinsByIdAtom)[pin.id];
+  if (shown && (shown.title !== pin.title || shown.image_url !== pin.image_url)) {
+    store.set(boardPinsByIdAtom, (prev) => ({ ...prev, [pin.id]: { id: pin.id, title: pin.title, image_url: pin.image_url } }));
+  }
 }
 
 /** Idempotent insert-or-update; an older copy (by updated_at) never overwrites a newer one. */
@@ -84,11 +45,21 @@ export function upsertPin(store: Store, pin: Pin): void {
   syncCopies(store, pin);
 }
 
-/** Replaces the whole pin collection with a full list from the server. */
-export function setAllPins(store: Store, pins: readonly Pin[]): void {
-  store.set(pinsByIdAtom, toById(pins));
-  store.set(pinsLoadedAtom, true);
-  for (const pin of pins) syncCopies(store, pin);
+/**
+ * The pins of a page, in one store update. A pin this tab saw deleted is left out (an answer
+ * taken before the deletion must not bring it back); an older copy never overwrites a newer one.
+ */
+export function upsertPins(store: Store, pins: readonly Pin[]): void {
+  const deleted = store.get(deletedPinIdsAtom);
+  const current = store.get(pinsByIdAtom);
+  const fresh = pins.filter((pin) => !deleted.has(pin.id) && !isStale(current[pin.id], pin) && current[pin.id] !== pin);
+  if (!fresh.length) return;
+  store.set(pinsByIdAtom, (prev) => {
+    const next = { ...prev };
+    for (const pin of fresh) next[pin.id] = pin;
+    return next;
+  });
+  for (const pin of fresh) syncCopies(store, pin);
 }
 
 /** Removes a pin everywhere it shows: pins, favorites, boards and its comments. Idempotent. */
@@ -98,13 +69,7 @@ export function removePin(store: Store, pinId: number): void {
     const hit = Object.values(prev).filter((f) => f.pin_id === pinId);
     return hit.length ? hit.reduce((acc, f) => without(acc, f.id), prev) : prev;
   });
-  store.set(boardsByIdAtom, (prev) => {
-    const hit = Object.values(prev).filter((b) => b.pins.some((p) => p.id === pinId));
-    if (!hit.length) return prev;
-    const next = { ...prev };
-    for (const b of hit) next[b.id] = { ...b, pins: b.pins.filter((p) => p.id !== pinId) };
-    return next;
-  });
+  dropPinFromBoards(store, pinId);
   store.set(commentsByIdAtom, (prev) => {
     const hit = Object.values(prev).filter((c) => c.pin_id === pinId);
     return hit.length ? hit.reduce((acc, c) => without(acc, c.id), prev) : prev;

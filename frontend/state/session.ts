@@ -1,7 +1,7 @@
 import type { User } from '../../contract/index.ts';
 import {
+  boardPinsByIdAtom,
   boardsByIdAtom,
-  boardsLoadedAtom,
   favoritesByIdAtom,
   favoritesLoadedAtom,
   sessionCheckedAtom,
@@ -13,7 +13,7 @@ function clearPrivateData(store: Store): void {
   store.set(favoritesByIdAtom, {});
   store.set(favoritesLoadedAtom, false);
   store.set(boardsByIdAtom, {});
-  store.set(boardsLoadedAtom, false);
+  store.set(boardPinsByIdAtom, {});
 }
 
 /** Session present (after a check, login or signup). Another user's private data is dropped. */

@@ -5,11 +5,15 @@ import { userEvent } from '@testing-library/user-event';
 import { createStore, Provider } from 'jotai';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { afterEach, vi } from 'vitest';
-import type { Board, Comment, Pin, User } from '../../contract/index.ts';
+import { MSG, type Board, type Comment, type Pin, type User } from '../../contract/index.ts';
 import { routes as appRoutes } from '../routes.tsx';
+import { installLayoutShim, setTestLayout } from './layout.ts';
+
+installLayoutShim();
 
 afterEach(() => {
   cleanup();
+  setTestLayout({ width: 1000, cardHeight: 0 });
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   vi.useRealTimers();
@@ -19,8 +23,8 @@ afterEach(() => {
   });
 });
 
-type Call = { method: string; path: string; body: unknown; headers: Record<string, string> };
-type Reply = { status?: number; body?: unknown; headers?: Record<string, string> };
+export type Call = { method: string; path: string; query: URLSearchParams; body: unknown; headers: Record<string, string> };
+export type Reply = { status?: number; body?: unknown; headers?: Record<string, string> };
 export type Handler = Reply | ((call: Call) => Reply | Promise<Reply>);
 
 export function errorBody(message: string, errors: string[] = [message], fields: Record<string, string> = {}) {
@@ -34,7 +38,7 @@ export function mockApi(handlers: Record<string, Handler>) {
     const url = new URL(String(input), 'http://localhost');
     const method = (init?.method ?? 'GET').toUpperCase();
     const headers = Object.fromEntries(Object.entries((init?.headers ?? {}) as Record<string, string>));
-    const call: Call = { method, path: url.pathname, body: init?.body ? JSON.parse(String(init.body)) : undefined, headers };
+    const call: Call = { method, path: url.pathname, query: url.searchParams, body: init?.body ? JSON.parse(String(init.body)) : undefined, headers };
     calls.push(call);
     const handler = handlers[`${method} ${url.pathname}`];
     const reply: Reply = handler === undefined ? { status: 404, body: errorBody('Not found') } : typeof handler === 'function' ? await handler(call) : handler;
@@ -45,6 +49,25 @@ export function mockApi(handlers: Record<string, Handler>) {
   });
   vi.stubGlobal('fetch', fetchMock);
   return { calls, fetchMock, sent: (method: string, path?: string) => calls.filter((c) => c.method === method && (path === undefined || c.path === path)) };
+}
+
+/**
+ * A handler that serves `items` page by page like the server (DESIGN §9): `{[key]: page,
+ * nextCursor}`, `size` per page (or the call's `limit`), cursors "after:<n>"; any other cursor
+ * answers 400 in the error shape. `items` may be a function, read at each call (a list that
+ * changes); `extra` adds fields (a board page's name and count).
+ */
+export function pagedReply<T>(key: string, items: readonly T[] | (() => readonly T[]), size = 50, extra: (call: Call) => object = () => ({})): (call: Call) => Reply {
+  return (call) => {
+    const all = typeof items === 'function' ? items() : items;
+    const cursor = call.query.get('cursor');
+    const match = cursor === null ? ['', '0'] : /^after:([0-9]+)$/.exec(cursor);
+    if (!match) return { status: 400, body: errorBody(MSG.cursorInvalid, [MSG.cursorInvalid], { cursor: MSG.cursorInvalid }) };
+    const start = Number(match[1]);
+    const limit = Number(call.query.get('limit') ?? size);
+    const end = start + limit;
+    return { body: { ...extra(call), [key]: all.slice(start, end), nextCursor: end < all.length ? `after:${end}` : null } };
+  };
 }
 
 export function renderApp(path: string, options: { handlers?: Record<string, Handler>; user?: User | null; routes?: RouteObject[] } = {}) {
@@ -86,9 +109,21 @@ export function makePin(id: number, owner: User = alice, extra: Partial<Pin> = {
 }
 
 export function makeBoard(id: number, pins: Pin[] = [], owner: User = alice, name = `Board ${id}`): Board {
-  return { id, name, user_id: owner.id, pins: pins.map((p) => ({ id: p.id, title: p.title, image_url: p.image_url })) };
+  return { id, name, user_id: owner.id, pin_count: pins.length, pins: pins.map((p) => ({ id: p.id, title: p.title, image_url: p.image_url })) };
 }
 
 export function makeComment(id: number, pinId: number, author: User, text: string, createdAt: string): Comment {
   return { id, text, pin_id: pinId, user_id: author.id, username: author.username, created_at: createdAt, updated_at: createdAt };
+}
+
+/**
+ * The pin ids of the grid's laid-out cards in reading order (row by row, left to right), as the
+ * masonry placed them; cells still being measured (hidden, not placed yet) are left out.
+ */
+export function gridCardIds(root: ParentNode = document): number[] {
+  return Array.from(root.querySelectorAll<HTMLElement>('.masonry__items > [role="listitem"]'))
+    .filter((cell) => cell.style.visibility !== 'hidden' && cell.querySelector('[data-pin-id]'))
+    .map((cell) => ({ id: Number(cell.querySelector('[data-pin-id]')?.getAttribute('data-pin-id')), top: parseFloat(cell.style.top), left: parseFloat(cell.style.left) }))
+    .sort((a, b) => a.top - b.top || a.left - b.left)
+    .map((cell) => cell.id);
 }

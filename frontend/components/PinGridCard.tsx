@@ -1,0 +1,35 @@
+import { useAtomValue } from 'jotai';
+import { Link } from 'react-router';
+import { useEntity } from '../hooks/useEntity.ts';
+import { pinsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
+import { cardAspect } from './grid/aspect.ts';
+import { HeartButton } from './HeartButton.tsx';
+import { PinCard } from './PinCard.tsx';
+
+/** A pin card of the home and "your pins" grids: heart for signed-in users, Edit for the owner. */
+export function PinGridCard({ pinId }: { pinId: number }) {
+  const pin = useEntity(pinsByIdAtom, pinId);
+  const user = useAtomValue(sessionUserAtom);
+  if (!pin) return null;
+  return (
+    <PinCard
+      pinId={pin.id}
+      title={pin.title}
+      imageUrl={pin.image_url}
+      aspect={cardAspect(pin)}
+      actions={user ? <HeartButton pinId={pin.id} title={pin.title} /> : null}
+      footer={
+        <>
+          <span className="pin-card__author">{pin.user.username}</span>
+          {user?.id === pin.user_id ? (
+            <Link to={`/pins/${pin.id}/edit`} className="pin-card__edit" aria-label={`Edit ${pin.title}`}>
+              Edit
+            </Link>
+          ) : null}
+        </>
+      }
+    />
+  );
+}
+
+export const renderPinGridCard = (id: number) => <PinGridCard pinId={id} />;

@@ -1,0 +1,18 @@
+// Grid cards keep a fixed image box, so a card's height is known before its image loads and the
+// masonry does not jump as images arrive. Pins carry no image size yet: every card gets the same
+// box, filled with object-fit: cover. Once the server sends `image: {width, height}` (DESIGN §10),
+// each card takes its image's own shape, within bounds that keep the columns readable.
+
+/** The box of a card whose image size is unknown (width / height: a little taller than wide). */
+export const DEFAULT_ASPECT = 4 / 5;
+const TALLEST = 1 / 2.5;
+const WIDEST = 2;
+
+/** Width / height of a card's image box: the image's own, when the item carries it. */
+export function cardAspect(item: object): number {
+  const image = (item as { image?: unknown }).image;
+  if (!image || typeof image !== 'object') return DEFAULT_ASPECT;
+  const { width, height } = image as { width?: unknown; height?: unknown };
+  if (typeof width !== 'number' || typeof height !== 'number' || !(width > 0) || !(height > 0)) return DEFAULT_ASPECT;
+  return Math.min(WIDEST, Math.max(TALLEST, width / height));
+}
