@@ -94,10 +94,20 @@ async function scrollDown(page: Page, by: number): Promise<void> {
   await page.waitForFunction(() => !document.querySelector('.masonry__footer')?.textContent, undefined, { timeout: 30_000 });
 }
 
+/**
+ * Scrolls to `y`. The page may be shorter than that until more pages arrive, which the scroll
+ * itself brings: scroll again until the page is there (bounded by the default timeout).
+ */
 async function scrollTo(page: Page, y: number): Promise<void> {
-  await page.evaluate((top) => window.scrollTo(0, top), y);
-  // Let masonic catch up with the scroll (it follows at 12 frames a second) and pages arrive.
-  await page.waitForFunction((top) => Math.abs(window.scrollY - top) < 2 || window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2, y);
+  await page.waitForFunction(
+    (top) => {
+      window.scrollTo(0, top);
+      return Math.abs(window.scrollY - top) < 2;
+    },
+    y,
+    { polling: 250, timeout: 30_000 },
+  );
+  // Let masonic catch up with the scroll (it follows at 12 frames a second).
   await page.waitForTimeout(150);
 }
 
