@@ -3,13 +3,11 @@ import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import type { Pin } from '../../contract/index.ts';
 import { LIMITS } from '../../contract/limits.ts';
-import type { Board } from '../../contract/index.ts';
-import { addPinToBoard as addPinCall, createBoard, fetchBoardPage } from '../api/boards.ts';
+import { addPinToBoard as addPinCall, createBoard } from '../api/boards.ts';
 import { useDismiss } from '../hooks/useDismiss.ts';
-import { usePagedList } from '../hooks/usePagedList.ts';
+import { useBoardList } from '../hooks/useBoardList.ts';
 import { boardsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
-import { addBoard, addPinToBoard, upsertBoards } from '../state/boards.ts';
-import { LIST } from '../state/lists.ts';
+import { addBoard, addPinToBoard } from '../state/boards.ts';
 import { ChevronDownIcon } from './Icons.tsx';
 import { ShowMore } from './ShowMore.tsx';
 
@@ -107,17 +105,7 @@ export function AddToBoard({ pin }: { pin: Pin }) {
 
 /** The user's boards in the dropdown, page by page (they load when the dropdown first opens). */
 function BoardChoices({ userId, pinId, busy, onChoose }: { userId: number; pinId: number; busy: boolean; onChoose: (boardId: number) => void }) {
-  const list = usePagedList<Board>({
-    key: LIST.boards(userId),
-    fetchPage: async (cursor) => {
-      const page = await fetchBoardPage({ cursor });
-      return { items: page.boards, nextCursor: page.nextCursor };
-    },
-    keep: upsertBoards,
-    idOf: (board) => board.id,
-    entities: boardsByIdAtom,
-    onShow: 'keep',
-  });
+  const list = useBoardList(userId, 'keep');
   const byId = useAtomValue(boardsByIdAtom);
   if (!list.loaded) {
     return <p className="dropdown__note">{list.status === 'error' || list.status === 'notFound' ? 'Something went wrong.' : 'Loading boards...'}</p>;

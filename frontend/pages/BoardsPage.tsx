@@ -1,32 +1,20 @@
 import { useAtomValue } from 'jotai';
 import { Link } from 'react-router';
-import type { Board } from '../../contract/index.ts';
-import { fetchBoardPage } from '../api/boards.ts';
 import { PinImage } from '../components/PinImage.tsx';
 import { ShowMore } from '../components/ShowMore.tsx';
 import { Empty, Loading, RetryLoad } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useEntity } from '../hooks/useEntity.ts';
-import { usePagedList } from '../hooks/usePagedList.ts';
+import { useBoardList } from '../hooks/useBoardList.ts';
 import { boardsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
-import { formatPinCount, upsertBoards } from '../state/boards.ts';
-import { LIST } from '../state/lists.ts';
+import { formatPinCount } from '../state/boards.ts';
 
 export const BOARDS_EMPTY = 'No boards found.';
 
 export function BoardsPage() {
   useDocumentTitle('Boards');
   const userId = useAtomValue(sessionUserAtom)?.id;
-  const list = usePagedList<Board>({
-    key: userId === undefined ? null : LIST.boards(userId),
-    fetchPage: async (cursor) => {
-      const page = await fetchBoardPage({ cursor });
-      return { items: page.boards, nextCursor: page.nextCursor };
-    },
-    keep: upsertBoards,
-    idOf: (board) => board.id,
-    entities: boardsByIdAtom,
-  });
+  const list = useBoardList(userId);
 
   return (
     <>

@@ -1,0 +1,24 @@
+import type { Board } from '../../contract/index.ts';
+import { fetchBoardPage } from '../api/boards.ts';
+import { boardsByIdAtom } from '../state/atoms.ts';
+import { upsertBoards } from '../state/boards.ts';
+import { LIST } from '../state/lists.ts';
+import { type PagedListView, usePagedList } from './usePagedList.ts';
+
+/**
+ * The signed-in user's boards, page by page: one list shared by the Boards page and the Add To
+ * Board dropdown, so a board created in one shows in the other.
+ */
+export function useBoardList(userId: number | undefined, onShow: 'keep' | 'reload' = 'reload'): PagedListView {
+  return usePagedList<Board>({
+    key: userId === undefined ? null : LIST.boards(userId),
+    fetchPage: async (cursor) => {
+      const page = await fetchBoardPage({ cursor });
+      return { items: page.boards, nextCursor: page.nextCursor };
+    },
+    keep: upsertBoards,
+    idOf: (board) => board.id,
+    entities: boardsByIdAtom,
+    onShow,
+  });
+}
