@@ -76,6 +76,20 @@ export class ApiClient {
   }
 }
 
+/** Every item of a paged list: follows `nextCursor` from page one until it is null. */
+export async function allPages<T>(client: ApiClient, path: string, key: string): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | null = null;
+  do {
+    const separator = path.includes('?') ? '&' : '?';
+    const page: ApiResponse<Record<string, unknown>> = await client.get(`${path}${cursor ? `${separator}cursor=${encodeURIComponent(cursor)}` : ''}`);
+    if (page.status !== 200) throw new Error(`${path}: ${page.status} ${JSON.stringify(page.body)}`);
+    items.push(...((page.body[key] as T[] | undefined) ?? []));
+    cursor = typeof page.body.nextCursor === 'string' ? page.body.nextCursor : null;
+  } while (cursor !== null);
+  return items;
+}
+
 let counter = 0;
 
 /** Signs up a brand-new user and returns a client holding that user's session. */

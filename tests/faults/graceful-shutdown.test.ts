@@ -1,6 +1,7 @@
 import { beforeAll, expect, test } from 'vitest';
 import type { Board } from '../../contract/boards.ts';
 import type { Pin } from '../../contract/pins.ts';
+import { allPages } from '../support/client.ts';
 import { BOUNDS, formatMs, timeUntil } from '../support/eventually.ts';
 import { histogram } from '../support/faults.ts';
 import { nextEvent, type TestSocket } from '../support/sockets.ts';
@@ -109,7 +110,7 @@ test('every pin acknowledged while the instance stops is stored, and none twice'
     })
   ).filter((entry) => entry !== undefined);
   // Nothing was created twice by a repeated POST.
-  const titles = (await reader.get<{ pins: Pin[] }>('/api/pins/')).body.pins.map((p) => p.title).filter((t) => t.startsWith('term-'));
+  const titles = (await allPages<Pin>(reader, '/api/pins/?limit=100', 'pins')).map((p) => p.title).filter((t) => t.startsWith('term-'));
   const duplicated = titles.filter((title, i) => titles.indexOf(title) !== i);
   console.log(`pins: ${acknowledged.length} acknowledged, ${lost.length} lost, ${duplicated.length} duplicated, ${titles.length} stored`);
   expect(lost).toEqual([]);

@@ -120,11 +120,12 @@ describe('user rooms', () => {
     expect(await nextEvent(aliceTab1, 'board:pin-added')).toEqual({
       boardId: board.id,
       pin: { id: pin.id, title: pin.title, image_url: pin.image_url },
+      pinCount: 1,
     });
     const renamed = (await alice.client.patch<Board>(`/api/boards/${board.id}`, { name: 'Renamed' })).body;
     expect(await nextEvent(aliceTab1, 'board:updated')).toEqual({ board: renamed });
     await alice.client.delete(`/api/boards/${board.id}/pins/${pin.id}`);
-    expect(await nextEvent(aliceTab2, 'board:pin-removed')).toEqual({ boardId: board.id, pinId: pin.id });
+    expect(await nextEvent(aliceTab2, 'board:pin-removed')).toEqual({ boardId: board.id, pinId: pin.id, pinCount: 0 });
     await alice.client.delete(`/api/favorites/${favorite.id}`);
     expect(await nextEvent(aliceTab1, 'favorite:removed')).toEqual({ favoriteId: favorite.id, pinId: pin.id });
     await alice.client.delete(`/api/boards/${board.id}`);
