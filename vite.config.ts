@@ -32,6 +32,7 @@ export default defineConfig({
           name: 'client',
           environment: 'jsdom',
           include: ['frontend/**/*.test.{ts,tsx}'],
+          setupFiles: ['frontend/test-support/setup.ts'],
         },
       },
       {

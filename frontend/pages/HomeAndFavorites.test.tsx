@@ -27,9 +27,10 @@ describe('Home page', () => {
       },
     });
     const grid = await screen.findByRole('region', { name: 'All pins' });
-    expect(within(grid).getByRole('link', { name: 'Edit Pin 2' }).getAttribute('href')).toBe('/pins/2/edit');
+    // The region shows before the grid has measured and placed its cards: wait for them.
+    expect((await within(grid).findByRole('link', { name: 'Edit Pin 2' })).getAttribute('href')).toBe('/pins/2/edit');
     expect(within(grid).queryByRole('link', { name: 'Edit Pin 1' })).toBeNull();
-    const heart = within(grid).getByRole('button', { name: 'Add Pin 1 to favorites' });
+    const heart = await within(grid).findByRole('button', { name: 'Add Pin 1 to favorites' });
     await ui.click(heart);
     await waitFor(() => expect(within(grid).getByRole('button', { name: 'Remove Pin 1 from favorites' }).getAttribute('aria-pressed')).toBe('true'));
     expect(sent('POST', '/api/favorites/')[0]?.body).toEqual({ pin_id: 1 });

@@ -31,7 +31,7 @@ describe('paged grids', () => {
     const { calls } = renderApp('/', {
       handlers: { 'GET /api/pins/': (call) => ({ body: newest(call) ? { pins: [], nextCursor: null } : pages[call.query.get('cursor') ?? ''] }) },
     });
-    await waitFor(() => expect(gridCardIds()).toHaveLength(130), { timeout: 5000 });
+    await waitFor(() => expect(gridCardIds()).toHaveLength(130));
     expect(new Set(gridCardIds()).size).toBe(130);
     expect(gridCardIds()).toEqual(pinsUpTo(130).map((p) => p.id));
     expect(shuffles(calls).map((c) => c.query.get('cursor'))).toEqual([null, 'p2', 'p3']);
@@ -72,7 +72,7 @@ describe('paged grids', () => {
         },
       },
     });
-    await waitFor(() => expect(gridCardIds()).toHaveLength(80), { timeout: 5000 });
+    await waitFor(() => expect(gridCardIds()).toHaveLength(80));
     expect(shuffles(calls).map((c) => c.query.get('cursor'))).toEqual([null, 'after:50', null, 'after:50']);
     expect(new Set(gridCardIds()).size).toBe(80);
   });
@@ -154,7 +154,7 @@ describe('paged lists of the other screens', () => {
   it('your pins: asks the server for the signed-in user’s pins (?userId=), page by page', async () => {
     const mine = Array.from({ length: 60 }, (_, i) => makePin(i + 1, alice));
     const { calls } = renderApp('/pins', { user: alice, handlers: { 'GET /api/pins/': pagedReply('pins', mine, 50) } });
-    await waitFor(() => expect(gridCardIds()).toHaveLength(60), { timeout: 5000 });
+    await waitFor(() => expect(gridCardIds()).toHaveLength(60));
     const asked = calls.filter((c) => c.path === '/api/pins/');
     expect(asked.map((c) => [c.query.get('userId'), c.query.get('cursor')])).toEqual([
       [String(alice.id), null],
@@ -198,7 +198,7 @@ describe('paged lists of the other screens', () => {
     });
     expect(await screen.findByRole('heading', { name: 'Ideas' })).toBeTruthy();
     expect(screen.getByText('70 pins')).toBeTruthy();
-    await waitFor(() => expect(gridCardIds()).toHaveLength(70), { timeout: 5000 });
+    await waitFor(() => expect(gridCardIds()).toHaveLength(70));
     await ui.click(await screen.findByRole('button', { name: 'Delete Pin Pin 60 from this board' }));
     await ui.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
     await waitFor(() => expect(screen.queryByRole('link', { name: 'Pin 60' })).toBeNull());
