@@ -54,15 +54,17 @@ delete process.env.REDIS_URL;
 delete process.env.DATABASE_URL;
 const appEnv = { AUTO_MIGRATE: 'false', AUTO_SEED: 'false', API_RATE_LIMIT_PER_IP: '1000000000', LOG_LEVEL: 'warn' };
 
-// Cleanups run in reverse order at the end, or on Ctrl-C, so no database or folder is left behind.
+// Cleanups run in reverse order at the end, or when interrupted, so no database or folder is left behind.
 const cleanups: Array<() => Promise<void>> = [];
 async function cleanUp(): Promise<void> {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch((error: unknown) => console.error('cleanup failed:', error));
 }
-process.once('SIGINT', () => {
-  console.log('\ninterrupted: cleaning up');
-  void cleanUp().finally(() => process.exit(130));
-});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.log(`\n${signal}: cleaning up`);
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
 
 async function startApp(env: Record<string, string>, name: string): Promise<AppProcess> {
   const app = await startAppProcess({ ...appEnv, ...env }, { name });
@@ -100,8 +102,9 @@ try {
 
   if (!values['skip-pglite']) {
     log(`\nPGlite: seeding ${options.pglitePins.toLocaleString('en-US')} pins…`);
-    const dir = mkdtempSync(path.join(tmpdir(), 'pinboard-bench-pglite-'));
-    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const root = mkdtempSync(path.join(tmpdir(), 'pinboard-bench-'));
+    cleanups.push(async () => rmSync(root, { recursive: true, force: true }));
+    const dir = path.join(root, 'pglite');
     const seededLite = await seedDatabase({ kind: 'pglite', dir }, { pins: options.pglitePins });
     seedLines.push(seedLine('PGlite', seededLite));
     log(seedLines.at(-1) as string);

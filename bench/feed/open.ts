@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
@@ -30,7 +29,8 @@ export async function openForSeeding(target: DatabaseTarget): Promise<SeedingDat
     return { db: database.db, close: () => database.close() };
   }
   const pglite = await PGlite.create(target.dir);
-  const socketDir = mkdtempSync(path.join(tmpdir(), 'pinboard-bench-socket-'));
+  // Next to the data folder, so that whoever removes the folder around both removes the socket too.
+  const socketDir = mkdtempSync(path.join(path.dirname(path.resolve(target.dir)), 'socket-'));
   const server = new PGLiteSocketServer({ db: pglite, path: path.join(socketDir, '.s.PGSQL.5432') });
   await server.start();
   const pool = new pg.Pool({ host: socketDir, port: 5432, user: 'postgres', database: 'postgres', max: 1, query_timeout: NO_TIMEOUT_MS });
