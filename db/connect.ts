@@ -54,7 +54,7 @@ export async function openDatabase(target: DatabaseTarget, options: DatabaseOpti
     pool.on('error', (error) => options.onPoolError?.(error));
     pool.on('connect', (client) => client.on('error', (error) => options.onPoolError?.(error)));
     return wrap(pool, 'postgres', async () => {
-      await pool.end();
+      await endPool(pool);
     });
   }
 
@@ -73,7 +73,7 @@ export async function openDatabase(target: DatabaseTarget, options: DatabaseOpti
   });
   pool.on('error', (error) => options.onPoolError?.(error));
   return wrap(pool, 'pglite', async () => {
-    await pool.end();
+    await endPool(pool);
     await server.stop();
     await pglite.close();
     rmSync(socketDir, { recursive: true, force: true });
@@ -113,6 +113,14 @@ function makePrivate(dir: string): void {
     const { mode } = lstatSync(file);
     if (mode & 0o077) chmodSync(file, mode & 0o700);
   }
+}
+
+/**
+ * Kysely's destroy ends the pool once Kysely has used it, and ending a pool twice rejects: a
+ * rejection here used to skip the rest of the close (PGlite was never shut down).
+ */
+async function endPool(pool: pg.Pool): Promise<void> {
+  if (!pool.ended) await pool.end();
 }
 
 function wrap(pool: pg.Pool, kind: Database['kind'], closeAll: () => Promise<void>): Database {

@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { chmodSync, lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, test } from 'vitest';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { startServer } from '../support/server.ts';
@@ -73,4 +75,18 @@ describe('the embedded data folder', () => {
     });
     expectPrivate(dataDir);
   });
+});
+
+test('closing the embedded database shuts PGlite down: a process that opens, uses and closes it exits by itself', async () => {
+  const dir = path.join(mkdtempSync(path.join(tmpdir(), 'pinboard-close-')), 'data');
+  const script = `
+    import { openDatabase } from ${JSON.stringify(path.resolve('db/connect.ts'))};
+    const database = await openDatabase({ kind: 'pglite', dir: ${JSON.stringify(dir)} });
+    await database.db.selectNoFrom((eb) => eb.val(1).as('one')).execute();
+    await database.close();
+    console.log('closed');`;
+  // A PGlite left open keeps the process alive; the bound only stops a hang from hanging the suite.
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { timeout: 60_000 });
+  expect(stdout.trim()).toBe('closed');
+  rmSync(path.dirname(dir), { recursive: true, force: true });
 });
