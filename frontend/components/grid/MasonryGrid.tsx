@@ -3,12 +3,13 @@
 // page is fetched while the reader is still a couple of screens away from the end; and the layout
 // is kept when the page goes away, so Back returns to the same card at the same place.
 import { useStore } from 'jotai';
-import { useMasonry, usePositioner, useResizeObserver, useScroller, type Positioner, type RenderComponentProps } from 'masonic';
+import { useMasonry, usePositioner, useScroller, type Positioner, type RenderComponentProps } from 'masonic';
 import { createContext, useContext, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { ListStatus } from '../../state/lists.ts';
 import { DEFAULT_ASPECT } from './aspect.ts';
 import { columnWidth as widthOfColumn, gridColumns } from './columns.ts';
 import { readGridSnapshot, saveGridSnapshot, type GridSnapshot } from './snapshots.ts';
+import { createCellResizeObserver } from './resize-observer.ts';
 import { reconcileSlots, type Slots } from './slots.ts';
 
 export interface MasonryGridProps {
@@ -97,9 +98,10 @@ interface CellContext {
 const Cells = createContext<CellContext>({ renderCard: () => null, gone: new Set() });
 
 /** One masonry cell: the card, or nothing for an id that left the list (a collapsed gap). */
-function Cell({ data: { id } }: RenderComponentProps<Item>) {
+function Cell({ data: { id }, index }: RenderComponentProps<Item>) {
   const { renderCard, gone } = useContext(Cells);
-  return gone.has(id) ? null : renderCard(id);
+  // data-slot tells the resize observer which cell this is.
+  return gone.has(id) ? null : <div data-slot={index}>{renderCard(id)}</div>;
 }
 
 /** The slot indexes of the ids that left the list. */
@@ -157,9 +159,10 @@ function Layout({ ids, renderCard, hasMore, status, loadMore, restoreKey, box }:
     seeded.add(positioner);
     if (saved.columns === columns.count && saved.columnWidth === positioner.columnWidth) saved.heights.forEach((height, index) => positioner.set(index, height));
   }
-  const resizeObserver = useResizeObserver(positioner);
   const { scrollTop, isScrolling } = useScroller(box.offset);
   const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const resizeObserver = useMemo(() => createCellResizeObserver(positioner, rerender), [positioner]);
+  useEffect(() => () => resizeObserver.disconnect(), [resizeObserver]);
   const gaps = useMemo(() => gapIndexes(slots), [slots]);
   useLayoutEffect(() => {
     if (gaps.length && collapseGaps(positioner, gaps, columns.gutter)) rerender();
