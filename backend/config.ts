@@ -14,6 +14,7 @@ const EnvSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  SOCKET_CHANNEL: z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'letters, digits and _ . : - only').default('pinboard'),
   PGLITE_DIR: z.string().default('./data/pglite'),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEV_SESSION_SECRET),
   SESSION_MAX_AGE_HOURS: positiveInt(24 * 14),
@@ -51,6 +52,11 @@ export interface Config {
   host: string;
   database: { kind: 'postgres'; url: string } | { kind: 'pglite'; dir: string };
   redisUrl: string | undefined;
+  /**
+   * The Redis pub/sub channel the instances of one deployment share for live events: deployments
+   * (or test servers) sharing one Redis must not hear each other's events.
+   */
+  socketChannel: string;
   sessionSecret: string;
   sessionMaxAgeMs: number;
   /** How often open sockets re-check that their session still exists (expiry, removal). */
@@ -136,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? { kind: 'postgres', url: e.DATABASE_URL }
       : { kind: 'pglite', dir: e.PGLITE_DIR },
     redisUrl: e.REDIS_URL,
+    socketChannel: e.SOCKET_CHANNEL,
     sessionSecret: e.SESSION_SECRET,
     sessionMaxAgeMs: e.SESSION_MAX_AGE_HOURS * 3600_000,
     socketSessionCheckMs: e.SOCKET_SESSION_CHECK_SECONDS * 1000,

@@ -80,7 +80,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   if (pubSub.length === 2) {
     // Pub/sub adapter: a room emit on one instance reaches that room's sockets on all instances.
     const [pub, sub] = pubSub as [Redis, Redis];
-    io.adapter(createAdapter(pub, sub));
+    io.adapter(createAdapter(pub, sub, { key: config.socketChannel }));
     io.of('/').adapter.on('error', (error: unknown) => logger.warn({ err: error }, 'socket.io adapter error'));
   }
   const stopRelay = startRelay(io, events);

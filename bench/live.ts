@@ -89,6 +89,7 @@ const database = await createTestDatabase();
 const env = {
   DATABASE_URL: database.url,
   REDIS_URL,
+  SOCKET_CHANNEL: `pinboard-bench:${new URL(database.url).pathname.slice(1)}`,
   AUTO_MIGRATE: 'true',
   AUTO_SEED: 'false',
   AUTH_RATE_LIMIT_PER_IP: '1000000',

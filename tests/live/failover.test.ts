@@ -20,7 +20,7 @@ let scene: Awaited<ReturnType<typeof killOneInstance>>;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  const env = { DATABASE_URL: database.url, REDIS_URL, AUTO_MIGRATE: 'true', AUTO_SEED: 'false', AUTH_RATE_LIMIT_PER_IP: '100000' };
+  const env = { DATABASE_URL: database.url, REDIS_URL, SOCKET_CHANNEL: `pinboard-test:${new URL(database.url).pathname.slice(1)}`, AUTO_MIGRATE: 'true', AUTO_SEED: 'false', AUTH_RATE_LIMIT_PER_IP: '100000' };
   one = await startAppProcess(env);
   two = await startAppProcess({ ...env, AUTO_MIGRATE: 'false' });
   balancer = await startTcpBalancer([one.port, two.port]);

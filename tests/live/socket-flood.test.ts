@@ -27,7 +27,7 @@ const alive = <T>(answer: Promise<T>): Promise<T> =>
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  app = await startAppProcess({ DATABASE_URL: database.url, REDIS_URL, AUTO_MIGRATE: 'true', AUTO_SEED: 'false' });
+  app = await startAppProcess({ DATABASE_URL: database.url, REDIS_URL, SOCKET_CHANNEL: `pinboard-test:${new URL(database.url).pathname.slice(1)}`, AUTO_MIGRATE: 'true', AUTO_SEED: 'false' });
 });
 afterAll(async () => {
   for (const socket of opened) socket.disconnect();

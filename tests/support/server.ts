@@ -55,7 +55,9 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     AUTO_MIGRATE: 'false',
     AUTO_SEED: 'false',
     ...(kind === 'postgres' && databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    ...(options.redis ? { REDIS_URL } : {}),
+    // Servers on one database share a channel; other test files' servers on the same Redis must
+    // not deliver their events here (pin 1 of one database is not pin 1 of another).
+    ...(options.redis ? { REDIS_URL, SOCKET_CHANNEL: `pinboard-test:${databaseUrl ? new URL(databaseUrl).pathname.slice(1) : process.pid}` } : {}),
     // Seeded servers offer the demo button, as the embedded mode does.
     ...(options.seed ? { DEMO_LOGIN: 'true' } : {}),
     // A test file signs up more users from one address than a person would; the limit's own tests set it.
