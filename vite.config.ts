@@ -33,6 +33,9 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['frontend/**/*.test.{ts,tsx}'],
           setupFiles: ['frontend/test-support/setup.ts'],
+          // A bound, not a speed check: jsdom renders slowly on a loaded 2-core machine (5 s was
+          // met by a whole page of the router under a CPU hog).
+          testTimeout: 30_000,
         },
       },
       {

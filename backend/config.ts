@@ -42,7 +42,15 @@ const EnvSchema = z.object({
   PASSWORD_HASH_CONCURRENCY: positiveInt(2),
   PASSWORD_HASH_QUEUE: positiveInt(100),
   SESSIONS_PER_USER: positiveInt(20),
-  API_RATE_LIMIT_PER_IP: positiveInt(20_000),
+  // The general limit, a flood guard, has a short window of its own. 5,000 calls per 10 s is
+  // 500/s per address: a browser session makes a few calls a second and at most ~60 at once (a
+  // resync after a reconnect), so even a hundred sessions behind one office or carrier address
+  // stay far below it; a script that waits for each answer would need every answer within 2 ms
+  // for 10 s to reach it, which no page of pins over a network gets. A flood of many connections
+  // flat out (thousands of calls/s) meets it within a few seconds, and its 429s say to retry
+  // within 10 s. The auth limits keep RATE_LIMIT_WINDOW_SECONDS.
+  API_RATE_LIMIT_WINDOW_SECONDS: positiveInt(10),
+  API_RATE_LIMIT_PER_IP: positiveInt(5_000),
   STATIC_DIR: z.string().default('./dist/public'),
 });
 
@@ -77,12 +85,20 @@ export interface Config {
   publicOrigins: string[];
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   rateLimits: {
+    /** The window of the auth limits and of the sign-in throttle. */
     windowMs: number;
     authPerIp: number;
     loginFailuresPerAddress: number;
     loginFailuresPerAccount: number;
     loginDelayMaxMs: number;
+    /** The general API limit: any call per client address per `apiWindowMs`. */
     apiPerIp: number;
+    apiWindowMs: number;
+    /**
+     * Whose counters these are in a shared Redis: the deployment's SOCKET_CHANNEL. Deployments (and
+     * test servers, and benchmarks) on one Redis count one client address apart.
+     */
+    deployment: string;
   };
   staticDir: string;
 }
@@ -172,6 +188,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       loginFailuresPerAccount: e.LOGIN_FAILURES_PER_ACCOUNT,
       loginDelayMaxMs: e.LOGIN_DELAY_MAX_SECONDS * 1000,
       apiPerIp: e.API_RATE_LIMIT_PER_IP,
+      apiWindowMs: e.API_RATE_LIMIT_WINDOW_SECONDS * 1000,
+      deployment: e.SOCKET_CHANNEL,
     },
     staticDir: e.STATIC_DIR,
   };

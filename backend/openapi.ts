@@ -22,6 +22,13 @@ const ERROR_TEXT: Record<number, string> = {
   503: 'Database or Redis unavailable; retry shortly',
 };
 
+// Cached public reads: conditional requests and their validator.
+const conditionalHeaders = z.object({ 'if-none-match': z.string().optional().meta({ description: 'The ETag of the answer the client holds' }) });
+const etagHeader = {
+  ETag: { description: 'Validator of this answer (send it back in If-None-Match).', required: true, schema: { type: 'string' as const } },
+  'Cache-Control': { description: '`no-cache` on answers from the read cache: keep the answer, revalidate before reuse.', required: false, schema: { type: 'string' as const } },
+};
+
 const SUCCESS_TEXT: Record<number, string> = { 200: 'Success', 201: 'Created' };
 
 // Idempotent creates: the optional request header, and the header that marks a replayed answer.
@@ -55,9 +62,11 @@ function responsesOf(route: ApiRoute): RouteConfig['responses'] {
     responses[status] = {
       description,
       ...(route.idempotent ? { headers: replayedHeader } : {}),
+      ...(route.cached ? { headers: etagHeader } : {}),
       content: { 'application/json': { schema } },
     };
   }
+  if (route.cached) responses[304] = { description: 'Not modified: the If-None-Match ETag is current (no body)', headers: etagHeader };
   for (const status of errorStatuses(route)) {
     responses[status] = { description: ERROR_TEXT[status] ?? 'Error', content: { 'application/json': { schema: ErrorBody } } };
   }
@@ -79,6 +88,7 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]) {
         ...(params.length ? { params: z.object(Object.fromEntries(params.map((name) => [name, id]))) } : {}),
         ...(route.query ? { query: route.query } : {}),
         ...(route.idempotent ? { headers: idempotencyHeaders } : {}),
+        ...(route.cached ? { headers: conditionalHeaders } : {}),
         ...(route.body ? { body: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
       },
       responses: responsesOf(route),

@@ -13,6 +13,9 @@ export async function connectRedis(url: string, onError: (error: Error) => void)
     commandTimeout: 2000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
     lazyConnect: true,
+    // Commands issued in one turn of the event loop (a write's live-event publishes, the session
+    // reads of concurrent requests) go out in one socket write instead of one each.
+    enableAutoPipelining: true,
   });
   redis.on('error', onError);
   await redis.connect();

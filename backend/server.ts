@@ -9,13 +9,24 @@ import { createApp } from './app.ts';
 import { configurePasswordHashing, hashPassword } from './auth/passwords.ts';
 import type { Config } from './config.ts';
 import { EventBus } from './events/event-bus.ts';
+import { CachedSessionStore } from './http/cached-session-store.ts';
+import { ReadCache } from './http/read-cache.ts';
 import { createSessionStore } from './http/session.ts';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { Server as SocketServer } from 'socket.io';
 import type { ClientToServerEvents, ServerToClientEvents } from '../contract/events.ts';
 import { createGateway } from './realtime/gateway.ts';
+import { startCacheRelay } from './realtime/cache-relay.ts';
 import { startRelay } from './realtime/relay.ts';
 import { connectRedis } from './redis.ts';
+
+/**
+ * Public reads kept per instance: a few MB of JSON at most. Events invalidate them on every instance
+ * (and a Redis reconnect drops them all), so the TTL only bounds an invalidation lost some other way
+ * (an instance dying between its commit and its publish).
+ */
+const READ_CACHE_ENTRIES = 5_000;
+const READ_CACHE_MS = 30_000;
 
 export interface RunningServer {
   url: string;
@@ -30,7 +41,12 @@ export interface RunningServer {
 }
 
 export async function startServer(config: Config): Promise<RunningServer> {
-  const logger = pino({ level: config.logLevel, redact: ['*.password', '*.cookie', '*.headers.cookie'] });
+  // Asynchronous writes: a line per request no longer costs a blocking write(2) on the request's
+  // path; lines written meanwhile go out together. pino flushes what is pending on exit.
+  const logger = pino(
+    { level: config.logLevel, redact: ['*.password', '*.cookie', '*.headers.cookie'] },
+    pino.destination({ dest: 1, sync: false }),
+  );
   configurePasswordHashing(config.passwordHashing);
   const database = await openDatabase(config.database, {
     onPoolError: (error) => logger.warn({ err: error }, 'database connection lost'),
@@ -47,7 +63,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     }
     if (config.redisUrl) {
       redis = await connectRedis(config.redisUrl, (error) => logger.warn({ err: error }, 'redis error'));
-      pubSub = [redis.duplicate(), redis.duplicate()];
+      // The subscriber only listens: autopipelining is for the connections that send.
+      pubSub = [redis.duplicate(), redis.duplicate({ enableAutoPipelining: false })];
       for (const client of pubSub) client.on('error', (error) => logger.warn({ err: error }, 'redis adapter error'));
       await Promise.all(pubSub.map((client) => client.connect()));
       catchPublishFailures(pubSub[0] as Redis, (error) => logger.warn({ err: error }, 'live event not published'));
@@ -61,13 +78,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
 
   const events = new EventBus((error, event) => logger.error({ err: error, event }, 'event listener failed'));
   const sessionStore = createSessionStore({ redis, memoryMax: config.sessionMemoryMax, perUser: config.sessionsPerUser });
+  const sessions = sessionStore instanceof CachedSessionStore ? sessionStore : undefined;
+  const reads = new ReadCache({ maxEntries: READ_CACHE_ENTRIES, ttlMs: READ_CACHE_MS });
   const lifecycle = { shuttingDown: false };
   const shutdownGraceMs = 10_000;
-  const { app, session, originPolicy } = createApp({ config, database, events, logger, sessionStore, redis, lifecycle });
+  const { app, session, originPolicy } = createApp({ config, database, events, logger, sessionStore, reads, redis, lifecycle });
   const httpServer = createServer(app);
   const io = createGateway(httpServer, {
     session,
-    sessionStore,
+    sessionStore: sessions?.uncached ?? sessionStore,
     originPolicy,
     sessionCheckMs: config.socketSessionCheckMs,
     socketsPerAddress: config.sockets.perAddress,
@@ -82,7 +101,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const [pub, sub] = pubSub as [Redis, Redis];
     io.adapter(createAdapter(pub, sub, { key: config.socketChannel }));
     io.of('/').adapter.on('error', (error: unknown) => logger.warn({ err: error }, 'socket.io adapter error'));
+    // Back from a Redis outage: invalidations sent meanwhile were lost, so nothing cached is trusted.
+    sub.on('ready', () => {
+      reads.clear();
+      sessions?.forgetAll();
+    });
   }
+  // Before the socket relay: an instance drops a stale answer before its clients hear of the change.
+  const stopCacheRelay = startCacheRelay(io, events, { reads, sessions }, pubSub.length === 2);
   const stopRelay = startRelay(io, events);
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
@@ -111,6 +137,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       });
       // Only now: writes that finished during the grace period still announce their events.
       stopRelay();
+      stopCacheRelay();
       for (const client of pubSub) client.disconnect();
       redis?.disconnect();
       await database.close();

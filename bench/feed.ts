@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { cleanupsOnExit } from '../scripts/lib/cleanups.ts';
 import { createTestDatabase } from '../scripts/lib/database.ts';
 import { type AppProcess, startAppProcess } from '../scripts/lib/processes.ts';
-import { ensureClientBuilt } from '../tests/e2e/browser.ts';
+import { ensureClientBuilt } from '../scripts/lib/browser.ts';
 import { type ScrollResult, scrollHome } from './feed/browser.ts';
 import { pageVerdicts, readsTable, ratios, scrollTable, scrollVerdicts, seedLine } from './feed/report.ts';
 import { type FeedFigures, measureFeed } from './feed/scenarios.ts';
@@ -54,17 +55,8 @@ delete process.env.REDIS_URL;
 delete process.env.DATABASE_URL;
 const appEnv = { AUTO_MIGRATE: 'false', AUTO_SEED: 'false', API_RATE_LIMIT_PER_IP: '1000000000', LOG_LEVEL: 'warn' };
 
-// Cleanups run in reverse order at the end, or when interrupted, so no database or folder is left behind.
-const cleanups: Array<() => Promise<void>> = [];
-async function cleanUp(): Promise<void> {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch((error: unknown) => console.error('cleanup failed:', error));
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    console.log(`\n${signal}: cleaning up`);
-    void cleanUp().finally(() => process.exit(130));
-  });
-}
+const cleanups = cleanupsOnExit();
+const cleanUp = () => cleanups.run();
 
 async function startApp(env: Record<string, string>, name: string): Promise<AppProcess> {
   const app = await startAppProcess({ ...appEnv, ...env }, { name });

@@ -106,7 +106,8 @@ export const authRoutes: ApiRoute[] = [
     responses: { 200: MessageBody },
     handler: async ({ ctx, csrf, req, res, userId }) => {
       const sessionId = req.sessionID;
-      await destroy(req);
+      // A visitor without a session cookie has no session to end (backend/http/session.ts).
+      if ((req.session as Request['session'] | undefined) !== undefined) await destroy(req);
       res.clearCookie(SESSION_COOKIE, { path: '/' });
       // The token was bound to the ended session; hand out one bound to the anonymous id.
       csrf.rotate(req, res);

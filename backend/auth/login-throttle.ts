@@ -26,8 +26,8 @@ export interface LoginThrottle {
 const FIRST_DELAY_MS = 250;
 
 export function createLoginThrottle(config: Config['rateLimits'], redis: Redis | undefined): LoginThrottle {
-  const perAddress: Store = counterStore('login-pair', config.windowMs, redis);
-  const perAccount: Store = counterStore('login-account', config.windowMs, redis);
+  const perAddress: Store = counterStore(`${config.deployment}:login-pair`, config.windowMs, redis);
+  const perAccount: Store = counterStore(`${config.deployment}:login-account`, config.windowMs, redis);
   const accountKey = (email: string) => email.trim().toLowerCase().slice(0, 254);
   const pairKey = (email: string, address: string) => `${accountKey(email)}|${address}`;
 

@@ -1,5 +1,6 @@
 import { Comment, CommentBody, CommentDeleted, CommentList } from '../../contract/comments.ts';
 import { PageQuery } from '../../contract/paging.ts';
+import { cacheTags, sendCached } from '../http/read-cache.ts';
 import { type ApiRoute, route } from '../http/route.ts';
 import { withIdempotency } from '../idempotency/idempotency.ts';
 import { createComment, deleteComment, listComments, updateComment } from './comments.service.ts';
@@ -10,11 +11,16 @@ export const commentRoutes: ApiRoute[] = [
     path: '/api/comments/pins/{pinId}/comments',
     summary: "A page of a pin's comments, newest first",
     auth: 'public',
+    cached: true,
     query: PageQuery,
     responses: { 200: CommentList },
     errors: [404],
-    handler: async ({ ctx, cursors, res, params, query }) => {
-      res.json(await listComments(ctx.db, cursors, params.pinId, query));
+    handler: async ({ ctx, cursors, reads, req, res, params, query }) => {
+      const read = await reads.read(`comments:${params.pinId}:${query.limit ?? ''}:${query.cursor ?? ''}`, {
+        load: () => listComments(ctx.db, cursors, params.pinId, query),
+        tags: () => [cacheTags.comments(params.pinId)],
+      });
+      sendCached(req, res, read);
     },
   }),
 

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Favorite, FavoriteList } from '../../contract/favorites.ts';
 import type { PageParams } from '../../contract/paging.ts';
 import type { DB } from '../../db/schema.ts';
@@ -23,75 +23,45 @@ export async function listFavorites(db: Kysely<DB>, cursors: CursorCodec, userId
   return { pins: items, nextCursor };
 }
 
-/**
- * After a favorite was added or removed, inside its transaction: bump the pin's likes version and
- * read its count (kept by a trigger on favorites) in one statement, under the pin's row lock, so
- * concurrent changes to one pin's count line up in commit order. Undefined when the pin is gone.
- */
-async function likesAfterChange(trx: Kysely<DB>, pinId: number): Promise<{ likesCount: number; version: number } | undefined> {
-  const bumped = await trx
-    .updateTable('pins')
-    .set((eb) => ({ likes_version: eb('likes_version', '+', 1) }))
-    .where('id', '=', pinId)
-    .returning(['likes_version', 'likes_count'])
-    .executeTakeFirst();
-  return bumped && { likesCount: bumped.likes_count, version: bumped.likes_version };
-}
+// The writes are one call each to a function of migration 20261124_0006 (one round trip; the
+// function runs in the statement's own transaction, the likes count and version included). Their
+// `outcome` says which answer the API gives.
+type FavoriteAddRow =
+  | { outcome: 'added'; favorite_id: number; title: string; image_url: string; likes_count: number; likes_version: number }
+  | { outcome: 'already' | 'no_pin' };
+type FavoriteRemoveRow =
+  | { outcome: 'removed'; pin_id: number; likes_count: number; likes_version: number }
+  | { outcome: 'no_favorite' | 'not_yours' };
 
 /**
  * Favorites a pin. Returns `undefined` when the user had already favorited it. The unique
  * (user_id, pin_id) constraint with ON CONFLICT DO NOTHING makes parallel requests safe.
  */
 export async function addFavorite(ctx: ServiceContext, userId: number, pinId: number): Promise<Favorite | undefined> {
-  const pin = await ctx.db.selectFrom('pins').select('id').where('id', '=', pinId).executeTakeFirst();
-  if (!pin) throw notFound('Pin');
-  const added = await ctx.db.transaction().execute(async (trx) => {
-    const inserted = await trx
-      .insertInto('favorites')
-      .values({ user_id: userId, pin_id: pinId })
-      .onConflict((oc) => oc.constraint('favorites_user_pin_key').doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!inserted) return undefined;
-    const likes = await likesAfterChange(trx, pinId);
-    const favorite = await selectFavorites(trx).where('favorites.id', '=', inserted.id).executeTakeFirst();
-    // The pin may have been deleted in between; the cascade took the favorite with it.
-    if (!likes || !favorite) throw notFound('Pin');
-    return { favorite: { ...favorite, likes_count: likes.likesCount }, likes };
-  });
-  if (!added) return undefined;
-  // Published after the commit.
-  ctx.events.publish('favorite.added', { userId, favorite: added.favorite });
-  ctx.events.publish('pin.likes', { pinId, ...added.likes });
-  return added.favorite;
+  const { rows } = await sql<FavoriteAddRow>`select * from favorite_add(${userId}, ${pinId})`.execute(ctx.db);
+  const row = rows[0];
+  if (row?.outcome === 'already') return undefined;
+  if (row?.outcome !== 'added') throw notFound('Pin');
+  const favorite: Favorite = { id: row.favorite_id, pin_id: pinId, title: row.title, image_url: row.image_url, likes_count: row.likes_count };
+  // Published after the commit: the call was its own transaction (or, on a transaction's context,
+  // the events are buffered until that one commits).
+  ctx.events.publish('favorite.added', { userId, favorite });
+  ctx.events.publish('pin.likes', { pinId, likesCount: row.likes_count, version: row.likes_version });
+  return favorite;
 }
 
+/** Removes one of the user's favorites: 404 when there is no such favorite, 403 when it is someone else's. */
 export async function removeFavorite(
   ctx: ServiceContext,
   userId: number,
   favoriteId: number,
 ): Promise<{ pinId: number; likesCount: number }> {
-  const row = await ctx.db
-    .selectFrom('favorites')
-    .select(['user_id', 'pin_id'])
-    .where('id', '=', favoriteId)
-    .executeTakeFirst();
-  if (!row) throw notFound('Favorite');
-  if (row.user_id !== userId) throw forbidden();
-  const likes = await ctx.db.transaction().execute(async (trx) => {
-    const deleted = await trx
-      .deleteFrom('favorites')
-      .where('id', '=', favoriteId)
-      .where('user_id', '=', userId)
-      .returning('pin_id')
-      .executeTakeFirst();
-    if (!deleted) throw notFound('Favorite');
-    // The pin is there: the favorite's foreign key would have cascaded otherwise.
-    const after = await likesAfterChange(trx, row.pin_id);
-    if (!after) throw notFound('Favorite');
-    return after;
-  });
-  ctx.events.publish('favorite.removed', { userId, favoriteId, pinId: row.pin_id });
-  ctx.events.publish('pin.likes', { pinId: row.pin_id, ...likes });
-  return { pinId: row.pin_id, likesCount: likes.likesCount };
+  const { rows } = await sql<FavoriteRemoveRow>`select * from favorite_remove(${userId}, ${favoriteId})`.execute(ctx.db);
+  const row = rows[0];
+  if (row?.outcome === 'not_yours') throw forbidden();
+  if (row?.outcome !== 'removed') throw notFound('Favorite');
+  const { pin_id: pinId, likes_count: likesCount, likes_version: version } = row;
+  ctx.events.publish('favorite.removed', { userId, favoriteId, pinId });
+  ctx.events.publish('pin.likes', { pinId, likesCount, version });
+  return { pinId, likesCount };
 }

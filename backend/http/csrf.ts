@@ -12,7 +12,7 @@ const ANON_COOKIE = 'pinboard.aid';
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export interface Csrf {
-  /** Gives every visitor an anonymous id and a valid XSRF-TOKEN cookie (on GET/HEAD). */
+  /** Gives every visitor an anonymous id and, on a GET/HEAD, a valid XSRF-TOKEN cookie if they hold none. */
   issue: RequestHandler;
   /** 403 for a non-GET request whose X-XSRF-TOKEN header does not match a valid cookie. */
   protect: RequestHandler;
@@ -33,6 +33,8 @@ export interface Csrf {
  */
 export function createCsrf(sessionSecret: string, originPolicy: OriginPolicy): Csrf {
   const secret = createHmac('sha256', sessionSecret).update('pinboard csrf').digest('hex');
+  /** Requests being asked "is your cookie's token still valid?" rather than "does your header match it?". */
+  const checkingCookie = new WeakSet<Request>();
   const { generateCsrfToken, doubleCsrfProtection, validateRequest } = doubleCsrf({
     getSecret: () => secret,
     getSessionIdentifier: (req) =>
@@ -41,10 +43,22 @@ export function createCsrf(sessionSecret: string, originPolicy: OriginPolicy): C
     // Readable by the page's script (double submit); "lax" like the session cookie.
     cookieOptions: { sameSite: 'lax', path: '/', secure: false, httpOnly: false },
     getCsrfTokenFromRequest: (req) => {
+      if (checkingCookie.has(req)) return (req.cookies as Record<string, unknown>)[CSRF_COOKIE] as string | undefined;
       const header = req.headers[CSRF_HEADER];
       return typeof header === 'string' ? header : undefined;
     },
   });
+
+  /** Whether the visitor's XSRF-TOKEN cookie is a token of ours, bound to who they are now. */
+  const holdsValidToken = (req: Request): boolean => {
+    if (typeof (req.cookies as Record<string, unknown>)[CSRF_COOKIE] !== 'string') return false;
+    checkingCookie.add(req);
+    try {
+      return validateRequest(req);
+    } finally {
+      checkingCookie.delete(req);
+    }
+  };
 
   const cookieOptions = (req: Request) => ({ sameSite: 'lax' as const, path: '/', secure: req.secure, httpOnly: false });
 
@@ -61,9 +75,10 @@ export function createCsrf(sessionSecret: string, originPolicy: OriginPolicy): C
   return {
     issue: (req, res, next) => {
       ensureAnonId(req, res, () => {
-        if (req.method === 'GET' || req.method === 'HEAD') {
-          // Reuses a still-valid token, otherwise mints one; either way the cookie is (re)sent.
-          generateCsrfToken(req, res, { cookieOptions: cookieOptions(req) });
+        // Only a visitor without a valid token gets one: re-sending the cookie on every answer
+        // would cost a Set-Cookie per read (and keep shared caches from storing anything).
+        if ((req.method === 'GET' || req.method === 'HEAD') && !holdsValidToken(req)) {
+          generateCsrfToken(req, res, { overwrite: true, cookieOptions: cookieOptions(req) });
         }
         next();
       });

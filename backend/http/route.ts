@@ -7,6 +7,7 @@ import { unauthorized } from '../errors.ts';
 import type { Csrf } from './csrf.ts';
 import type { OriginPolicy } from './origin.ts';
 import type { RateLimiters } from './rate-limits.ts';
+import type { ReadCache } from './read-cache.ts';
 import './session.ts';
 import { parseBody, parseId, parseQuery } from './validate.ts';
 
@@ -32,6 +33,8 @@ export interface RouteDeps {
   originPolicy: OriginPolicy;
   /** Signs and reads the cursors of paged lists. */
   cursors: CursorCodec;
+  /** Public reads kept briefly in process, invalidated by the events of their changes. */
+  reads: ReadCache;
   /** The demo account's email when POST /api/auth/demo is switched on, else undefined. */
   demoEmail: string | undefined;
 }
@@ -62,6 +65,11 @@ interface RouteInfo<P extends string = string, A extends Auth = Auth, Q extends 
   attempt?: true;
   /** A GET that changes state (logout) needs the X-XSRF-TOKEN header like a write. */
   csrfOnGet?: true;
+  /**
+   * A public read answered through the instance's read cache (backend/http/read-cache.ts): it
+   * carries an ETag, and If-None-Match with the current one gets 304 and no body.
+   */
+  cached?: true;
 }
 
 type ParamName<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | ParamName<Rest> : never;
@@ -93,16 +101,19 @@ export function route<const P extends string, A extends Auth, Q extends Query = 
   spec: RouteInfo<P, A, Q, B> & { handler: (call: RouteCall<P, A, Q, B>) => Promise<void> },
 ): ApiRoute {
   const { handler, ...info } = spec;
+  // Worked out once per route, not per request.
+  const names = paramNames(info.path);
+  const method = info.method.toUpperCase();
   return {
     ...info,
     async run(req, res, deps) {
       const userId = req.session?.userId;
       if (info.auth === 'user' && userId === undefined) throw unauthorized();
       const params: Record<string, number> = {};
-      for (const name of paramNames(info.path)) params[name] = parseId(req, name);
+      for (const name of names) params[name] = parseId(req, name);
       const query = info.query ? parseQuery(info.query, req) : undefined;
       const body = info.body ? parseBody(info.body, req) : undefined;
-      const operation = `${info.method.toUpperCase()} ${info.path.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]))}`;
+      const operation = names.length ? `${method} ${info.path.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]))}` : `${method} ${info.path}`;
       await handler({ ...deps, req, res, params, query, body, userId, operation } as RouteCall<P, A, Q, B>);
     },
   };

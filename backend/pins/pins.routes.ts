@@ -4,6 +4,7 @@ import { Pin, PinCreateBody, PinDeleted, PinList, PinUpdateBody } from '../../co
 import { isAllowedImageUrl } from '../../contract/urls.ts';
 import { badRequest } from '../errors.ts';
 import { ownHosts } from '../http/origin.ts';
+import { cacheTags, sendCached } from '../http/read-cache.ts';
 import { type ApiRoute, route } from '../http/route.ts';
 import { withIdempotency } from '../idempotency/idempotency.ts';
 import { createPin, deletePin, getPin, listPins, updatePin } from './pins.service.ts';
@@ -16,8 +17,20 @@ export const pinRoutes: ApiRoute[] = [
     auth: 'public',
     query: PinListQuery,
     responses: { 200: PinList },
-    handler: async ({ ctx, cursors, res, query }) => {
-      res.json(await listPins(ctx.db, cursors, query));
+    cached: true,
+    handler: async ({ ctx, cursors, reads, req, res, query }) => {
+      // A visit's shuffle is its own: caching it would only push out what others share.
+      if (query.order === 'shuffle') {
+        res.json(await listPins(ctx.db, cursors, query));
+        return;
+      }
+      const key = `pins:${query.userId ?? 'all'}:${query.limit ?? ''}:${query.cursor ?? ''}`;
+      const read = await reads.read(key, {
+        load: () => listPins(ctx.db, cursors, query),
+        // A page changes with its pins; a first page also when a pin is created.
+        tags: (page) => [...page.pins.map((pin) => cacheTags.pin(pin.id)), ...(query.cursor ? [] : [cacheTags.firstPages])],
+      });
+      sendCached(req, res, read);
     },
   }),
 
@@ -26,10 +39,15 @@ export const pinRoutes: ApiRoute[] = [
     path: '/api/pins/{id}',
     summary: 'One pin',
     auth: 'public',
+    cached: true,
     responses: { 200: Pin },
     errors: [404],
-    handler: async ({ ctx, res, params }) => {
-      res.json(await getPin(ctx.db, params.id));
+    handler: async ({ ctx, reads, req, res, params }) => {
+      const read = await reads.read(`pin:${params.id}`, {
+        load: () => getPin(ctx.db, params.id),
+        tags: () => [cacheTags.pin(params.id)],
+      });
+      sendCached(req, res, read);
     },
   }),
 

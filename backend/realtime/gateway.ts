@@ -5,6 +5,7 @@ import { Server, type Socket } from 'socket.io';
 import type { ClientToServerEvents, ServerToClientEvents, WatchAck } from '../../contract/events.ts';
 import { WatchPayload } from '../../contract/events.ts';
 import { isAllowedOrigin, type OriginPolicy } from '../http/origin.ts';
+import type { InterServerEvents } from './inter-server.ts';
 import { FEED_ROOM, pinRoom, sessionRoom, userRoom } from './rooms.ts';
 import { type BudgetRules, ConnectionLimiter, type MessageBudget, roomsToJoin, spendMessage } from './socket-limits.ts';
 
@@ -14,8 +15,8 @@ interface SocketData extends MessageBudget {
   sessionId: string | undefined;
 }
 
-type IO = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
-type PinboardSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+export type IO = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+type PinboardSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
 export interface GatewayOptions {
   session: RequestHandler;

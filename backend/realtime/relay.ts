@@ -1,9 +1,6 @@
-import type { Server } from 'socket.io';
-import type { ClientToServerEvents, ServerToClientEvents } from '../../contract/events.ts';
 import type { EventBus } from '../events/event-bus.ts';
+import type { IO } from './gateway.ts';
 import { FEED_ROOM, pinRoom, sessionRoom, userRoom } from './rooms.ts';
-
-type IO = Server<ClientToServerEvents, ServerToClientEvents>;
 
 /**
  * The one place where domain events become socket emits. With the Redis adapter, `io.to(room)`

@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../../tests/e2e/browser.ts';
+import { launchChromium } from '../../scripts/lib/browser.ts';
 
 // Scrolls the home page in Chromium as a visitor would (mouse wheel, a viewport at a time) until
 // `target` distinct pins have been on screen, and samples every `every` pins the cards mounted in

@@ -4,6 +4,7 @@ import * as idempotencyKeys from './20261121_0002_idempotency_keys.ts';
 import * as pinLikesVersion from './20261121_0003_pin_likes_version.ts';
 import * as usernameSkeleton from './20261123_0004_username_skeleton.ts';
 import * as countsAndPaging from './20261123_0005_counts_and_paging.ts';
+import * as favoriteFunctions from './20261124_0006_favorite_functions.ts';
 
 // Migrations are listed here explicitly (rather than read from the folder at run time) so that the
 // same list works from source, in tests and in a bundled build. Names sort by timestamp.
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '20261121_0003_pin_likes_version': pinLikesVersion,
   '20261123_0004_username_skeleton': usernameSkeleton,
   '20261123_0005_counts_and_paging': countsAndPaging,
+  '20261124_0006_favorite_functions': favoriteFunctions,
 };
 
 export const migrationProvider: MigrationProvider = {

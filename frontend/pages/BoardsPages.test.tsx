@@ -98,7 +98,8 @@ describe('Board detail page', () => {
       },
     });
     await screen.findByRole('heading', { name: 'Ideas' });
-    await ui.click(screen.getByRole('button', { name: 'Delete Pin Pin 1 from this board' }));
+    // The heading shows before the grid has measured and placed its cards: wait for them.
+    await ui.click(await screen.findByRole('button', { name: 'Delete Pin Pin 1 from this board' }));
     await ui.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'No' }));
     expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(sent('DELETE')).toHaveLength(0);
@@ -144,7 +145,8 @@ describe('Manage pins page', () => {
       },
     });
     expect(await screen.findByRole('heading', { name: 'Manage Ideas Pins' })).toBeTruthy();
-    await ui.click(screen.getByRole('button', { name: 'Delete Pin 2' }));
+    // The heading shows before the grid has measured and placed its cards: wait for them.
+    await ui.click(await screen.findByRole('button', { name: 'Delete Pin 2' }));
     expect(confirm).toHaveBeenCalledWith('Are you sure you want to remove this pin?');
     expect(sent('DELETE')).toHaveLength(0);
     confirm.mockReturnValue(true);

@@ -1,4 +1,5 @@
-import { type ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, fork, type StdioOptions } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { createServer, type Server, type Socket, connect } from 'node:net';
 
 export interface InstanceStats {
@@ -31,6 +32,18 @@ export interface AppProcessOptions {
    */
   name?: string;
   echo?: boolean;
+  /**
+   * Run this file instead of backend/main.ts: a benchmark's baseline server that speaks the same
+   * protocol (PORT, `{type: 'ready'}` over IPC, exit on SIGTERM). `stats` is the app's only.
+   */
+  entry?: string;
+  /** Node flags besides --expose-gc, e.g. `--cpu-prof` (the profile is written at the graceful exit of `stop`). */
+  execArgv?: string[];
+  /**
+   * Append the instance's standard output (its log lines) to this file instead: a benchmark keeps
+   * the production log level without printing, or holding in memory, a line per request.
+   */
+  logFile?: string;
 }
 
 export interface AppProcess {
@@ -59,11 +72,21 @@ export async function freePort(): Promise<number> {
 /** Starts `node backend/main.ts` as its own process (own event loop and heap), ready when listening. */
 export async function startAppProcess(env: Record<string, string>, options: AppProcessOptions = {}): Promise<AppProcess> {
   const port = options.port ?? (await freePort());
-  const child = fork('backend/main.ts', [], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port) },
-    execArgv: ['--expose-gc'],
-    silent: options.name !== undefined,
-  });
+  const piped = options.name !== undefined;
+  const logFd = options.logFile === undefined ? undefined : openSync(options.logFile, 'a');
+  // As fork's `silent` would (all piped when named, else inherited), but stdout to the log file if given.
+  const stdio: StdioOptions = [piped ? 'pipe' : 'inherit', logFd ?? (piped ? 'pipe' : 'inherit'), piped ? 'pipe' : 'inherit', 'ipc'];
+  let child: ChildProcess;
+  try {
+    child = fork(options.entry ?? 'backend/main.ts', [], {
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port) },
+      execArgv: ['--expose-gc', ...(options.execArgv ?? [])],
+      stdio,
+    });
+  } finally {
+    // The child holds its own copy of the descriptor.
+    if (logFd !== undefined) closeSync(logFd);
+  }
   const exited = new Promise<AppExit>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });

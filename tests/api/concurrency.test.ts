@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Board, BoardPin } from '../../contract/boards.ts';
 import type { Comment } from '../../contract/comments.ts';
 import type { ErrorBody } from '../../contract/errors.ts';
-import type { Favorite } from '../../contract/favorites.ts';
+import type { Favorite, FavoriteRemoved } from '../../contract/favorites.ts';
 import type { Pin } from '../../contract/pins.ts';
 import type { User } from '../../contract/users.ts';
 import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
@@ -188,6 +188,42 @@ describe('pins', () => {
     expect(await count('pins', { id: pin.id })).toBe(0);
     expect(await count('favorites', { pin_id: pin.id })).toBe(0);
     expect(await count('comments', { pin_id: pin.id })).toBe(0);
+  });
+
+  test('removing favorites while the pin is deleted → only 200 or 404, never a deadlock 5xx', async () => {
+    const { client: owner } = await signUpUser(server.url, 'pinowner');
+    for (let round = 0; round < 3; round++) {
+      const pin = await newPin(owner);
+      const fans = await Promise.all(Array.from({ length: 12 }, () => signUpUser(server.url, 'pinfan')));
+      const favorites = await Promise.all(fans.map(({ client }) => client.post<Favorite>('/api/favorites/', { pin_id: pin.id })));
+
+      const removals = fans.map(({ client }, i) => client.delete(`/api/favorites/${favorites[i]?.body.id}`));
+      const responses = await Promise.all([...removals.slice(0, 6), owner.delete(`/api/pins/${pin.id}`), ...removals.slice(6)]);
+
+      for (const r of responses) {
+        expect([200, 404]).toContain(r.status);
+        if (r.status >= 400) expectErrorShape(r.body);
+      }
+      expect(await count('pins', { id: pin.id })).toBe(0);
+      expect(await count('favorites', { pin_id: pin.id })).toBe(0);
+    }
+  });
+
+  test('the likes version counts every change: 30 favorites and 15 removals in parallel → version 45, count 15', async () => {
+    const { client: owner } = await signUpUser(server.url, 'favowner');
+    const pin = await newPin(owner);
+    const fans = await Promise.all(Array.from({ length: 30 }, () => signUpUser(server.url, 'favfan')));
+    const added = await Promise.all(fans.map(({ client }) => client.post<Favorite>('/api/favorites/', { pin_id: pin.id })));
+    expect(new Set(added.map((r) => r.body.likes_count))).toEqual(new Set(Array.from({ length: 30 }, (_, i) => i + 1)));
+
+    const removed = await Promise.all(fans.slice(0, 15).map(({ client }, i) => client.delete<FavoriteRemoved>(`/api/favorites/${added[i]?.body.id}`)));
+    expect(statuses(removed)).toEqual(Array<number>(15).fill(200));
+    // Each answer carries the count its own commit left: all different, in the order the pin's lock gave.
+    expect(new Set(removed.map((r) => r.body.likes_count))).toEqual(new Set(Array.from({ length: 15 }, (_, i) => i + 15)));
+
+    const { rows } = await sql<{ likes_count: number; likes_version: number }>`select likes_count, likes_version from pins where id = ${pin.id}`.execute(db());
+    expect(rows).toEqual([{ likes_count: 15, likes_version: 45 }]);
+    expect(await count('favorites', { pin_id: pin.id })).toBe(15);
   });
 });
 

@@ -1,9 +1,15 @@
+import { type Kysely, Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { Favorite, FavoriteList, FavoriteRemoved } from '../../contract/favorites.ts';
 import type { Pin } from '../../contract/pins.ts';
+import { openDatabase } from '../../db/connect.ts';
+import { migrateToLatest } from '../../db/migrate.ts';
+import { migrationProvider } from '../../db/migrations/index.ts';
+import type { DB } from '../../db/schema.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { createTestDatabase } from '../support/database.ts';
+import { startServer, testDatabaseKind, type TestServer } from '../support/server.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -51,17 +57,37 @@ describe('favorites', () => {
     const fav = (await client.post<Favorite>('/api/favorites/', { pin_id: pin.id })).body;
     const denied = await other.client.delete<ErrorBody>(`/api/favorites/${fav.id}`);
     expect(denied.status).toBe(403);
+    expect(denied.body.message).toBe('You do not have permission to do that.');
     expect((await client.get<FavoriteList>('/api/favorites/')).body.pins).toHaveLength(1);
     const res = await client.delete<FavoriteRemoved>(`/api/favorites/${fav.id}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: 'Removed from favorites', id: fav.id, pin_id: pin.id, likes_count: 0 });
     expect((await client.get<FavoriteList>('/api/favorites/')).body.pins).toEqual([]);
-    expect((await client.delete(`/api/favorites/${fav.id}`)).status).toBe(404);
+    const gone = await client.delete<ErrorBody>(`/api/favorites/${fav.id}`);
+    expect(gone.status).toBe(404);
+    expect(gone.body.message).toBe('Favorite not found.');
+    // Once gone, the id is unknown to everyone: 404, not 403.
+    expect((await other.client.delete(`/api/favorites/${fav.id}`)).status).toBe(404);
+  });
+
+  test("a pin's deletion takes its favorites: removing one afterwards → 404, favoriting it → 404", async () => {
+    const { client } = await signUpUser(server.url);
+    const fan = await signUpUser(server.url);
+    const pin = await newPin(client);
+    const fav = (await fan.client.post<Favorite>('/api/favorites/', { pin_id: pin.id })).body;
+    expect((await client.delete(`/api/pins/${pin.id}`)).status).toBe(200);
+    expect((await fan.client.delete(`/api/favorites/${fav.id}`)).status).toBe(404);
+    const again = await fan.client.post<ErrorBody>('/api/favorites/', { pin_id: pin.id });
+    expect(again.status).toBe(404);
+    expect(again.body.message).toBe('Pin not found.');
+    expect((await fan.client.get<FavoriteList>('/api/favorites/')).body.pins).toEqual([]);
   });
 
   test('unknown pin → 404; bad pin_id → 400; signed out → 401', async () => {
     const { client } = await signUpUser(server.url);
-    expect((await client.post('/api/favorites/', { pin_id: 999999 })).status).toBe(404);
+    const unknown = await client.post<ErrorBody>('/api/favorites/', { pin_id: 999999 });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ message: 'Pin not found.', errors: ['Pin not found.'], fields: {} });
     const bad = await client.post<ErrorBody>('/api/favorites/', { pin_id: 'abc' });
     expect(bad.status).toBe(400);
     expect(bad.body.fields.pin_id).toBe('pin_id must be a positive whole number.');
@@ -69,5 +95,32 @@ describe('favorites', () => {
     expect((await anon.get('/api/favorites/')).status).toBe(401);
     expect((await anon.post('/api/favorites/', { pin_id: 1 })).status).toBe(401);
     expect((await anon.delete('/api/favorites/1')).status).toBe(401);
+  });
+});
+
+describe('migration 20261124_0006_favorite_functions', () => {
+  const functions = async (db: Kysely<DB>) => {
+    const { rows } = await sql<{ proname: string }>`
+      select proname from pg_proc where proname in ('favorite_add', 'favorite_remove') order by proname`.execute(db);
+    return rows.map((r) => r.proname);
+  };
+
+  test('down drops both functions and up brings them back', async () => {
+    const created = testDatabaseKind() === 'postgres' ? await createTestDatabase() : undefined;
+    const database = await openDatabase(created ? { kind: 'postgres', url: created.url } : { kind: 'pglite', dir: ':memory:' });
+    try {
+      await migrateToLatest(database.db);
+      expect(await functions(database.db)).toEqual(['favorite_add', 'favorite_remove']);
+      const migrator = new Migrator({ db: database.db, provider: migrationProvider });
+      const down = await migrator.migrateTo('20261123_0005_counts_and_paging');
+      expect(down.error).toBeUndefined();
+      expect(down.results?.map((r) => [r.migrationName, r.direction])).toEqual([['20261124_0006_favorite_functions', 'Down']]);
+      expect(await functions(database.db)).toEqual([]);
+      expect(await migrateToLatest(database.db)).toEqual(['20261124_0006_favorite_functions']);
+      expect(await functions(database.db)).toEqual(['favorite_add', 'favorite_remove']);
+    } finally {
+      await database.close();
+      await created?.drop();
+    }
   });
 });

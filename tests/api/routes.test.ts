@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { createLoginThrottle } from '../../backend/auth/login-throttle.ts';
 import { createCursorCodec } from '../../backend/paging/cursor.ts';
+import { ReadCache } from '../../backend/http/read-cache.ts';
 import { loadConfig } from '../../backend/config.ts';
 import { EventBus } from '../../backend/events/event-bus.ts';
 import { createCsrf } from '../../backend/http/csrf.ts';
@@ -111,6 +112,7 @@ describe('a declared route with a query string', () => {
       throttle: createLoginThrottle(config.rateLimits, undefined),
       originPolicy,
       cursors: createCursorCodec(config.sessionSecret),
+      reads: new ReadCache({ maxEntries: 10, ttlMs: 1_000 }),
       demoEmail: undefined,
     };
     const app = express();

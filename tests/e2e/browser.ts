@@ -1,52 +1,27 @@
-// Helpers for the browser end-to-end tests: a fresh client build when the sources changed, the
-// system Chromium through playwright-core, screenshots, axe-core checks and assertions that wait.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+// Helpers for the browser end-to-end tests: tabs, screenshots, axe-core checks and assertions that
+// wait (the client build and the system Chromium come from scripts/lib/browser.ts, shared with bench:feed).
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
+export { ensureClientBuilt, launchChromium } from '../../scripts/lib/browser.ts';
+
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const distIndex = path.join(repoRoot, 'dist/public/index.html');
 const screenshotDir = path.join(repoRoot, 'artifacts/screenshots');
 
 export const DESKTOP = { width: 1280, height: 800 } as const;
 export const PHONE = { width: 390, height: 844 } as const;
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(full));
-    else if (!/\.test\.tsx?$/.test(entry.name)) newest = Math.max(newest, statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-/** Builds the client (vite build → dist/public) unless a build newer than every source exists. */
-export function ensureClientBuilt(): void {
-  let built: number;
-  try {
-    built = statSync(distIndex).mtimeMs;
-  } catch {
-    built = 0;
-  }
-  if (built > newestMtime(path.join(repoRoot, 'frontend'))) return;
-  const vite = path.join(repoRoot, 'node_modules/vite/bin/vite.js');
-  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: repoRoot, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`vite build failed:\n${result.stdout}\n${result.stderr}`);
-}
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-}
-
 export type Tab = { context: BrowserContext; page: Page; errors: string[]; dialogs: string[]; requests: string[] };
+
+/**
+ * How long the page may take to get where a test expects it. Only a bound on waiting (no test
+ * asserts speed): on a 2-core CI machine with other work beside it, a page load that takes 1 s
+ * idle took over 10 s, so the bound is generous.
+ */
+export const PAGE_WAIT_MS = 30_000;
 
 /**
  * A new browser context and page. Page errors and console errors are collected (a test asserts
@@ -61,7 +36,7 @@ export async function openTab(browser: Browser, baseURL: string, viewport: { wid
   });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(PAGE_WAIT_MS);
   const tab = { context, page, errors: [] as string[], dialogs: [] as string[], requests: [] as string[], confirmAnswer: { value: true } };
   page.on('pageerror', (error) => tab.errors.push(`pageerror: ${error.message}`));
   page.on('console', (msg) => {
@@ -82,19 +57,19 @@ export async function openTab(browser: Browser, baseURL: string, viewport: { wid
 // and fails the test (Playwright's timeout error names the locator or URL) if it does not.
 
 /** Asserts that the locator's first match shows within `timeout`; returns the locator. */
-export async function expectVisible(locator: Locator, timeout = 10_000): Promise<Locator> {
+export async function expectVisible(locator: Locator, timeout = PAGE_WAIT_MS): Promise<Locator> {
   await locator.first().waitFor({ state: 'visible', timeout });
   return locator;
 }
 
 /** Asserts that the locator's first match is hidden or absent within `timeout`. */
-export async function expectGone(locator: Locator, timeout = 10_000): Promise<void> {
+export async function expectGone(locator: Locator, timeout = PAGE_WAIT_MS): Promise<void> {
   await locator.first().waitFor({ state: 'hidden', timeout });
 }
 
 /** Asserts that the page's path becomes `pathname` (or matches it) within 10 s. */
 export async function expectPath(page: Page, pathname: string | RegExp): Promise<void> {
-  await page.waitForURL((url) => (typeof pathname === 'string' ? url.pathname === pathname : pathname.test(url.pathname)), { timeout: 10_000 });
+  await page.waitForURL((url) => (typeof pathname === 'string' ? url.pathname === pathname : pathname.test(url.pathname)), { timeout: PAGE_WAIT_MS });
 }
 
 /** Waits until every image on the page finished (loaded or failed), so screenshots are stable. */

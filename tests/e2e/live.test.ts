@@ -7,7 +7,7 @@
 import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.ts';
-import { createPin, ensureClientBuilt, expectAccessible, expectGone, expectPath, expectVisible, launchChromium, newAccount, openTab, signUp, type Tab } from './browser.ts';
+import { createPin, ensureClientBuilt, expectAccessible, expectGone, expectPath, expectVisible, launchChromium, newAccount, openTab, PAGE_WAIT_MS, signUp, type Tab } from './browser.ts';
 
 const PAUSED = 'Live updates paused — reconnecting…';
 
@@ -75,7 +75,7 @@ function followFrames(page: Page): Wire {
 
 /** For an extra page of a context: collects page errors as openTab does, and follows the frames. */
 function track(page: Page, errors: string[]): Wire {
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(PAGE_WAIT_MS);
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
   page.on('console', (msg) => {
     if (msg.type() === 'error' && !/Failed to load resource/.test(msg.text())) errors.push(`console: ${msg.text()}`);
@@ -90,8 +90,8 @@ function wireOf(page: Page): Wire {
 }
 
 // Assertions: the tab's socket gets connected (or watching the pin) within 10 s.
-const expectConnected = (page: Page) => expect.poll(() => wireOf(page).connected(), { timeout: 10_000 }).toBe(true);
-const expectWatching = (page: Page, pinId: number) => expect.poll(() => wireOf(page).watching(pinId), { timeout: 10_000 }).toBe(true);
+const expectConnected = (page: Page) => expect.poll(() => wireOf(page).connected(), { timeout: PAGE_WAIT_MS }).toBe(true);
+const expectWatching = (page: Page, pinId: number) => expect.poll(() => wireOf(page).watching(pinId), { timeout: PAGE_WAIT_MS }).toBe(true);
 
 let server: TestServer;
 let browser: Browser;

@@ -1,0 +1,63 @@
+import type { EventBus } from '../events/event-bus.ts';
+import type { DomainEvents } from '../events/domain-events.ts';
+import type { CachedSessionStore } from '../http/cached-session-store.ts';
+import { cacheTags, type ReadCache } from '../http/read-cache.ts';
+import type { IO } from './gateway.ts';
+
+/** The read-cache tags that each committed change makes stale. */
+type Invalidations = { [K in keyof DomainEvents]?: (payload: DomainEvents[K]) => string[] };
+
+const INVALIDATIONS: Invalidations = {
+  'pin.created': ({ pin }) => [cacheTags.firstPages, cacheTags.pin(pin.id)],
+  'pin.updated': ({ pin }) => [cacheTags.pin(pin.id)],
+  'pin.deleted': ({ pinId }) => [cacheTags.pin(pinId), cacheTags.comments(pinId)],
+  'pin.likes': ({ pinId }) => [cacheTags.pin(pinId)],
+  'comment.created': ({ comment }) => [cacheTags.comments(comment.pin_id)],
+  'comment.updated': ({ comment }) => [cacheTags.comments(comment.pin_id)],
+  'comment.deleted': ({ pinId }) => [cacheTags.comments(pinId)],
+};
+
+const MAX_TAGS = 100;
+
+/**
+ * Keeps every instance's caches true: a change drops its read-cache tags here at once and on the
+ * other instances through the adapter; a session changed or ended here is forgotten everywhere.
+ * Subscribe it before the socket relay: the bus calls listeners in order, and the Redis adapter
+ * publishes on one connection in order, so an instance receives the invalidation before the room
+ * broadcast of the same change.
+ */
+export function startCacheRelay(
+  io: IO,
+  events: EventBus,
+  caches: { reads: ReadCache; sessions: CachedSessionStore | undefined },
+  /** Other instances share the adapter (Redis); the in-memory adapter has nobody to tell. */
+  peers: boolean,
+): () => void {
+  const { reads, sessions } = caches;
+  const tell: IO['serverSideEmit'] = peers ? (...args) => io.serverSideEmit(...args) : () => true;
+  const offs = Object.entries(INVALIDATIONS).map(([event, tagsOf]) =>
+    events.on(event as keyof DomainEvents, (payload) => {
+      const tags = (tagsOf as (payload: unknown) => string[])(payload);
+      reads.invalidate(tags);
+      tell('cache:invalidate', tags);
+    }),
+  );
+  // Messages come from other instances of this deployment; still, only well-formed ones are applied.
+  const tagsFromPeer = (tags: unknown) => {
+    if (Array.isArray(tags) && tags.length <= MAX_TAGS && tags.every((tag) => typeof tag === 'string')) {
+      reads.invalidate(tags as string[]);
+    }
+  };
+  const sessionFromPeer = (sessionId: unknown) => {
+    if (typeof sessionId === 'string') sessions?.forget(sessionId);
+  };
+  io.sockets.on('cache:invalidate', tagsFromPeer);
+  io.sockets.on('session:forget', sessionFromPeer);
+  if (sessions) sessions.onChange = (sessionId) => tell('session:forget', sessionId);
+  return () => {
+    offs.forEach((off) => off());
+    io.sockets.off('cache:invalidate', tagsFromPeer);
+    io.sockets.off('session:forget', sessionFromPeer);
+    if (sessions) sessions.onChange = () => {};
+  };
+}

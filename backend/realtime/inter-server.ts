@@ -1,0 +1,10 @@
+/**
+ * What instances tell each other through the Socket.IO adapter (`io.serverSideEmit`), besides the
+ * room broadcasts: which cached reads and sessions are no longer true. With the Redis adapter these
+ * travel on the same connection as the broadcasts and ahead of them, so an instance has dropped a
+ * stale answer before its clients see the event that made it stale.
+ */
+export interface InterServerEvents {
+  'cache:invalidate': (tags: string[]) => void;
+  'session:forget': (sessionId: string) => void;
+}
