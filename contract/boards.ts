@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { requiredText } from './fields.ts';
+import { PinImage } from './images.ts';
 import { LIMITS } from './limits.ts';
 import { MSG } from './messages.ts';
 import { NextCursor } from './paging.ts';
 
 export const BoardPin = z
-  .object({ id: z.number().int(), title: z.string(), image_url: z.string() })
+  .object({ id: z.number().int(), title: z.string(), image_url: z.string(), image: PinImage.nullable() })
   .meta({ id: 'BoardPin' });
 export type BoardPin = z.infer<typeof BoardPin>;
 

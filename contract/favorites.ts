@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PinImage } from './images.ts';
 import { NextCursor } from './paging.ts';
 
 export const Favorite = z
@@ -7,6 +8,7 @@ export const Favorite = z
     pin_id: z.number().int(),
     title: z.string(),
     image_url: z.string(),
+    image: PinImage.nullable(),
     likes_count: z.number().int(),
   })
   .meta({ id: 'Favorite' });

@@ -5,6 +5,7 @@ export * from './comments.ts';
 export * from './errors.ts';
 export * from './favorites.ts';
 export * from './fields.ts';
+export * from './images.ts';
 export * from './limits.ts';
 export * from './messages.ts';
 export * from './paging.ts';

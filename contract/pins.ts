@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idField, imageUrl, isoTimestamp, optionalText, requiredText } from './fields.ts';
+import { PinImage } from './images.ts';
 import { LIMITS } from './limits.ts';
 import { MSG } from './messages.ts';
 import { NextCursor } from './paging.ts';
@@ -9,6 +10,8 @@ export const Pin = z
     id: z.number().int(),
     title: z.string(),
     image_url: z.string(),
+    /** The stored image (DESIGN §10); null while a remote image is not imported (or could not be). */
+    image: PinImage.nullable(),
     description: z.string(),
     user_id: z.number().int(),
     user: z.object({ id: z.number().int(), username: z.string() }),

@@ -27,7 +27,23 @@ export interface PinsTable {
   likes_version: Generated<number>;
   /** The pin's favorites, kept by a trigger in the writing transaction. */
   likes_count: Generated<number>;
+  /** The stored image (DESIGN §10); null until a remote image is imported. */
+  image_sha256: ColumnType<string | null, string | null | undefined, string | null>;
 }
+
+/** A stored image: its files (original and thumbnails) are in storage under keys made from sha256. */
+export interface ImagesTable {
+  sha256: string;
+  format: ImageFormat;
+  bytes: number;
+  width: number;
+  height: number;
+  /** A thumbhash, base64. */
+  placeholder: string;
+  created_at: CreatedAt;
+}
+
+export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'gif' | 'avif';
 
 export interface BoardsTable {
   id: Generated<number>;
@@ -77,6 +93,7 @@ export interface IdempotencyKeysTable {
 export interface DB {
   users: UsersTable;
   pins: PinsTable;
+  images: ImagesTable;
   boards: BoardsTable;
   board_pins: BoardPinsTable;
   favorites: FavoritesTable;

@@ -6,6 +6,7 @@ import type { PageParams } from '../../contract/paging.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../context.ts';
 import { notFound } from '../errors.ts';
+import { imageOf, toPinImage, type ImageFields } from '../images/media-urls.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
 import { keyset } from '../paging/keyset.ts';
 
@@ -20,12 +21,21 @@ function selectBoards(db: Kysely<DB>) {
       db
         .selectFrom('board_pins')
         .innerJoin('pins', 'pins.id', 'board_pins.pin_id')
-        .select(['pins.id', 'pins.title', 'pins.image_url'])
+        .select((eb) => ['pins.id', 'pins.title', 'pins.image_url', imageOf(eb).as('image')])
         .where('board_pins.board_id', '=', boardId)
         .orderBy('board_pins.id', 'desc')
         .limit(LIMITS.boardCovers),
     ).as('pins');
   }
+}
+
+/** A board's pin as the wire carries it: the stored image's fields become its thumbnail URLs. */
+function toBoardPin(row: { id: number; title: string; image_url: string; image: ImageFields | null }): BoardPin {
+  return { id: row.id, title: row.title, image_url: row.image_url, image: row.image && toPinImage(row.image) };
+}
+
+function toBoard<T extends { pins: Array<Parameters<typeof toBoardPin>[0]> }>(row: T): T & { pins: BoardPin[] } {
+  return { ...row, pins: row.pins.map(toBoardPin) };
 }
 
 /** One page of the user's boards, newest first, each with its count and covers. */
@@ -34,7 +44,7 @@ export async function listBoards(db: Kysely<DB>, cursors: CursorCodec, userId: n
   let select = selectBoards(db).where('boards.user_id', '=', userId).orderBy('boards.id', 'desc').limit(page.limit + 1);
   if (page.before !== undefined) select = select.where('boards.id', '<', page.before);
   const { items, nextCursor } = page.finish(await select.execute(), (board) => board.id);
-  return { boards: items, nextCursor };
+  return { boards: items.map(toBoard), nextCursor };
 }
 
 /**
@@ -44,7 +54,7 @@ export async function listBoards(db: Kysely<DB>, cursors: CursorCodec, userId: n
 export async function getOwnBoard(db: Kysely<DB>, userId: number, boardId: number): Promise<Board> {
   const board = await selectBoards(db).where('boards.id', '=', boardId).where('boards.user_id', '=', userId).executeTakeFirst();
   if (!board) throw notFound('Board');
-  return board;
+  return toBoard(board);
 }
 
 /** GET /api/boards/{id}: the board and one page of its pins, most recently added first. */
@@ -60,13 +70,13 @@ export async function getBoardPage(db: Kysely<DB>, cursors: CursorCodec, userId:
   let select = db
     .selectFrom('board_pins')
     .innerJoin('pins', 'pins.id', 'board_pins.pin_id')
-    .select(['board_pins.id as entry', 'pins.id', 'pins.title', 'pins.image_url'])
+    .select((eb) => ['board_pins.id as entry', 'pins.id', 'pins.title', 'pins.image_url', imageOf(eb).as('image')])
     .where('board_pins.board_id', '=', boardId)
     .orderBy('board_pins.id', 'desc')
     .limit(page.limit + 1);
   if (page.before !== undefined) select = select.where('board_pins.id', '<', page.before);
   const { items, nextCursor } = page.finish(await select.execute(), (row) => row.entry);
-  return { ...board, pins: items.map(({ id, title, image_url }) => ({ id, title, image_url })), nextCursor };
+  return { ...board, pins: items.map(toBoardPin), nextCursor };
 }
 
 async function assertOwnBoard(db: Kysely<DB>, userId: number, boardId: number): Promise<void> {
@@ -130,9 +140,10 @@ export async function addPinToBoard(
   await assertOwnBoard(ctx.db, userId, boardId);
   const pin = await ctx.db
     .selectFrom('pins')
-    .select(['id', 'title', 'image_url'])
+    .select((eb) => ['id', 'title', 'image_url', imageOf(eb).as('image')])
     .where('id', '=', pinId)
-    .executeTakeFirst();
+    .executeTakeFirst()
+    .then((row) => row && toBoardPin(row));
   if (!pin) throw notFound('Pin');
   const pinCount = await ctx.db.transaction().execute(async (trx) => {
     const inserted = await trx

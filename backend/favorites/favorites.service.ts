@@ -4,6 +4,7 @@ import type { PageParams } from '../../contract/paging.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../context.ts';
 import { forbidden, notFound } from '../errors.ts';
+import { imageOf, toPinImage } from '../images/media-urls.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
 import { keyset } from '../paging/keyset.ts';
 
@@ -11,7 +12,7 @@ function selectFavorites(db: Kysely<DB>) {
   return db
     .selectFrom('favorites')
     .innerJoin('pins', 'pins.id', 'favorites.pin_id')
-    .select(['favorites.id', 'favorites.pin_id', 'pins.title', 'pins.image_url', 'pins.likes_count']);
+    .select((eb) => ['favorites.id', 'favorites.pin_id', 'pins.title', 'pins.image_url', imageOf(eb).as('image'), 'pins.likes_count']);
 }
 
 /** One page of the user's favorites, most recent first. */
@@ -20,7 +21,7 @@ export async function listFavorites(db: Kysely<DB>, cursors: CursorCodec, userId
   let select = selectFavorites(db).where('favorites.user_id', '=', userId).orderBy('favorites.id', 'desc').limit(page.limit + 1);
   if (page.before !== undefined) select = select.where('favorites.id', '<', page.before);
   const { items, nextCursor } = page.finish(await select.execute(), (row) => row.id);
-  return { pins: items, nextCursor };
+  return { pins: items.map((row) => ({ ...row, image: row.image && toPinImage(row.image) })), nextCursor };
 }
 
 // The writes are one call each to a function of migration 20261124_0006 (one round trip; the
@@ -42,7 +43,17 @@ export async function addFavorite(ctx: ServiceContext, userId: number, pinId: nu
   const row = rows[0];
   if (row?.outcome === 'already') return undefined;
   if (row?.outcome !== 'added') throw notFound('Pin');
-  const favorite: Favorite = { id: row.favorite_id, pin_id: pinId, title: row.title, image_url: row.image_url, likes_count: row.likes_count };
+  // The function predates stored images; their fields are one primary-key read more (an add is rare
+  // next to reads), not a change of the function's signature.
+  const image = await ctx.db.selectFrom('pins').select((eb) => imageOf(eb).as('image')).where('pins.id', '=', pinId).executeTakeFirst();
+  const favorite: Favorite = {
+    id: row.favorite_id,
+    pin_id: pinId,
+    title: row.title,
+    image_url: row.image_url,
+    image: image?.image ? toPinImage(image.image) : null,
+    likes_count: row.likes_count,
+  };
   // Published after the commit: the call was its own transaction (or, on a transaction's context,
   // the events are buffered until that one commits).
   ctx.events.publish('favorite.added', { userId, favorite });

@@ -5,6 +5,7 @@ import type { PinListParams } from '../../contract/paging.ts';
 import type { Pin, PinList } from '../../contract/pins.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../context.ts';
+import { imageOf, toPinImage } from '../images/media-urls.ts';
 import { forbidden, notFound } from '../errors.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
 import { keyset } from '../paging/keyset.ts';
@@ -28,6 +29,7 @@ function selectPins(db: Kysely<DB>) {
       'pins.updated_at',
       'pins.likes_count',
       eb.selectFrom('users').select('users.username').whereRef('users.id', '=', 'pins.user_id').$asScalar().$notNull().as('username'),
+      imageOf(eb).as('image'),
     ]);
 }
 
@@ -38,6 +40,7 @@ function toPin(row: PinRow): Pin {
     id: row.id,
     title: row.title,
     image_url: row.image_url,
+    image: row.image && toPinImage(row.image),
     description: row.description,
     user_id: row.user_id,
     user: { id: row.user_id, username: row.username },

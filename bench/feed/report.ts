@@ -90,6 +90,12 @@ export function largestAllowedPage(pins: number): number {
     user_id: LIMITS.maxId,
     user: { id: LIMITS.maxId, username: 'u'.repeat(LIMITS.usernameMax) },
     likes_count: LIMITS.maxId,
+    image: {
+      width: LIMITS.maxId,
+      height: LIMITS.maxId,
+      placeholder: 'p'.repeat(40),
+      thumbnails: { '236': `/media/ab/${'a'.repeat(64)}-236.webp`, '736': `/media/ab/${'a'.repeat(64)}-736.webp` },
+    },
     created_at: now,
     updated_at: now,
   };

@@ -5,6 +5,7 @@ import * as pinLikesVersion from './20261121_0003_pin_likes_version.ts';
 import * as usernameSkeleton from './20261123_0004_username_skeleton.ts';
 import * as countsAndPaging from './20261123_0005_counts_and_paging.ts';
 import * as favoriteFunctions from './20261124_0006_favorite_functions.ts';
+import * as images from './20261125_0007_images.ts';
 
 // Migrations are listed here explicitly (rather than read from the folder at run time) so that the
 // same list works from source, in tests and in a bundled build. Names sort by timestamp.
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '20261123_0004_username_skeleton': usernameSkeleton,
   '20261123_0005_counts_and_paging': countsAndPaging,
   '20261124_0006_favorite_functions': favoriteFunctions,
+  '20261125_0007_images': images,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -42,7 +42,7 @@ export function AddToBoard({ pin }: { pin: Pin }) {
     setBusy(true);
     try {
       const added = await addPinCall(boardId, pin.id);
-      addPinToBoard(store, boardId, { id: added.id ?? pin.id, title: added.title ?? pin.title, image_url: added.image_url ?? pin.image_url });
+      addPinToBoard(store, boardId, { id: added.id ?? pin.id, title: added.title ?? pin.title, image_url: added.image_url ?? pin.image_url, image: added.image ?? pin.image });
       await navigate(`/boards/${boardId}`);
     } catch (error) {
       console.error(error);

@@ -17,7 +17,7 @@ function setup() {
   return { store, applier, send };
 }
 
-const fav = (id: number, pinId: number, likes = 1) => ({ id, pin_id: pinId, title: `Pin ${pinId}`, image_url: `/seed-images/${pinId}.svg`, likes_count: likes });
+const fav = (id: number, pinId: number, likes = 1) => ({ id, pin_id: pinId, title: `Pin ${pinId}`, image_url: `/seed-images/${pinId}.svg`, image: null, likes_count: likes });
 const later = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
 
 describe('server events → store', () => {
@@ -55,7 +55,7 @@ describe('server events → store', () => {
     send('pin:created', { pin: p1 });
     send('comment:created', { comment: makeComment(4, 1, bob, 'late', '2025-03-01T00:00:00.000Z') });
     send('favorite:added', { favorite: fav(11, 1) });
-    send('board:pin-added', { boardId: 5, pin: { id: 1, title: 'Pin 1', image_url: '/x.svg' }, pinCount: 3 });
+    send('board:pin-added', { boardId: 5, pin: { id: 1, title: 'Pin 1', image_url: '/x.svg', image: null }, pinCount: 3 });
     send('board:updated', { board: makeBoard(5, [p1, p2]) });
     expect(store.get(pinsByIdAtom)[1]).toBeUndefined();
     expect(store.get(commentsByIdAtom)).toEqual({});
@@ -118,7 +118,7 @@ describe('server events → store', () => {
     send('board:created', { board });
     send('board:created', { board });
     send('board:updated', { board: { ...board, name: 'Renamed' } });
-    const pin = { id: 1, title: 'Pin 1', image_url: '/seed-images/1.svg' };
+    const pin = { id: 1, title: 'Pin 1', image_url: '/seed-images/1.svg', image: null };
     send('board:pin-added', { boardId: 5, pin, pinCount: 1 });
     send('board:pin-added', { boardId: 5, pin, pinCount: 1 });
     expect(store.get(boardsByIdAtom)[5]).toEqual({ ...board, name: 'Renamed', pin_count: 1, pins: [pin] });

@@ -87,7 +87,7 @@ describe('live screens', () => {
     act(() => s.serverConnect());
     act(() => s.serverEmit('board:created', { board: { id: 3, name: 'Made elsewhere', user_id: alice.id, pin_count: 0, pins: [] } }));
     expect(await screen.findByText('Made elsewhere')).toBeTruthy();
-    act(() => s.serverEmit('board:pin-added', { boardId: 3, pin: { id: 1, title: 'Pin 1', image_url: '/seed-images/1.svg' }, pinCount: 1 }));
+    act(() => s.serverEmit('board:pin-added', { boardId: 3, pin: { id: 1, title: 'Pin 1', image_url: '/seed-images/1.svg', image: null }, pinCount: 1 }));
     expect(await screen.findByLabelText('1 pin')).toBeTruthy();
     act(() => s.serverEmit('board:deleted', { boardId: 3 }));
     expect(await screen.findByText('No boards found.')).toBeTruthy();

@@ -23,7 +23,7 @@ describe('Home page', () => {
       user: bob,
       handlers: {
         'GET /api/pins/': { body: { pins: [makePin(1, alice), makePin(2, bob)] } },
-        'POST /api/favorites/': { status: 201, body: { id: 7, pin_id: 1, title: 'Pin 1', image_url: '/seed-images/1.svg', likes_count: 1 } },
+        'POST /api/favorites/': { status: 201, body: { id: 7, pin_id: 1, title: 'Pin 1', image_url: '/seed-images/1.svg', image: null, likes_count: 1 } },
       },
     });
     const grid = await screen.findByRole('region', { name: 'All pins' });
@@ -53,7 +53,7 @@ describe('Home page', () => {
 });
 
 describe('Favorites page', () => {
-  const fav = { id: 3, pin_id: 1, title: 'Pin 1', image_url: '/seed-images/1.svg', likes_count: 4 };
+  const fav = { id: 3, pin_id: 1, title: 'Pin 1', image_url: '/seed-images/1.svg', image: null, likes_count: 4 };
 
   it('lists favorites with the likes count; the heart removes it (tooltip "Remove from favorites")', async () => {
     const { ui, sent } = renderApp('/favorites', {

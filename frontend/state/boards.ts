@@ -6,7 +6,7 @@ import { getList, LIST, updateList, withFirst, withoutId } from './lists.ts';
 import type { Store } from './store.ts';
 
 function summary(pin: BoardPin): BoardPin {
-  return { id: pin.id, title: pin.title, image_url: pin.image_url };
+  return { id: pin.id, title: pin.title, image_url: pin.image_url, image: pin.image };
 }
 
 /** A board as the boards list keeps it: its `pins` are its covers (most recently added first). */

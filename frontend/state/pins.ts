@@ -4,14 +4,21 @@ import { isStale, without } from './byId.ts';
 import { dropPinFromBoards } from './boards.ts';
 import type { Store } from './store.ts';
 
+type ImageCopy = Pick<Pin, 'image_url' | 'image'>;
+
+/** A stored image is named by its thumbnails' addresses (content-addressed), so they tell it apart. */
+function sameImage(a: ImageCopy, b: ImageCopy): boolean {
+  return a.image_url === b.image_url && a.image?.thumbnails['236'] === b.image?.thumbnails['236'];
+}
+
 /** Keeps the copies of a pin's title and image inside favorites and boards in step with the pin. */
 function syncCopies(store: Store, pin: Pin): void {
   const favorites = store.get(favoritesByIdAtom);
   let favChanged = false;
   const nextFavorites = { ...favorites };
   for (const fav of Object.values(favorites)) {
-    if (fav.pin_id === pin.id && (fav.title !== pin.title || fav.image_url !== pin.image_url || fav.likes_count !== pin.likes_count)) {
-      nextFavorites[fav.id] = { ...fav, title: pin.title, image_url: pin.image_url, likes_count: pin.likes_count };
+    if (fav.pin_id === pin.id && (fav.title !== pin.title || !sameImage(fav, pin) || fav.likes_count !== pin.likes_count)) {
+      nextFavorites[fav.id] = { ...fav, title: pin.title, image_url: pin.image_url, image: pin.image, likes_count: pin.likes_count };
       favChanged = true;
     }
   }
@@ -21,10 +28,10 @@ function syncCopies(store: Store, pin: Pin): void {
   let boardChanged = false;
   const nextBoards = { ...boards };
   for (const board of Object.values(boards)) {
-    if (board.pins.some((p) => p.id === pin.id && (p.title !== pin.title || p.image_url !== pin.image_url))) {
+    if (board.pins.some((p) => p.id === pin.id && (p.title !== pin.title || !sameImage(p, pin)))) {
       nextBoards[board.id] = {
         ...board,
-        pins: board.pins.map((p) => (p.id === pin.id ? { ...p, title: pin.title, image_url: pin.image_url } : p)),
+        pins: board.pins.map((p) => (p.id === pin.id ? { ...p, title: pin.title, image_url: pin.image_url, image: pin.image } : p)),
       };
       boardChanged = true;
     }
@@ -32,8 +39,8 @@ function syncCopies(store: Store, pin: Pin): void {
   if (boardChanged) store.set(boardsByIdAtom, nextBoards);
 
   const shown = store.get(boardPinsByIdAtom)[pin.id];
-  if (shown && (shown.title !== pin.title || shown.image_url !== pin.image_url)) {
-    store.set(boardPinsByIdAtom, (prev) => ({ ...prev, [pin.id]: { id: pin.id, title: pin.title, image_url: pin.image_url } }));
+  if (shown && (shown.title !== pin.title || !sameImage(shown, pin))) {
+    store.set(boardPinsByIdAtom, (prev) => ({ ...prev, [pin.id]: { id: pin.id, title: pin.title, image_url: pin.image_url, image: pin.image } }));
   }
 }
 

@@ -101,6 +101,7 @@ export function makePin(id: number, owner: User = alice, extra: Partial<Pin> = {
     description: `About pin ${id}`,
     user_id: owner.id,
     user: { id: owner.id, username: owner.username },
+    image: null,
     likes_count: 0,
     created_at: new Date(Date.UTC(2025, 0, id)).toISOString(),
     updated_at: new Date(Date.UTC(2025, 0, id)).toISOString(),
@@ -109,7 +110,7 @@ export function makePin(id: number, owner: User = alice, extra: Partial<Pin> = {
 }
 
 export function makeBoard(id: number, pins: Pin[] = [], owner: User = alice, name = `Board ${id}`): Board {
-  return { id, name, user_id: owner.id, pin_count: pins.length, pins: pins.map((p) => ({ id: p.id, title: p.title, image_url: p.image_url })) };
+  return { id, name, user_id: owner.id, pin_count: pins.length, pins: pins.map((p) => ({ id: p.id, title: p.title, image_url: p.image_url, image: p.image })) };
 }
 
 export function makeComment(id: number, pinId: number, author: User, text: string, createdAt: string): Comment {

@@ -43,7 +43,7 @@ describe('boards', () => {
     const board = (await client.post<Board>('/api/boards/', { name: 'Mix' })).body;
     const added = await client.post<BoardPin>(`/api/boards/${board.id}/pins`, { pin_id: first.id });
     expect(added.status).toBe(201);
-    expect(added.body).toEqual({ id: first.id, title: 'first', image_url: 'https://a.test/first.png' });
+    expect(added.body).toEqual({ id: first.id, title: 'first', image_url: 'https://a.test/first.png', image: null });
     await client.post(`/api/boards/${board.id}/pins`, { pin_id: second.id });
     const again = await client.post<BoardPin>(`/api/boards/${board.id}/pins`, { pin_id: first.id });
     expect(again.status).toBe(200);

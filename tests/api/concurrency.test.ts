@@ -60,6 +60,7 @@ describe('favorites', () => {
       pin_id: pin.id,
       title: pin.title,
       image_url: pin.image_url,
+      image: null,
       likes_count: 1,
     } satisfies Record<keyof Favorite, unknown>);
     for (const r of responses.filter((x) => x.status === 200)) expect(r.body).toEqual({ message: 'Already favorited' });

@@ -21,7 +21,7 @@ describe('reading pins', () => {
     expect(res.body.pins.length).toBeGreaterThanOrEqual(12);
     const first = res.body.pins[0] as Pin;
     expect(Object.keys(first).sort()).toEqual(
-      ['id', 'title', 'image_url', 'description', 'user_id', 'user', 'likes_count', 'created_at', 'updated_at'].sort(),
+      ['id', 'title', 'image_url', 'image', 'description', 'user_id', 'user', 'likes_count', 'created_at', 'updated_at'].sort(),
     );
     expect(first.user).toEqual({ id: first.user_id, username: expect.any(String) });
     const times = res.body.pins.map((p) => Date.parse(p.created_at));

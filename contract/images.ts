@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+// DESIGN §10: images are stored by the product and served sized. Plain constants first, so the
+// client can import them without the schemas.
+
+/** The widths of the WebP thumbnails made for every stored image. */
+export const THUMBNAIL_WIDTHS = [236, 736] as const;
+export type ThumbnailWidth = (typeof THUMBNAIL_WIDTHS)[number];
+
+/**
+ * A stored image's derived data: its size (so a card reserves its box before anything loads), a
+ * thumbhash placeholder (base64, ~28 characters) and its thumbnails by width. A thumbnail is never
+ * wider than the original: a small image's "736" file may be its own width.
+ */
+export const PinImage = z
+  .object({
+    width: z.number().int().positive(),
+    height: z.number().int().positive(),
+    placeholder: z.string(),
+    thumbnails: z.object({ '236': z.string(), '736': z.string() }),
+  })
+  .meta({ id: 'PinImage' });
+export type PinImage = z.infer<typeof PinImage>;
+
+/** A stored image as POST /api/images/ answers it: `url` is the original, for a pin's `imageUrl`. */
+export const StoredImage = PinImage.extend({ url: z.string() }).meta({ id: 'StoredImage' });
+export type StoredImage = z.infer<typeof StoredImage>;
+
+export const ImageUploaded = z.object({ image: StoredImage }).meta({ id: 'ImageUploaded' });
+export type ImageUploaded = z.infer<typeof ImageUploaded>;
