@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 // All configuration is read and validated here, once. A bad value stops start-up with a message
@@ -33,6 +34,11 @@ const EnvSchema = z.object({
   AUTO_SEED: z.enum(['true', 'false']).optional(),
   TRUST_PROXY: z.string().default('false'),
   PUBLIC_ORIGIN: z.string().optional(),
+  // Image imports by URL (backend/images/safe-fetch.ts) refuse non-unicast addresses and ports
+  // other than 80/443. Tests and special deployments only (an intranet image host): CIDRs and ports
+  // allowed all the same. Comma-separated, empty by default.
+  IMPORT_ALLOW_CIDRS: z.string().default(''),
+  IMPORT_ALLOW_PORTS: z.string().default(''),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RATE_LIMIT_WINDOW_SECONDS: positiveInt(15 * 60),
   AUTH_RATE_LIMIT_PER_IP: positiveInt(200),
@@ -83,6 +89,11 @@ export interface Config {
   autoSeed: boolean;
   trustProxy: boolean | number | string;
   publicOrigins: string[];
+  /**
+   * Image imports by URL: addresses (CIDRs) and ports allowed although the SSRF guard refuses them.
+   * Tests and special deployments only; every entry opens the server's own network to user URLs.
+   */
+  imports: { allowCidrs: string[]; allowPorts: number[] };
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   rateLimits: {
     /** The window of the auth limits and of the sign-in throttle. */
@@ -118,6 +129,25 @@ function parseTrustProxy(value: string, env: Config['env']): boolean | number | 
   if (value === 'false' || value === '' || value === '0') return false;
   if (/^\d+$/.test(value)) return Number(value);
   return value;
+}
+
+function splitList(value: string): string[] {
+  return value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+}
+
+function parseCidrs(value: string): string[] {
+  return splitList(value).map((cidr) => {
+    if (!ipaddr.isValidCIDR(cidr)) throw new ConfigError(`IMPORT_ALLOW_CIDRS: "${cidr}" is not a CIDR (e.g. 10.1.2.0/24, fd00::/8)`);
+    return cidr;
+  });
+}
+
+function parsePorts(value: string): number[] {
+  return splitList(value).map((item) => {
+    const port = /^\d+$/.test(item) ? Number(item) : NaN;
+    if (!(port >= 1 && port <= 65535)) throw new ConfigError(`IMPORT_ALLOW_PORTS: "${item}" is not a port (1-65535)`);
+    return port;
+  });
 }
 
 function parseOrigins(value: string | undefined): string[] {
@@ -180,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     autoSeed: e.AUTO_SEED ? e.AUTO_SEED === 'true' : embedded,
     trustProxy: parseTrustProxy(e.TRUST_PROXY, e.NODE_ENV),
     publicOrigins: parseOrigins(e.PUBLIC_ORIGIN),
+    imports: { allowCidrs: parseCidrs(e.IMPORT_ALLOW_CIDRS), allowPorts: parsePorts(e.IMPORT_ALLOW_PORTS) },
     logLevel: e.LOG_LEVEL,
     rateLimits: {
       windowMs: e.RATE_LIMIT_WINDOW_SECONDS * 1000,

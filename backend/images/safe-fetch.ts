@@ -1,0 +1,177 @@
+import { isIP } from 'node:net';
+import { Agent, request, type Dispatcher } from 'undici';
+import { addressPolicy, BlockedAddressError, guardedLookup, type AddressPolicy } from './address-policy.ts';
+
+// The one HTTP client for URLs a user gave us (importing a pin's image). A user-chosen URL fetched
+// from inside the deployment is a way in (SSRF): to the metadata service, to localhost's admin
+// ports, to the private network. So: http/https on 80/443 only, every address a host resolves to
+// checked and the connection made to exactly those addresses (no second lookup to rebind), IP
+// literals checked as such, redirects followed by hand and each hop checked again, one deadline
+// for everything, and a byte cap on the body. DESIGN.md §10, NOTES.md §2.
+
+export interface SafeFetchOptions {
+  /** Stop reading (and fail) past this many body bytes. */
+  maxBytes: number;
+  /** Default 5000. Covers the lookup and the TCP (and TLS) handshake of each connection. */
+  connectTimeoutMs?: number;
+  /** Default 15000, covers redirects and body. */
+  totalTimeoutMs?: number;
+  /** Default 3. */
+  maxRedirects?: number;
+  /** Tests and special deployments only: addresses (CIDR list) allowed despite being non-unicast, and extra allowed ports. */
+  allow?: { cidrs?: string[]; ports?: number[] };
+}
+
+export type SafeFetchReason =
+  | 'bad_url'
+  | 'bad_scheme'
+  | 'bad_port'
+  | 'blocked_address'
+  | 'too_many_redirects'
+  | 'too_large'
+  | 'timeout'
+  | 'http_status'
+  | 'network';
+
+export class SafeFetchError extends Error {
+  readonly reason: SafeFetchReason;
+  /** The final answer's status, for `http_status` (a caller may retry a 503 but not a 404). */
+  readonly status: number | undefined;
+
+  constructor(reason: SafeFetchReason, message: string, options: { status?: number; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'SafeFetchError';
+    this.reason = reason;
+    this.status = options.status;
+  }
+}
+
+export interface SafeFetchResult {
+  bytes: Buffer;
+  contentType: string | null;
+  finalUrl: string;
+}
+
+const DEFAULT_PORTS = [80, 443];
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+// No cookies (undici keeps none), no credentials, nothing that identifies the user. Identity
+// encoding: the byte cap then counts what is stored, and images are compressed already.
+const HEADERS = { 'user-agent': 'Pinboard-image-import/1', accept: 'image/*', 'accept-encoding': 'identity' };
+
+interface Guard {
+  policy: AddressPolicy;
+  ports: ReadonlySet<number>;
+}
+
+/** Scheme, port and (for IP literals, which no lookup sees) address of one hop, before any connection. */
+function checkUrl(text: string, base: URL | undefined, guard: Guard): URL {
+  let url: URL;
+  try {
+    url = new URL(text, base);
+  } catch {
+    throw new SafeFetchError('bad_url', 'not a URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new SafeFetchError('bad_scheme', `scheme ${url.protocol} is not allowed`);
+  }
+  // Credentials in a URL would be sent on, and follow redirects to other hosts.
+  if (url.username || url.password) throw new SafeFetchError('bad_url', 'URLs with credentials are not allowed');
+  const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+  if (!guard.ports.has(port)) throw new SafeFetchError('bad_port', `port ${port} is not allowed`);
+  // The URL parser has already turned 2130706433, 0x7f000001 and 0177.0.0.1 into 127.0.0.1, and
+  // [::ffff:127.0.0.1] into [::ffff:7f00:1].
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  if (isIP(host) !== 0 && !guard.policy.allows(host)) {
+    throw new SafeFetchError('blocked_address', `address ${host} is not allowed`);
+  }
+  return url;
+}
+
+/**
+ * Stops reading a body we don't want. undici's body errors when destroyed unread; nothing awaits
+ * it any more, so the error is dropped here instead of surfacing as an uncaught exception.
+ */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
+function header(headers: Dispatcher.ResponseData['headers'], name: string): string | null {
+  const value = headers[name];
+  return (Array.isArray(value) ? value[0] : value) ?? null;
+}
+
+async function readCapped(response: Dispatcher.ResponseData, maxBytes: number): Promise<Buffer> {
+  const declared = header(response.headers, 'content-length');
+  if (declared !== null && Number(declared) > maxBytes) {
+    discard(response.body);
+    throw new SafeFetchError('too_large', `the body is ${declared} bytes, over ${maxBytes}`);
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    total += chunk.length;
+    if (total > maxBytes) throw new SafeFetchError('too_large', `the body is over ${maxBytes} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+function findCause<T>(error: unknown, type: abstract new (...args: never[]) => T): T | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof type) return e;
+    if (e instanceof AggregateError) {
+      const inner = e.errors.find((item) => item instanceof type) as T | undefined;
+      if (inner) return inner;
+    }
+  }
+  return undefined;
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+
+/** Whatever undici, net or dns threw, as a SafeFetchError. */
+function toSafeFetchError(error: unknown, deadline: AbortSignal): SafeFetchError {
+  if (error instanceof SafeFetchError) return error;
+  const blocked = findCause(error, BlockedAddressError);
+  if (blocked) return new SafeFetchError('blocked_address', blocked.message, { cause: error });
+  const code = error instanceof Error ? (error as NodeJS.ErrnoException).code : undefined;
+  if (deadline.aborted || (code && TIMEOUT_CODES.has(code))) {
+    return new SafeFetchError('timeout', 'the fetch took too long', { cause: error });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new SafeFetchError('network', `network error: ${message}`, { cause: error });
+}
+
+export async function safeFetch(url: string, options: SafeFetchOptions): Promise<SafeFetchResult> {
+  const { maxBytes, connectTimeoutMs = 5000, totalTimeoutMs = 15_000, maxRedirects = 3 } = options;
+  const policy = addressPolicy(options.allow?.cidrs);
+  const guard: Guard = { policy, ports: new Set([...DEFAULT_PORTS, ...(options.allow?.ports ?? [])]) };
+  const deadline = AbortSignal.timeout(totalTimeoutMs);
+  // One agent per fetch: its lookup carries this fetch's policy, and closing it leaves no
+  // connection behind. A proxy from the environment is never used (it would connect for us).
+  const agent = new Agent({ connect: { lookup: guardedLookup(policy), timeout: connectTimeoutMs } });
+  try {
+    let target = checkUrl(url, undefined, guard);
+    for (let redirects = 0; ; redirects++) {
+      const response = await request(target, { method: 'GET', headers: HEADERS, dispatcher: agent, signal: deadline });
+      const status = response.statusCode;
+      if (status >= 200 && status < 300) {
+        const bytes = await readCapped(response, maxBytes);
+        return { bytes, contentType: header(response.headers, 'content-type'), finalUrl: target.href };
+      }
+      discard(response.body);
+      const location = header(response.headers, 'location');
+      if (!REDIRECTS.has(status) || location === null) {
+        throw new SafeFetchError('http_status', `the server answered ${status}`, { status });
+      }
+      if (redirects >= maxRedirects) throw new SafeFetchError('too_many_redirects', `more than ${maxRedirects} redirects`);
+      target = checkUrl(location, target, guard);
+    }
+  } catch (error) {
+    throw toSafeFetchError(error, deadline);
+  } finally {
+    // Ends any connection still open (a body we stopped reading, a server that never answered).
+    await agent.destroy().catch(() => undefined);
+  }
+}
