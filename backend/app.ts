@@ -13,6 +13,7 @@ import { createLoginThrottle } from './auth/login-throttle.ts';
 import type { Config } from './config.ts';
 import type { ServiceContext } from './context.ts';
 import type { EventBus } from './events/event-bus.ts';
+import type { JobQueue } from './jobs/queue.ts';
 import { createCsrf } from './http/csrf.ts';
 import { apiNotFound, errorHandler } from './http/error-handler.ts';
 import { healthRoutes } from './http/health.ts';
@@ -30,6 +31,8 @@ interface AppDeps {
   config: Config;
   database: Database;
   events: EventBus;
+  /** Background jobs: services send them through `ctx.jobs`. */
+  jobs: JobQueue;
   logger: Logger;
   sessionStore: Store;
   /** Public reads kept briefly in process (invalidated by events; see backend/http/read-cache.ts). */
@@ -51,7 +54,7 @@ const SEED_IMAGES_DIR = path.resolve(import.meta.dirname, '../db/seed-images');
 
 export function createApp(deps: AppDeps): PinboardApp {
   const { config, database, events, logger } = deps;
-  const ctx: ServiceContext = { db: database.db, events };
+  const ctx: ServiceContext = { db: database.db, events, jobs: deps.jobs.sender };
   const app = express();
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');

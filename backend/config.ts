@@ -58,6 +58,13 @@ const EnvSchema = z.object({
   API_RATE_LIMIT_WINDOW_SECONDS: positiveInt(10),
   API_RATE_LIMIT_PER_IP: positiveInt(5_000),
   STATIC_DIR: z.string().default('./dist/public'),
+  // Background jobs (backend/jobs/): whether this instance runs handlers (every instance can send),
+  // how many at once per job type, how long one attempt may run before it counts as failed (and a
+  // job whose worker died runs again), and how often an idle worker looks for new jobs.
+  JOB_WORKERS: z.enum(['true', 'false']).default('true'),
+  JOB_CONCURRENCY: positiveInt(2),
+  JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(24 * 3600).default(60),
+  JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(1),
 });
 
 export interface Config {
@@ -112,6 +119,16 @@ export interface Config {
     deployment: string;
   };
   staticDir: string;
+  jobs: {
+    /** Run job handlers on this instance (JOB_WORKERS); every instance can send jobs. */
+    workers: boolean;
+    /** Handlers of one job type running at once on this instance. */
+    concurrency: number;
+    /** How long one attempt may run, unless its job type says otherwise. */
+    leaseSeconds: number;
+    /** How often an idle worker looks for a job (a send on this instance wakes it at once). */
+    pollSeconds: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -223,5 +240,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       deployment: e.SOCKET_CHANNEL,
     },
     staticDir: e.STATIC_DIR,
+    jobs: {
+      workers: e.JOB_WORKERS === 'true',
+      concurrency: e.JOB_CONCURRENCY,
+      leaseSeconds: e.JOB_LEASE_SECONDS,
+      pollSeconds: e.JOB_POLL_SECONDS,
+    },
   };
 }

@@ -9,6 +9,9 @@ import { createApp } from './app.ts';
 import { configurePasswordHashing, hashPassword } from './auth/passwords.ts';
 import type { Config } from './config.ts';
 import { EventBus } from './events/event-bus.ts';
+import { JOBS } from './jobs/catalog.ts';
+import { jobSetup, type JobSetup, mergeJobSetups } from './jobs/define.ts';
+import { type JobQueue, startJobQueue } from './jobs/queue.ts';
 import { CachedSessionStore } from './http/cached-session-store.ts';
 import { ReadCache } from './http/read-cache.ts';
 import { createSessionStore } from './http/session.ts';
@@ -34,13 +37,28 @@ export interface RunningServer {
   httpServer: Server;
   database: Database;
   events: EventBus;
+  /** The background job queue (workers run here unless JOB_WORKERS=false). */
+  jobs: JobQueue;
   logger: Logger;
   io: SocketServer<ClientToServerEvents, ServerToClientEvents>;
   /** Stops accepting, lets in-flight requests finish (bounded), then closes Redis and the database. */
   close(): Promise<void>;
 }
 
-export async function startServer(config: Config): Promise<RunningServer> {
+export interface ServerOptions {
+  /** More jobs besides the app's (tests): a catalog and its handlers. */
+  jobs?: JobSetup;
+}
+
+/**
+ * The app's job handlers, one per job of backend/jobs/catalog.ts (jobSetup checks that none is
+ * missing and that each takes its job's payload). Their dependencies are built here.
+ */
+function appJobs(): JobSetup {
+  return jobSetup(JOBS, {});
+}
+
+export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
   // Asynchronous writes: a line per request no longer costs a blocking write(2) on the request's
   // path; lines written meanwhile go out together. pino flushes what is pending on exit.
   const logger = pino(
@@ -53,6 +71,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   });
   let redis: Redis | undefined;
   let pubSub: Redis[] = [];
+  const events = new EventBus((error, event) => logger.error({ err: error, event }, 'event listener failed'));
+  let jobs: JobQueue;
   try {
     if (config.autoMigrate) {
       const applied = await migrateToLatest(database.db);
@@ -69,6 +89,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await Promise.all(pubSub.map((client) => client.connect()));
       catchPublishFailures(pubSub[0] as Redis, (error) => logger.warn({ err: error }, 'live event not published'));
     }
+    // After the migrations: handlers use the app's tables. (The queue installs its own schema.)
+    const setup = options.jobs ? mergeJobSetups(appJobs(), options.jobs) : appJobs();
+    jobs = await startJobQueue({ database, setup, events, logger, config: config.jobs });
   } catch (error) {
     for (const client of pubSub) client.disconnect();
     redis?.disconnect();
@@ -76,13 +99,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
     throw error;
   }
 
-  const events = new EventBus((error, event) => logger.error({ err: error, event }, 'event listener failed'));
   const sessionStore = createSessionStore({ redis, memoryMax: config.sessionMemoryMax, perUser: config.sessionsPerUser });
   const sessions = sessionStore instanceof CachedSessionStore ? sessionStore : undefined;
   const reads = new ReadCache({ maxEntries: READ_CACHE_ENTRIES, ttlMs: READ_CACHE_MS });
   const lifecycle = { shuttingDown: false };
   const shutdownGraceMs = 10_000;
-  const { app, session, originPolicy } = createApp({ config, database, events, logger, sessionStore, reads, redis, lifecycle });
+  const { app, session, originPolicy } = createApp({ config, database, events, jobs, logger, sessionStore, reads, redis, lifecycle });
   const httpServer = createServer(app);
   const io = createGateway(httpServer, {
     session,
@@ -120,6 +142,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const close = () => {
     closing ??= (async () => {
       lifecycle.shuttingDown = true;
+      // Workers stop fetching now; running handlers get the same grace as requests (then their jobs
+      // are failed, to be retried elsewhere or later). Both need the database, closed last.
+      const jobsStopped = jobs.stop(shutdownGraceMs);
       await new Promise<void>((resolve) => {
         // Stop accepting: a balancer's next connection attempt is refused and goes elsewhere.
         httpServer.close(() => resolve());
@@ -136,6 +161,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         }, shutdownGraceMs).unref();
       });
       // Only now: writes that finished during the grace period still announce their events.
+      await jobsStopped;
       stopRelay();
       stopCacheRelay();
       for (const client of pubSub) client.disconnect();
@@ -145,7 +171,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     return closing;
   };
 
-  return { url: `http://localhost:${port}`, port, httpServer, database, events, logger, io, close };
+  return { url: `http://localhost:${port}`, port, httpServer, database, events, jobs, logger, io, close };
 }
 
 /**

@@ -13,6 +13,12 @@ export type DatabaseTarget = { kind: 'postgres'; url: string } | { kind: 'pglite
 export interface Database {
   db: Kysely<DB>;
   kind: DatabaseTarget['kind'];
+  /**
+   * The pool under `db`, for a library that speaks to `pg` itself (the job queue: its schema
+   * install and maintenance send several statements in one query and read every statement's rows,
+   * which Kysely does not return). In the embedded mode it is the one connection, shared with `db`.
+   */
+  pool: pg.Pool;
   /** Throws unless the database answers within the connection timeout. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -129,6 +135,7 @@ function wrap(pool: pg.Pool, kind: Database['kind'], closeAll: () => Promise<voi
   return {
     db,
     kind,
+    pool,
     async ping() {
       await pool.query('select 1');
     },

@@ -85,7 +85,7 @@ export async function withIdempotency<T>(
       return { status: stored.status_code, body: stored.response, replayed: true };
     }
 
-    const body = await create.run({ db: trx, events });
+    const body = await create.run({ ...ctx, db: trx, events });
     await trx
       .updateTable('idempotency_keys')
       .set({ status_code: create.status, response: JSON.stringify(body) })

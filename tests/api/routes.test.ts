@@ -106,7 +106,7 @@ describe('a declared route with a query string', () => {
       },
     });
     const deps: RouteDeps = {
-      ctx: { db, events: new EventBus() },
+      ctx: { db, events: new EventBus(), jobs: { send: () => Promise.reject(new Error('no job queue here')) } },
       csrf: createCsrf(config.sessionSecret, originPolicy),
       limits: createRateLimiters(config.rateLimits, undefined, { warn: () => {} }),
       throttle: createLoginThrottle(config.rateLimits, undefined),

@@ -1,5 +1,6 @@
 import { hashPassword } from '../../backend/auth/passwords.ts';
 import { type Config, loadConfig } from '../../backend/config.ts';
+import type { JobSetup } from '../../backend/jobs/define.ts';
 import { type RunningServer, startServer as startBackend } from '../../backend/server.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { seedDemoData } from '../../db/seed.ts';
@@ -18,6 +19,8 @@ export interface StartOptions {
   databaseUrl?: string;
   /** Extra environment, as the server would read it (e.g. LOGIN_FAILURES_PER_ACCOUNT). */
   env?: Record<string, string>;
+  /** Jobs to run besides the app's (e.g. tests/support/test-jobs.ts). */
+  jobs?: JobSetup;
 }
 
 export interface TestServer {
@@ -66,7 +69,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   });
   let server: RunningServer;
   try {
-    server = await startBackend(config);
+    server = await startBackend(config, options.jobs ? { jobs: options.jobs } : {});
     if (!options.databaseUrl) await migrateToLatest(server.database.db);
     if (options.seed) await seedDemoData(server.database.db, { demo: config.demo, hashPassword });
   } catch (error) {
