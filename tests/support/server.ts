@@ -2,7 +2,7 @@ import { hashPassword } from '../../backend/auth/passwords.ts';
 import { type Config, loadConfig } from '../../backend/config.ts';
 import { type RunningServer, startServer as startBackend } from '../../backend/server.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
-import { seedDemoData } from '../../db/seed.ts';
+import { type SeedResult, seedDemoData } from '../../db/seed.ts';
 import { createTestDatabase, REDIS_URL } from './database.ts';
 
 export type TestDatabaseKind = 'postgres' | 'pglite';
@@ -12,8 +12,11 @@ export interface StartOptions {
   db?: TestDatabaseKind;
   /** Use the machine's Redis for sessions and rate limits. */
   redis?: boolean;
-  /** Load the demo account and sample pins. */
-  seed?: boolean;
+  /**
+   * Load the demo account and sample pins: `true` for the whole demo catalog (as the app does),
+   * `{ pins: n }` for its first n pictures (a dozen keeps a test file fast).
+   */
+  seed?: boolean | { pins: number };
   /** Reuse an existing database (e.g. a second instance on the same data) instead of a fresh one. */
   databaseUrl?: string;
   /** Extra environment, as the server would read it (e.g. LOGIN_FAILURES_PER_ACCOUNT). */
@@ -24,6 +27,8 @@ export interface TestServer {
   url: string;
   server: RunningServer;
   config: Config;
+  /** What the seed created (when `seed` was asked for). */
+  seeded: SeedResult | null;
   /** The Postgres URL (postgres mode) so a second instance can share the data. */
   databaseUrl: string | undefined;
   stop(): Promise<void>;
@@ -65,10 +70,14 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     ...options.env,
   });
   let server: RunningServer;
+  let seeded: SeedResult | null = null;
   try {
     server = await startBackend(config);
     if (!options.databaseUrl) await migrateToLatest(server.database.db);
-    if (options.seed) await seedDemoData(server.database.db, { demo: config.demo, hashPassword });
+    if (options.seed) {
+      const pins = typeof options.seed === 'object' ? options.seed.pins : undefined;
+      seeded = await seedDemoData(server.database.db, { demo: config.demo, hashPassword, pins });
+    }
   } catch (error) {
     await drop?.();
     throw error;
@@ -77,6 +86,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     url: server.url,
     server,
     config,
+    seeded,
     databaseUrl,
     async stop() {
       await server.close();
