@@ -50,7 +50,8 @@ interface PinboardApp {
   originPolicy: OriginPolicy;
 }
 
-const SEED_IMAGES_DIR = path.resolve(import.meta.dirname, '../db/seed-images');
+// The demo's pictures (db/demo-images: built by scripts/demo-images.ts, listed in its catalog.json).
+const SEED_IMAGES_DIR = path.resolve(import.meta.dirname, '../db/demo-images');
 
 export function createApp(deps: AppDeps): PinboardApp {
   const { config, database, events, logger } = deps;

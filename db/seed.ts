@@ -1,4 +1,6 @@
+import path from 'node:path';
 import type { Kysely } from 'kysely';
+import { DEMO_IMAGES_DIR, type DemoImage, demoImages, demoImageUrl } from './demo-catalog.ts';
 import type { DB } from './schema.ts';
 import { usernameSkeleton } from './username-skeleton.ts';
 
@@ -7,121 +9,134 @@ export interface SeedOptions {
   demo: { email: string; username: string; password: string };
   /** The app's password hashing, so the demo account can sign in. */
   hashPassword: (password: string) => Promise<string>;
+  /** Seed only the first N pictures of the catalog (tests use a dozen to stay fast). Default: all. */
+  pins?: number;
 }
 
-// Sample pins use images this app serves itself (db/seed-images, mounted at /seed-images), so a
-// fresh install shows real pictures without any internet access.
-const SAMPLE_PINS: Array<{ owner: 0 | 1 | 2; title: string; image: string; description: string }> = [
-  { owner: 0, title: 'Sunrise over the dunes', image: 'sunrise-dunes', description: 'Warm light on the sand before the heat sets in.' },
-  { owner: 1, title: 'Alpine lake', image: 'alpine-lake', description: 'Glassy water, three ridges deep.' },
-  { owner: 2, title: 'Lighthouse at dusk', image: 'lighthouse-dusk', description: 'The last ferry passes as the lamp comes on.' },
-  { owner: 0, title: 'Citrus still life', image: 'citrus', description: 'Kitchen palette: tangerine, honey and saffron.' },
-  { owner: 1, title: 'Night camping', image: 'night-camp', description: 'A moonlit ridge and a tent with a view.' },
-  { owner: 2, title: 'Minimal ceramics', image: 'ceramics', description: 'Soft clay tones for a calm shelf.' },
-  { owner: 0, title: 'Ocean waves', image: 'ocean-waves', description: 'Layered blues for a bathroom refresh.' },
-  { owner: 1, title: 'Autumn forest', image: 'autumn-forest', description: 'Rust, amber and a low afternoon sun.' },
-  { owner: 2, title: 'Desert cactus garden', image: 'desert-cactus', description: 'Dry-garden ideas that need almost no water.' },
-  { owner: 0, title: 'City skyline', image: 'city-skyline', description: 'Purple hour over the rooftops.' },
-  { owner: 1, title: 'Houseplant corner', image: 'houseplants', description: 'Green layers for a bright reading nook.' },
-  { owner: 2, title: 'Hot air balloons', image: 'balloons', description: 'Festival morning, clear skies.' },
+/** A seeded pin whose picture still has to go through the image pipeline (its image_sha256 is null). */
+export interface SeededPin {
+  id: number;
+  /** What the pin carries as image_url: `/seed-images/<file>`. */
+  imageUrl: string;
+  /** The picture's file on disk, to read instead of fetching imageUrl. */
+  file: string;
+}
+
+export interface SeedResult {
+  /** Every pin the seed created, newest first (catalog order). */
+  pins: SeededPin[];
+}
+
+/** The sample authors, after the demo account. They cannot sign in (see seedDemoData). */
+const AUTHORS = [
+  { username: 'maya', firstName: 'Maya' },
+  { username: 'leo', firstName: 'Leo' },
+  { username: 'noor', firstName: 'Noor' },
+  { username: 'kai', firstName: 'Kai' },
+];
+const USERS = 1 + AUTHORS.length;
+
+/** Boards, each filled with the first seeded pins that match it (so they fill with any `pins` count). */
+const BOARDS: Array<{ owner: number; name: string; holds: (image: DemoImage) => boolean }> = [
+  { owner: 0, name: 'Photo walk', holds: (image) => image.kind === 'photo' },
+  { owner: 0, name: 'Space and stars', holds: (image) => image.tags.includes('space') || image.tags.includes('astronomy') },
+  { owner: 1, name: 'Creatures', holds: (image) => ['animals', 'cats', 'insects', 'birds'].some((tag) => image.tags.includes(tag)) },
+  { owner: 2, name: 'Good times', holds: (image) => ['music', 'party', 'sports', 'games', 'toys', 'celebrations'].some((tag) => image.tags.includes(tag)) },
+  { owner: 3, name: 'Kitchen table', holds: (image) => ['food', 'drinks', 'coffee'].some((tag) => image.tags.includes(tag)) },
+];
+const BOARD_SIZE = 12;
+
+/** [user, pin index, text]: on the newest pins, so even a dozen seeded pins have a conversation. */
+const COMMENTS: Array<[number, number, string]> = [
+  [1, 0, 'Those colours are unreal. Where was this?'],
+  [2, 0, 'Saving this for my next trip.'],
+  [0, 1, 'I could stare at this all day.'],
+  [3, 2, 'Look at those eyes!'],
+  [0, 5, 'Love the muted palette.'],
+  [4, 6, 'Now I need a coffee.'],
 ];
 
+const HOUR = 3_600_000;
+
 /**
- * Loads the demo account and sample data. Idempotent: does nothing when the demo user exists, so it
- * can run on every start of the embedded mode.
+ * Loads the demo account, four sample authors and their pins (one per catalog picture, newest first
+ * in catalog order), boards, favorites and comments. Idempotent: does nothing and returns null when
+ * the demo user exists, so it can run on every start of the embedded mode.
+ *
+ * Pins carry `image_url: '/seed-images/<file>'` and no stored image yet; the caller runs the returned
+ * pins through the image pipeline (their rows are also found by `image_sha256 is null and image_url
+ * like '/seed-images/%'`).
  */
-export async function seedDemoData(db: Kysely<DB>, options: SeedOptions): Promise<boolean> {
+export async function seedDemoData(db: Kysely<DB>, options: SeedOptions): Promise<SeedResult | null> {
   const { hashPassword } = options;
   const existing = await db
     .selectFrom('users')
     .select('id')
     .where((eb) => eb(eb.fn('lower', ['email']), '=', options.demo.email.toLowerCase()))
     .executeTakeFirst();
-  if (existing) return false;
+  if (existing) return null;
 
+  const images = demoImages().slice(0, options.pins ?? Infinity);
   const [demoHash, otherHash] = await Promise.all([
     hashPassword(options.demo.password),
     // The sample authors cannot be signed into: their hash is of a random throwaway value.
     hashPassword(crypto.randomUUID()),
   ]);
 
-  await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
     const users = await trx
       .insertInto('users')
       .values([
         { email: options.demo.email.toLowerCase(), username: options.demo.username, username_skeleton: usernameSkeleton(options.demo.username), first_name: 'Demo', password_hash: demoHash },
-        { email: 'maya@pinboard.test', username: 'maya', username_skeleton: usernameSkeleton('maya'), first_name: 'Maya', password_hash: otherHash },
-        { email: 'leo@pinboard.test', username: 'leo', username_skeleton: usernameSkeleton('leo'), first_name: 'Leo', password_hash: otherHash },
+        ...AUTHORS.map((a) => ({ email: `${a.username}@pinboard.test`, username: a.username, username_skeleton: usernameSkeleton(a.username), first_name: a.firstName, password_hash: otherHash })),
       ])
       .returning('id')
       .execute();
-    const userIds = users.map((u) => u.id);
-    const ownerId = (index: 0 | 1 | 2) => userIds[index] as number;
+    const userId = (index: number) => (users[index] as { id: number }).id;
 
-    const pins: number[] = [];
-    for (const [index, pin] of SAMPLE_PINS.entries()) {
-      // Spread creation times so "newest first" has a stable, believable order.
-      const createdAt = new Date(Date.now() - (SAMPLE_PINS.length - index) * 3_600_000);
-      const row = await trx
-        .insertInto('pins')
-        .values({
-          user_id: ownerId(pin.owner),
-          title: pin.title,
-          image_url: `/seed-images/${pin.image}.svg`,
-          description: pin.description,
-          created_at: createdAt,
-          updated_at: createdAt,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      pins.push(row.id);
-    }
-    const pinId = (index: number) => pins[index] as number;
+    // Authors take turns, and creation times step back irregularly (2 to 14 hours) from now, so
+    // "newest first" is the catalog's order and the set spans several weeks.
+    const now = Date.now();
+    let hoursAgo = 0;
+    const rows = images.map((image, index) => {
+      hoursAgo += 2 + ((index * 7) % 13);
+      const createdAt = new Date(now - hoursAgo * HOUR);
+      return { user_id: userId(index % USERS), title: image.title, image_url: demoImageUrl(image), image_sha256: null, description: image.description, created_at: createdAt, updated_at: createdAt };
+    });
+    // Lists page newest first by id, so the oldest pin goes in first. RETURNING's order is not
+    // promised: rows are matched back by their (distinct) image addresses.
+    const inserted = rows.length ? await trx.insertInto('pins').values(rows.toReversed()).returning(['id', 'image_url']).execute() : [];
+    const idByUrl = new Map(inserted.map((row) => [row.image_url, row.id]));
+    const pins: SeededPin[] = images.map((image) => ({ id: idByUrl.get(demoImageUrl(image)) as number, imageUrl: demoImageUrl(image), file: path.join(DEMO_IMAGES_DIR, image.file) }));
+    const pinId = (index: number) => pins[index]?.id;
 
     const boards = await trx
       .insertInto('boards')
-      .values([
-        { user_id: ownerId(0), name: 'Travel dreams' },
-        { user_id: ownerId(0), name: 'Home ideas' },
-        { user_id: ownerId(1), name: 'Outdoors' },
-      ])
+      .values(BOARDS.map((board) => ({ user_id: userId(board.owner), name: board.name })))
       .returning('id')
       .execute();
-    const boardId = (index: number) => (boards[index] as { id: number }).id;
-    await trx
-      .insertInto('board_pins')
-      .values([
-        { board_id: boardId(0), pin_id: pinId(1) },
-        { board_id: boardId(0), pin_id: pinId(2) },
-        { board_id: boardId(0), pin_id: pinId(11) },
-        { board_id: boardId(1), pin_id: pinId(5) },
-        { board_id: boardId(1), pin_id: pinId(10) },
-        { board_id: boardId(2), pin_id: pinId(4) },
-        { board_id: boardId(2), pin_id: pinId(7) },
-      ])
-      .execute();
+    const entries = BOARDS.flatMap((board, b) =>
+      images
+        .flatMap((image, index) => (board.holds(image) ? [{ board_id: (boards[b] as { id: number }).id, pin_id: pinId(index) as number }] : []))
+        .slice(0, BOARD_SIZE),
+    );
+    if (entries.length) await trx.insertInto('board_pins').values(entries).execute();
 
-    await trx
-      .insertInto('favorites')
-      .values([
-        { user_id: ownerId(0), pin_id: pinId(1) },
-        { user_id: ownerId(0), pin_id: pinId(8) },
-        { user_id: ownerId(1), pin_id: pinId(0) },
-        { user_id: ownerId(1), pin_id: pinId(2) },
-        { user_id: ownerId(2), pin_id: pinId(0) },
-        { user_id: ownerId(2), pin_id: pinId(1) },
-      ])
-      .execute();
+    // The newest pin has two likes (tests rely on it); after that a fixed pattern gives about one
+    // pin in seven a like from each user other than its author.
+    const favorites = [
+      { user_id: userId(1), pin_id: pinId(0) },
+      { user_id: userId(2), pin_id: pinId(0) },
+      ...images.flatMap((_, index) =>
+        index === 0
+          ? []
+          : Array.from({ length: USERS }, (_, user) => user).filter((user) => user !== index % USERS && (index * 31 + user * 17) % 7 === 0).map((user) => ({ user_id: userId(user), pin_id: pinId(index) })),
+      ),
+    ].filter((f): f is { user_id: number; pin_id: number } => f.pin_id !== undefined);
+    if (favorites.length) await trx.insertInto('favorites').values(favorites).execute();
 
-    await trx
-      .insertInto('comments')
-      .values([
-        { user_id: ownerId(1), pin_id: pinId(0), text: 'Those colours are unreal. Where was this?' },
-        { user_id: ownerId(2), pin_id: pinId(0), text: 'Saving this for my next trip.' },
-        { user_id: ownerId(0), pin_id: pinId(1), text: 'I could stare at this all day.' },
-        { user_id: ownerId(0), pin_id: pinId(5), text: 'Love the muted palette.' },
-      ])
-      .execute();
+    const comments = COMMENTS.filter(([, index]) => pinId(index) !== undefined).map(([user, index, text]) => ({ user_id: userId(user), pin_id: pinId(index) as number, text }));
+    if (comments.length) await trx.insertInto('comments').values(comments).execute();
+    return { pins };
   });
-  return true;
 }

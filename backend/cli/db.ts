@@ -20,7 +20,7 @@ try {
     console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.');
   } else {
     const seeded = await seedDemoData(database.db, { demo: config.demo, hashPassword });
-    console.log(seeded ? `Seeded demo data (demo login: ${config.demo.email}).` : 'Demo data already present.');
+    console.log(seeded ? `Seeded demo data: ${seeded.pins.length} pins (demo login: ${config.demo.email}).` : 'Demo data already present.');
   }
 } finally {
   await database.close();

@@ -1,7 +1,6 @@
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import type { DatabaseTarget } from '../../db/connect.ts';
+import { demoImages, demoImageUrl } from '../../db/demo-catalog.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import type { DB } from '../../db/schema.ts';
 import { bulkLoad } from './bulk.ts';
@@ -47,10 +46,8 @@ const PHRASES = [
   'Recipe in the comments, ask if you want it.',
   'Quiet corners make the best reading spots.',
 ];
-const IMAGES = readdirSync(path.resolve(import.meta.dirname, '../../db/seed-images'))
-  .filter((name) => name.endsWith('.svg'))
-  .sort()
-  .map((name) => `/seed-images/${name}`);
+// The demo's pictures, reused round-robin: every bulk pin points at a file the app serves.
+const IMAGES = demoImages().map(demoImageUrl);
 
 /** Users scale with pins (one per hundred), within 1,000..100,000. */
 export function userCount(pins: number): number {

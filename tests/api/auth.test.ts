@@ -6,7 +6,7 @@ import { startServer, type TestServer } from '../support/server.ts';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer({ seed: true });
+  server = await startServer({ seed: { pins: 12 } });
 });
 afterAll(() => server?.stop());
 

@@ -8,6 +8,7 @@ import type { Favorite } from '../../contract/favorites.ts';
 import type { Pin } from '../../contract/pins.ts';
 import { isAllowedImageUrl } from '../../contract/urls.ts';
 import type { User } from '../../contract/users.ts';
+import { type DemoImage, demoImages, demoImageUrl } from '../../db/demo-catalog.ts';
 import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
 import { type FieldSpec, ROUTES, targetOf } from '../support/routes.ts';
 import { startServer, type TestServer } from '../support/server.ts';
@@ -142,6 +143,9 @@ const nastyChar = fc.oneof(
   },
 );
 
+/** A picture the app really serves (a same-site image address). */
+const LOCAL_IMAGE = demoImageUrl(demoImages()[0] as DemoImage);
+
 const weirdString = fc.oneof(
   fc.string(),
   fc.string({ unit: nastyChar, maxLength: 30 }),
@@ -157,7 +161,7 @@ const weirdString = fc.oneof(
     '//evil.com/x',
     '/\t/evil.com/x',
     'https://example.com/ok.png',
-    '/seed-images/citrus.svg',
+    LOCAL_IMAGE,
     "'; drop table pins; --",
     '\ud800',
     'a@b.c',
@@ -210,7 +214,7 @@ const plausibleFields: Record<string, fc.Arbitrary<unknown>> = {
   title: aroundValid('A title', ' padded '),
   imageUrl: aroundValid(
     'https://example.com/p.png',
-    '/seed-images/citrus.svg',
+    LOCAL_IMAGE,
     '/media/ab/p.webp',
     // Addresses that would act on whoever sees the pin, spelled the ways parsers disagree on.
     '/api/auth/logout',

@@ -10,7 +10,7 @@ import { startServer, type TestServer } from '../support/server.ts';
 let server: TestServer;
 beforeAll(async () => {
   server = await startServer({
-    seed: true,
+    seed: { pins: 12 },
     env: { TRUST_PROXY: 'loopback', LOGIN_FAILURES_PER_ADDRESS: '3', LOGIN_FAILURES_PER_ACCOUNT: '5', LOGIN_DELAY_MAX_SECONDS: '1' },
   });
 });
@@ -85,7 +85,7 @@ describe('the demo button', () => {
   });
 
   test('answers 404 with the error shape where the server does not offer it', async () => {
-    const off = await startServer({ seed: true, env: { DEMO_LOGIN: 'false' } });
+    const off = await startServer({ seed: { pins: 12 }, env: { DEMO_LOGIN: 'false' } });
     try {
       const res = await new ApiClient(off.url).post<ErrorBody>('/api/auth/demo');
       expect(res.status).toBe(404);

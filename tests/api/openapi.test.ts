@@ -6,6 +6,7 @@ import type { Comment } from '../../contract/comments.ts';
 import type { Favorite } from '../../contract/favorites.ts';
 import type { Pin } from '../../contract/pins.ts';
 import type { User } from '../../contract/users.ts';
+import { type DemoImage, demoImages, demoImageUrl } from '../../db/demo-catalog.ts';
 import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 
@@ -86,7 +87,7 @@ const validators = new Map<string, ReturnType<Ajv2020['compile']>>();
 const exercised = new Set<string>();
 
 beforeAll(async () => {
-  server = await startServer({ seed: true });
+  server = await startServer({ seed: { pins: 12 } });
   const res = await new ApiClient(server.url).get<OpenApiDocument>('/api/openapi.json');
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -255,7 +256,7 @@ describe('real successful responses match the document', () => {
     expect(list.body.pins.length).toBeGreaterThan(0);
     const created = await call<Pin>(client, 'POST', '/api/pins/', { json: pinBody(), expect: 201 });
     // A description may be left out; the document says so too.
-    await call(client, 'POST', '/api/pins/', { json: { title: 'No description', imageUrl: '/seed-images/citrus.svg' }, expect: 201 });
+    await call(client, 'POST', '/api/pins/', { json: { title: 'No description', imageUrl: demoImageUrl(demoImages()[0] as DemoImage) }, expect: 201 });
     await call(new ApiClient(server.url), 'GET', '/api/pins/{id}', { params: { id: created.body.id }, expect: 200 });
     await call(client, 'PUT', '/api/pins/{id}', { params: { id: created.body.id }, json: { title: 'Edited', description: 'Edited.' }, expect: 200 });
     await call(client, 'DELETE', '/api/pins/{id}', { params: { id: created.body.id }, expect: 200 });

@@ -1,12 +1,20 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { Pin, PinList } from '../../contract/pins.ts';
+import { DEMO_IMAGES_DIR, type DemoImage, demoImageUrl } from '../../db/demo-catalog.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
+import { DEMO_PINS, DRAWING_URL, PHOTO_URL, seededImages } from '../support/demo.ts';
 import { startServer, type TestServer } from '../support/server.ts';
+
+const newest = seededImages[0] as DemoImage;
+/** A real file the app serves, for the same-site address checks. */
+const LOCAL_IMAGE = DRAWING_URL;
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer({ seed: true });
+  server = await startServer({ seed: { pins: DEMO_PINS } });
 });
 afterAll(() => server?.stop());
 
@@ -18,7 +26,7 @@ describe('reading pins', () => {
   test('GET /api/pins/ lists every pin newest first with owner and likes count', async () => {
     const res = await anon().get<PinList>('/api/pins/');
     expect(res.status).toBe(200);
-    expect(res.body.pins.length).toBeGreaterThanOrEqual(12);
+    expect(res.body.pins.length).toBeGreaterThanOrEqual(DEMO_PINS);
     const first = res.body.pins[0] as Pin;
     expect(Object.keys(first).sort()).toEqual(
       ['id', 'title', 'image_url', 'image', 'description', 'user_id', 'user', 'likes_count', 'created_at', 'updated_at'].sort(),
@@ -26,16 +34,24 @@ describe('reading pins', () => {
     expect(first.user).toEqual({ id: first.user_id, username: expect.any(String) });
     const times = res.body.pins.map((p) => Date.parse(p.created_at));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
-    // Seeded favorites show up in the counts (the first sample pin has two).
-    const dunes = res.body.pins.find((p) => p.title === 'Sunrise over the dunes');
-    expect(dunes?.likes_count).toBe(2);
-    expect(dunes?.image_url).toBe('/seed-images/sunrise-dunes.svg');
+    // The seed's pins are the catalog's first pictures, newest first, with its titles and texts.
+    expect(res.body.pins.slice(0, DEMO_PINS).map((p) => p.title)).toEqual(seededImages.map((image) => image.title));
+    expect(server.seeded?.pins.map((pin) => pin.id)).toEqual(res.body.pins.slice(0, DEMO_PINS).map((p) => p.id));
+    // Seeded favorites show up in the counts (the newest sample pin has two).
+    expect(first).toMatchObject({ title: newest.title, description: newest.description, image_url: demoImageUrl(newest), likes_count: 2 });
   });
 
-  test('seed images are served by the app itself', async () => {
-    const res = await fetch(`${server.url}/seed-images/sunrise-dunes.svg`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toContain('image/svg+xml');
+  test('seed images are served by the app itself, as the files in db/demo-images', async () => {
+    for (const [url, type] of [[PHOTO_URL, 'image/jpeg'], [DRAWING_URL, 'image/webp']]) {
+      const res = await fetch(`${server.url}${url}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe(type);
+      expect((await res.arrayBuffer()).byteLength).toBe(statSync(path.join(DEMO_IMAGES_DIR, path.basename(url as string))).size);
+    }
+    // The seed hands back each pin's picture on disk (for the image pipeline).
+    for (const pin of server.seeded?.pins ?? []) expect(statSync(pin.file).size, pin.imageUrl).toBeGreaterThan(0);
+    expect(server.seeded?.pins.map((pin) => pin.imageUrl)).toEqual(seededImages.map(demoImageUrl));
+    expect((await fetch(`${server.url}/seed-images/sunrise-dunes.svg`)).status).toBe(404);
   });
 
   test('GET /api/pins/{id} returns one pin; unknown → 404; malformed → 400', async () => {
@@ -70,8 +86,9 @@ describe('creating pins', () => {
 
   test('same-origin image paths are accepted', async () => {
     const { client } = await signUpUser(server.url);
-    const res = await client.post<Pin>('/api/pins/', { title: 'Local', imageUrl: '/seed-images/citrus.svg', description: 'x' });
+    const res = await client.post<Pin>('/api/pins/', { title: 'Local', imageUrl: LOCAL_IMAGE, description: 'x' });
     expect(res.status).toBe(201);
+    expect(res.body.image_url).toBe(LOCAL_IMAGE);
   });
 
   test('blank title and image URL → 400 with both SPEC messages; nothing stored', async () => {
@@ -120,7 +137,7 @@ describe('creating pins', () => {
       '/seed-images\\..\\api\\auth\\logout',
       '/SEED-IMAGES/../api/auth/logout',
       '/seed-images/',
-      '/seed-images/citrus.svg?next=/api/auth/logout',
+      `${LOCAL_IMAGE}?next=/api/auth/logout`,
       '/',
       '/pins/new',
       `http://${host}/api/auth/logout`,
@@ -135,7 +152,7 @@ describe('creating pins', () => {
     }
     expect(await countPins()).toBe(before);
     // Images of this site, by path or by its own absolute address, and other sites' API paths stay fine.
-    for (const imageUrl of ['/seed-images/citrus.svg', '/media/ab/photo-236.webp', `http://${host}/seed-images/citrus.svg`, 'https://other.test/api/auth/logout']) {
+    for (const imageUrl of [LOCAL_IMAGE, '/media/ab/photo-236.webp', `http://${host}${LOCAL_IMAGE}`, 'https://other.test/api/auth/logout']) {
       const res = await client.post('/api/pins/', { title: 'Image', imageUrl });
       expect(res.status, imageUrl).toBe(201);
     }

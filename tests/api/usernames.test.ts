@@ -18,7 +18,7 @@ import { startServer, testDatabaseKind, type TestServer } from '../support/serve
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer({ seed: true });
+  server = await startServer({ seed: { pins: 12 } });
 });
 afterAll(() => server?.stop());
 

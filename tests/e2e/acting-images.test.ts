@@ -5,6 +5,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { SessionBody } from '../../contract/users.ts';
+import { DEMO_PINS } from '../support/demo.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 import { demoLogin, ensureClientBuilt, expectVisible, launchChromium, openTab, type Tab } from './browser.ts';
 
@@ -14,7 +15,7 @@ const pinIds: number[] = [];
 
 beforeAll(async () => {
   ensureClientBuilt();
-  server = await startServer({ seed: true });
+  server = await startServer({ seed: { pins: DEMO_PINS } });
   browser = await launchChromium();
   const { db } = server.server.database;
   const demo = await db.selectFrom('users').select('id').where('username', '=', 'demo').executeTakeFirstOrThrow();

@@ -5,23 +5,26 @@
 import type { Browser, Page } from 'playwright-core';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoImageUrl } from '../../db/demo-catalog.ts';
+import { DEMO_PINS, DRAWING_URL, seededImages } from '../support/demo.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 import { DESKTOP, PHONE, createPin, ensureClientBuilt, expectAccessible, launchChromium, newAccount, openTab, expectPath, screenshot, signUp, expectVisible } from './browser.ts';
 
 const BULK = 3000;
 /** Far more than one screen and its overscan hold at 1280×800, far fewer than the pins scrolled. */
 const MOUNTED_BOUND = 200;
-const IMAGES = ['alpine-lake', 'autumn-forest', 'balloons', 'ceramics', 'citrus', 'city-skyline', 'desert-cactus', 'houseplants', 'lighthouse-dusk', 'night-camp', 'ocean-waves', 'sunrise-dunes'];
+/** The bulk pins reuse the seeded pictures' files (plain slugs: safe inside the SQL literal below). */
+const IMAGES = seededImages.map(demoImageUrl);
 
 let server: TestServer;
 let browser: Browser;
 
 beforeAll(async () => {
   ensureClientBuilt();
-  server = await startServer({ seed: true, redis: true });
+  server = await startServer({ seed: { pins: DEMO_PINS }, redis: true });
   const db = server.server.database.db;
   const owner = await db.selectFrom('users').select('id').where('username', '=', 'maya').executeTakeFirstOrThrow();
-  const images = sql.raw(`array[${IMAGES.map((name) => `'/seed-images/${name}.svg'`).join(',')}]`);
+  const images = sql.raw(`array[${IMAGES.map((url) => `'${url}'`).join(',')}]`);
   await sql`
     insert into pins (user_id, title, image_url, description, created_at, updated_at)
     select ${owner.id}, 'Bulk pin ' || n, (${images})[1 + n % ${IMAGES.length}], '', now() - n * interval '1 minute', now() - n * interval '1 minute'
@@ -192,7 +195,7 @@ describe('home grid at scale', () => {
     const title = `Fresh pin ${Date.now()}`;
     await author.page.goto('/pins/new');
     await author.page.getByLabel('Title').fill(title);
-    await author.page.getByLabel('Image URL').fill('/seed-images/balloons.svg');
+    await author.page.getByLabel('Image URL').fill(DRAWING_URL);
     await author.page.getByRole('button', { name: 'Save Pin' }).click();
     await expectPath(author.page, '/pins');
 
@@ -238,7 +241,7 @@ describe('home grid at scale', () => {
       await connected;
       await screenshot(tab.page, 'grid-home', { overlay: true });
       await expectAccessible(tab.page, `home grid ${viewport.width}`);
-      await createPin(author.page, { title: `Shot pin ${viewport.width}`, imageUrl: '/seed-images/citrus.svg' });
+      await createPin(author.page, { title: `Shot pin ${viewport.width}`, imageUrl: DRAWING_URL });
       await expectVisible(tab.page.getByRole('button', { name: '1 new pin' }));
       await screenshot(tab.page, 'grid-new-pins-pill', { overlay: true });
       await expectAccessible(tab.page, `new pins pill ${viewport.width}`);

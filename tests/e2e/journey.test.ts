@@ -3,6 +3,7 @@
 // comments → share → logout.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PINS, PHOTO_URL } from '../support/demo.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 import { createPin, ensureClientBuilt, expectGone, expectPath, expectVisible, launchChromium, newAccount, openTab, type Tab } from './browser.ts';
 
@@ -15,7 +16,7 @@ let pinId = 0;
 
 beforeAll(async () => {
   ensureClientBuilt();
-  server = await startServer({ seed: true });
+  server = await startServer({ seed: { pins: DEMO_PINS } });
   browser = await launchChromium();
   tab = await openTab(browser, server.url);
 });
@@ -59,7 +60,7 @@ describe('signed-in journey', () => {
     await expectVisible(errors);
     expect(await errors.locator('li').allTextContents()).toEqual(['Title is required.', 'Image URL is required.']);
 
-    pinId = await createPin(page, { title: pinTitle, imageUrl: '/seed-images/lighthouse-dusk.svg', description: 'Boats <b>coming</b> home.' });
+    pinId = await createPin(page, { title: pinTitle, imageUrl: PHOTO_URL, description: 'Boats <b>coming</b> home.' });
     expect(pinId).toBeGreaterThan(0);
     await expectVisible(page.getByRole('heading', { name: 'Your Awesome Pins!' }));
 

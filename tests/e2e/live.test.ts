@@ -6,6 +6,7 @@
 // would be, having had the page open for a moment).
 import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PINS, PHOTO_URL } from '../support/demo.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 import { createPin, ensureClientBuilt, expectAccessible, expectGone, expectPath, expectVisible, launchChromium, newAccount, openTab, PAGE_WAIT_MS, signUp, type Tab } from './browser.ts';
 
@@ -109,7 +110,7 @@ let secondPinId = 0;
 
 beforeAll(async () => {
   ensureClientBuilt();
-  server = await startServer({ seed: true, redis: true });
+  server = await startServer({ seed: { pins: DEMO_PINS }, redis: true });
   browser = await launchChromium();
   a1 = await openTab(browser, server.url);
   b = await openTab(browser, server.url);
@@ -119,8 +120,8 @@ beforeAll(async () => {
   await signUp(b.page, accountB);
   a2 = await a1.context.newPage();
   track(a2, errors);
-  pinId = await createPin(a1.page, { title: pinTitle, imageUrl: '/seed-images/lighthouse-dusk.svg' });
-  secondPinId = await createPin(a1.page, { title: secondTitle, imageUrl: '/seed-images/lighthouse-dusk.svg' });
+  pinId = await createPin(a1.page, { title: pinTitle, imageUrl: PHOTO_URL });
+  secondPinId = await createPin(a1.page, { title: secondTitle, imageUrl: PHOTO_URL });
 });
 
 afterAll(async () => {

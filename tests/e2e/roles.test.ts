@@ -1,6 +1,8 @@
 // Who sees what: the demo login, anonymous visitors, another signed-in user; redirects and deep links.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DemoImage } from '../../db/demo-catalog.ts';
+import { DEMO_PINS, DRAWING_URL, seededImages } from '../support/demo.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 import { createPin, demoLogin, ensureClientBuilt, expectGone, expectPath, expectVisible, launchChromium, newAccount, openTab, signUp } from './browser.ts';
 
@@ -9,7 +11,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   ensureClientBuilt();
-  server = await startServer({ seed: true });
+  server = await startServer({ seed: { pins: DEMO_PINS } });
   browser = await launchChromium();
 });
 
@@ -26,7 +28,7 @@ describe('roles and routing', () => {
     await expectVisible(tab.page.getByText('Hello, Demo'));
     await expectVisible(tab.page.getByText('demo@pinboard.test'));
     await tab.page.goto('/boards');
-    await expectVisible(tab.page.getByText('Travel dreams'));
+    await expectVisible(tab.page.getByText('Photo walk'));
     expect(tab.errors).toEqual([]);
     await tab.context.close();
   });
@@ -50,12 +52,12 @@ describe('roles and routing', () => {
     await page.goto('/');
     const grid = page.getByRole('region', { name: 'All pins' });
     await expectVisible(grid.getByRole('article'));
-    expect(await grid.getByRole('article').count()).toBe(12);
+    expect(await grid.getByRole('article').count()).toBe(DEMO_PINS);
     expect(await grid.getByRole('button').count()).toBe(0);
     expect(await grid.getByRole('link', { name: /^Edit / }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Favorites' }).count()).toBe(0);
 
-    await grid.getByRole('link', { name: 'Sunrise over the dunes', exact: true }).click();
+    await grid.getByRole('link', { name: (seededImages[0] as DemoImage).title, exact: true }).click();
     await expectPath(page, /^\/pins\/\d+$/);
     await expectVisible(page.getByText('Pin owner: demo', { exact: true }));
     await expectVisible(page.getByText('Those colours are unreal. Where was this?'));
@@ -94,7 +96,7 @@ describe('roles and routing', () => {
     const owner = await openTab(browser, server.url);
     await signUp(owner.page, newAccount('owner'));
     const title = `Owner only ${Date.now()}`;
-    const pinId = await createPin(owner.page, { title, imageUrl: '/seed-images/citrus.svg' });
+    const pinId = await createPin(owner.page, { title, imageUrl: DRAWING_URL });
 
     const other = await openTab(browser, server.url);
     const otherAccount = newAccount('other');
@@ -137,12 +139,12 @@ describe('roles and routing', () => {
     const { page } = tab;
     await demoLogin(page);
     await page.goto('/boards');
-    await page.getByRole('link', { name: /Travel dreams/ }).click();
+    await page.getByRole('link', { name: /Photo walk/ }).click();
     await expectPath(page, /^\/boards\/\d+$/);
     const boardPath = new URL(page.url()).pathname;
     await page.goto(`${boardPath}/manage-pins`);
     await page.reload();
-    await expectVisible(page.getByRole('heading', { name: 'Manage Travel dreams Pins' }));
+    await expectVisible(page.getByRole('heading', { name: 'Manage Photo walk Pins' }));
     await page.goto('/no/such/page');
     await expectVisible(page.getByRole('heading', { name: 'Page not found' }));
     await page.goto('/pins/999999');

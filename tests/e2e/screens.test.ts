@@ -2,6 +2,8 @@
 // screenshot into artifacts/screenshots/ and an axe-core check with no serious or critical findings.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DemoImage } from '../../db/demo-catalog.ts';
+import { DEMO_PINS, PHOTO_URL, seededImages } from '../support/demo.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 import {
   DESKTOP,
@@ -22,7 +24,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   ensureClientBuilt();
-  server = await startServer({ seed: true });
+  server = await startServer({ seed: { pins: DEMO_PINS } });
   browser = await launchChromium();
 });
 
@@ -49,11 +51,12 @@ async function run(viewport: { width: number; height: number }) {
   const anon = await openTab(browser, server.url, viewport);
   const user = await openTab(browser, server.url, viewport);
   await demoLogin(user.page);
-  const sunrise = await firstPinId(user.page, 'Sunrise over the dunes');
-  const lake = await firstPinId(user.page, 'Alpine lake');
-  const travel = await boardId(user.page, 'Travel dreams');
+  // The newest demo pin is the demo user's; the next one is Maya's, with the demo user's comment.
+  const newest = await firstPinId(user.page, (seededImages[0] as DemoImage).title);
+  const mayas = await firstPinId(user.page, (seededImages[1] as DemoImage).title);
+  const photoWalk = await boardId(user.page, 'Photo walk');
   // A pin whose image is missing shows the fallback.
-  const broken = await createPin(user.page, { title: `Broken image ${viewport.width}`, imageUrl: '/seed-images/does-not-exist.svg', description: 'The image URL of this pin does not load.' });
+  const broken = await createPin(user.page, { title: `Broken image ${viewport.width}`, imageUrl: '/seed-images/does-not-exist.jpg', description: 'The image URL of this pin does not load.' });
 
   const anonShots: Shot[] = [
     { name: 'home-anonymous', open: async (p) => { await p.goto('/'); await expectVisible(p.locator('article')); } },
@@ -79,7 +82,7 @@ async function run(viewport: { width: number; height: number }) {
         await expectVisible(p.getByText('Confirm Password field must be the same as the Password field'));
       },
     },
-    { name: 'pin-detail-anonymous', open: async (p) => { await p.goto(`/pins/${sunrise}`); await expectVisible(p.getByText('Saving this for my next trip.')); } },
+    { name: 'pin-detail-anonymous', open: async (p) => { await p.goto(`/pins/${newest}`); await expectVisible(p.getByText('Saving this for my next trip.')); } },
     { name: 'profile-menu-anonymous', overlay: true, open: async (p) => { await p.goto('/'); await p.getByRole('button', { name: 'Profile menu' }).click(); await expectVisible(p.getByRole('link', { name: 'Sign Up' })); } },
     { name: 'not-found', open: async (p) => { await p.goto('/nothing/here'); await expectVisible(p.getByRole('heading', { name: 'Page not found' })); } },
   ];
@@ -88,23 +91,23 @@ async function run(viewport: { width: number; height: number }) {
     { name: 'home', open: async (p) => { await p.goto('/'); await expectVisible(p.locator('article')); await p.locator('article').first().hover(); } },
     { name: 'profile-menu', overlay: true, open: async (p) => { await p.goto('/'); await p.getByRole('button', { name: 'Profile menu' }).click(); await expectVisible(p.getByText('Hello, Demo')); } },
     { name: 'favorites', open: async (p) => { await p.goto('/favorites'); await expectVisible(p.getByTitle('Remove from favorites')); } },
-    { name: 'boards', open: async (p) => { await p.goto('/boards'); await expectVisible(p.getByText('Travel dreams')); } },
+    { name: 'boards', open: async (p) => { await p.goto('/boards'); await expectVisible(p.getByText('Photo walk')); } },
     { name: 'boards-create', open: async (p) => { await p.goto('/boards/create'); await expectVisible(p.getByLabel('Board Name')); } },
     {
       name: 'boards-create-error',
       open: async (p) => { await p.goto('/boards/create'); await p.getByRole('button', { name: 'Create' }).click(); await expectVisible(p.getByText('Board name cannot be empty.')); },
     },
-    { name: 'board-detail', open: async (p) => { await p.goto(`/boards/${travel}`); await expectVisible(p.getByRole('heading', { name: 'Travel dreams' })); } },
+    { name: 'board-detail', open: async (p) => { await p.goto(`/boards/${photoWalk}`); await expectVisible(p.getByRole('heading', { name: 'Photo walk' })); } },
     {
       name: 'board-rename',
-      open: async (p) => { await p.goto(`/boards/${travel}`); await p.getByRole('button', { name: 'Rename Board' }).click(); await expectVisible(p.getByRole('button', { name: 'OK' })); },
+      open: async (p) => { await p.goto(`/boards/${photoWalk}`); await p.getByRole('button', { name: 'Rename Board' }).click(); await expectVisible(p.getByRole('button', { name: 'OK' })); },
     },
     {
       name: 'board-delete-modal',
       overlay: true,
-      open: async (p) => { await p.goto(`/boards/${travel}`); await p.getByRole('button', { name: 'Delete Board' }).click(); await expectVisible(p.getByRole('alertdialog')); },
+      open: async (p) => { await p.goto(`/boards/${photoWalk}`); await p.getByRole('button', { name: 'Delete Board' }).click(); await expectVisible(p.getByRole('alertdialog')); },
     },
-    { name: 'manage-pins', open: async (p) => { await p.goto(`/boards/${travel}/manage-pins`); await expectVisible(p.getByRole('heading', { name: 'Manage Travel dreams Pins' })); } },
+    { name: 'manage-pins', open: async (p) => { await p.goto(`/boards/${photoWalk}/manage-pins`); await expectVisible(p.getByRole('heading', { name: 'Manage Photo walk Pins' })); } },
     { name: 'your-pins', open: async (p) => { await p.goto('/pins'); await expectVisible(p.getByRole('heading', { name: 'Your Awesome Pins!' })); await expectVisible(p.locator('article')); } },
     { name: 'new-pin', open: async (p) => { await p.goto('/pins/new'); await expectVisible(p.getByRole('heading', { name: 'Create a New Pin' })); } },
     {
@@ -116,17 +119,17 @@ async function run(viewport: { width: number; height: number }) {
       open: async (p) => {
         await p.goto('/pins/new');
         await p.getByLabel('Title').fill('Ocean mood');
-        await p.getByLabel('Image URL').fill('/seed-images/ocean-waves.svg');
+        await p.getByLabel('Image URL').fill(PHOTO_URL);
         await expectVisible(p.getByAltText('Preview of the image'));
       },
     },
-    { name: 'pin-detail-owner', open: async (p) => { await p.goto(`/pins/${sunrise}`); await expectVisible(p.getByRole('link', { name: 'Edit This Pin' })); await expectVisible(p.getByText('Saving this for my next trip.')); } },
-    { name: 'pin-detail-other', open: async (p) => { await p.goto(`/pins/${lake}`); await expectVisible(p.getByText('I could stare at this all day.')); } },
+    { name: 'pin-detail-owner', open: async (p) => { await p.goto(`/pins/${newest}`); await expectVisible(p.getByRole('link', { name: 'Edit This Pin' })); await expectVisible(p.getByText('Saving this for my next trip.')); } },
+    { name: 'pin-detail-other', open: async (p) => { await p.goto(`/pins/${mayas}`); await expectVisible(p.getByText('I could stare at this all day.')); } },
     {
       name: 'pin-add-to-board',
       overlay: true,
       open: async (p) => {
-        await p.goto(`/pins/${lake}`);
+        await p.goto(`/pins/${mayas}`);
         await p.getByRole('button', { name: 'Add To Board' }).click();
         await expectVisible(p.getByRole('button', { name: '+ Create New Board' }));
         await p.getByRole('button', { name: '+ Create New Board' }).click();
@@ -137,18 +140,18 @@ async function run(viewport: { width: number; height: number }) {
       name: 'pin-comment-modal',
       overlay: true,
       open: async (p) => {
-        await p.goto(`/pins/${lake}`);
+        await p.goto(`/pins/${mayas}`);
         await p.getByRole('button', { name: 'Add Comment' }).click();
         await p.getByRole('dialog').getByRole('button', { name: 'Submit' }).click();
         await expectVisible(p.getByText('Text is required'));
       },
     },
     { name: 'pin-broken-image', open: async (p) => { await p.goto(`/pins/${broken}`); await expectVisible(p.getByText('Image unavailable')); } },
-    { name: 'pin-edit', open: async (p) => { await p.goto(`/pins/${sunrise}/edit`); await expectVisible(p.getByRole('button', { name: 'Save Changes' })); } },
+    { name: 'pin-edit', open: async (p) => { await p.goto(`/pins/${newest}/edit`); await expectVisible(p.getByRole('button', { name: 'Save Changes' })); } },
     {
       name: 'pin-delete-modal',
       overlay: true,
-      open: async (p) => { await p.goto(`/pins/${sunrise}`); await p.getByRole('button', { name: 'Delete This Pin' }).click(); await expectVisible(p.getByRole('alertdialog')); },
+      open: async (p) => { await p.goto(`/pins/${newest}`); await p.getByRole('button', { name: 'Delete This Pin' }).click(); await expectVisible(p.getByRole('alertdialog')); },
     },
   ];
 

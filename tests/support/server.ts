@@ -3,7 +3,7 @@ import { type Config, loadConfig } from '../../backend/config.ts';
 import type { JobSetup } from '../../backend/jobs/define.ts';
 import { type RunningServer, startServer as startBackend } from '../../backend/server.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
-import { seedDemoData } from '../../db/seed.ts';
+import { type SeedResult, seedDemoData } from '../../db/seed.ts';
 import { createTestDatabase, REDIS_URL } from './database.ts';
 
 export type TestDatabaseKind = 'postgres' | 'pglite';
@@ -13,8 +13,11 @@ export interface StartOptions {
   db?: TestDatabaseKind;
   /** Use the machine's Redis for sessions and rate limits. */
   redis?: boolean;
-  /** Load the demo account and sample pins. */
-  seed?: boolean;
+  /**
+   * Load the demo account and sample pins: `true` for the whole demo catalog (as the app does),
+   * `{ pins: n }` for its first n pictures (a dozen keeps a test file fast).
+   */
+  seed?: boolean | { pins: number };
   /** Reuse an existing database (e.g. a second instance on the same data) instead of a fresh one. */
   databaseUrl?: string;
   /** Extra environment, as the server would read it (e.g. LOGIN_FAILURES_PER_ACCOUNT). */
@@ -27,6 +30,8 @@ export interface TestServer {
   url: string;
   server: RunningServer;
   config: Config;
+  /** What the seed created (when `seed` was asked for). */
+  seeded: SeedResult | null;
   /** The Postgres URL (postgres mode) so a second instance can share the data. */
   databaseUrl: string | undefined;
   stop(): Promise<void>;
@@ -68,10 +73,14 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     ...options.env,
   });
   let server: RunningServer;
+  let seeded: SeedResult | null = null;
   try {
     server = await startBackend(config, options.jobs ? { jobs: options.jobs } : {});
     if (!options.databaseUrl) await migrateToLatest(server.database.db);
-    if (options.seed) await seedDemoData(server.database.db, { demo: config.demo, hashPassword });
+    if (options.seed) {
+      const pins = typeof options.seed === 'object' ? options.seed.pins : undefined;
+      seeded = await seedDemoData(server.database.db, { demo: config.demo, hashPassword, pins });
+    }
   } catch (error) {
     await drop?.();
     throw error;
@@ -80,6 +89,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     url: server.url,
     server,
     config,
+    seeded,
     databaseUrl,
     async stop() {
       await server.close();
