@@ -15,7 +15,8 @@ export class ApiError extends Error {
 }
 
 /** Status 0 stands for "no answer at all" (network down, aborted). */
-const NETWORK_ERROR_STATUS = 0;
+export const NETWORK_ERROR_STATUS = 0;
+const UNREACHABLE = 'The server could not be reached.';
 
 function readCookie(name: string): string | undefined {
   if (typeof document === 'undefined') return undefined;
@@ -26,7 +27,8 @@ function readCookie(name: string): string | undefined {
   return undefined;
 }
 
-function toErrorBody(status: number, raw: unknown): ErrorBody {
+/** The error shape of an answer (whatever it carried), with a generic message when it had none. */
+export function toErrorBody(status: number, raw: unknown): ErrorBody {
   const body: ErrorBody = { message: `Request failed with status ${status}`, errors: [], fields: {} };
   if (raw && typeof raw === 'object') {
     const r = raw as Record<string, unknown>;
@@ -58,14 +60,33 @@ interface CallOptions {
   idempotencyKey?: string;
 }
 
+/** The anti-forgery header every call carries (read fresh: login and logout rotate the token). */
+export function csrfHeaders(): Record<string, string> {
+  const token = readCookie('XSRF-TOKEN');
+  return token ? { 'X-XSRF-TOKEN': token } : {};
+}
+
+/** True for a 403 whose message says the anti-forgery token was refused. */
+export function isCsrfRefusal(status: number, raw: unknown): boolean {
+  return status === 403 && toErrorBody(403, raw).message.toLowerCase().includes('csrf');
+}
+
+/** A token rotated by another tab (login/logout elsewhere): one GET sets a fresh cookie. */
+export async function refreshCsrfToken(): Promise<void> {
+  await fetch('/api/auth/', { credentials: 'same-origin' });
+}
+
+/** The error of a call that got no answer at all. */
+export function unreachable(): ApiError {
+  return new ApiError(NETWORK_ERROR_STATUS, { message: UNREACHABLE, errors: [UNREACHABLE], fields: {} });
+}
+
 async function send(method: Method, path: string, body: unknown, options: CallOptions): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
   if (method !== 'GET') headers['Content-Type'] = 'application/json';
-  // On every call, GETs included: logout is a GET that the server refuses without it. Read fresh
-  // each time: login and logout rotate the token.
-  const token = readCookie('XSRF-TOKEN');
-  if (token) headers['X-XSRF-TOKEN'] = token;
+  // On every call, GETs included: logout is a GET that the server refuses without it.
+  Object.assign(headers, csrfHeaders());
   const init: RequestInit = { method, headers, credentials: 'same-origin' };
   if (body !== undefined) init.body = JSON.stringify(body);
   return fetch(path, init);
@@ -81,20 +102,13 @@ export async function api<T>(method: Method, path: string, body?: unknown, optio
     response = await send(method, path, body, options);
     // A token rotated by another tab (login/logout elsewhere) gives 403 with no valid token; one
     // GET refreshes the cookie, then the call is tried once more.
-    if (response.status === 403 && method !== 'GET') {
-      const raw = await readJson(response.clone());
-      if (toErrorBody(403, raw).message.toLowerCase().includes('csrf')) {
-        await fetch('/api/auth/', { credentials: 'same-origin' });
-        response = await send(method, path, body, options);
-      }
+    if (response.status === 403 && method !== 'GET' && isCsrfRefusal(403, await readJson(response.clone()))) {
+      await refreshCsrfToken();
+      response = await send(method, path, body, options);
     }
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    throw new ApiError(NETWORK_ERROR_STATUS, {
-      message: 'The server could not be reached.',
-      errors: ['The server could not be reached.'],
-      fields: {},
-    });
+    throw unreachable();
   }
   const raw = await readJson(response);
   if (response.status >= 400) throw new ApiError(response.status, toErrorBody(response.status, raw));

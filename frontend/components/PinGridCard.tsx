@@ -2,7 +2,6 @@ import { useAtomValue } from 'jotai';
 import { Link } from 'react-router';
 import { useEntity } from '../hooks/useEntity.ts';
 import { pinsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
-import { cardAspect } from './grid/aspect.ts';
 import { HeartButton } from './HeartButton.tsx';
 import { PinCard } from './PinCard.tsx';
 
@@ -16,7 +15,7 @@ export function PinGridCard({ pinId }: { pinId: number }) {
       pinId={pin.id}
       title={pin.title}
       imageUrl={pin.image_url}
-      aspect={cardAspect(pin)}
+      image={pin.image}
       actions={user ? <HeartButton pinId={pin.id} title={pin.title} /> : null}
       footer={
         <>

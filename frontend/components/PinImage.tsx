@@ -1,33 +1,63 @@
 import { useState } from 'react';
+import type { PinImage as StoredImage } from '../../contract/images.ts';
 import { isAllowedImageUrl } from '../../contract/urls.ts';
 import { BrokenImageIcon } from './Icons.tsx';
+import { placeholderDataUrl, thumbnailSrcSet } from './image-sources.ts';
 
 type Props = {
+  /** The pin's image address (`image_url`): what is shown when the pin has no stored image. */
   src: string;
+  /**
+   * The stored image (DESIGN §10), when there is one: its thumbnails are shown instead of `src`,
+   * its box is reserved from its width and height before anything loads, and its placeholder is
+   * shown until the thumbnail has loaded.
+   */
+  image?: StoredImage | null | undefined;
+  /**
+   * The width the image is shown at, as a `sizes` value (a grid's column width): the browser then
+   * picks the 236 or 736 px thumbnail from a `srcset`. Without it, the 736 px thumbnail.
+   */
+  sizes?: string | undefined;
   alt: string;
   className?: string;
   eager?: boolean;
   /**
    * Width / height of a fixed box that the image fills (object-fit: cover) in every state, so the
    * element keeps its size while the image loads or fails (grid cards). Without it the image takes
-   * its own height once loaded.
+   * its own height once loaded, or, for a stored image, its own shape from the start.
    */
   aspect?: number;
 };
 
 /**
- * A lazily loaded image with a tinted placeholder while it loads and a tidy fallback when the URL
- * is broken. Keyed by `src` so a new URL starts over.
+ * A lazily loaded image with a placeholder while it loads (the stored image's thumbhash, or a
+ * tinted shimmer) and a tidy fallback when the image is broken. Keyed by what it shows, so a new
+ * image (a pin whose import finished, say) starts over.
  */
 export function PinImage(props: Props) {
-  return <PinImageInner key={props.src} {...props} />;
+  return <PinImageInner key={`${props.src} ${props.image?.thumbnails['236'] ?? ''}`} {...props} />;
 }
 
-function PinImageInner({ src, alt, className, eager, aspect }: Props) {
+/** What the <img> is given: one address, or thumbnails with a srcset. */
+function sourcesOf({ src, image, sizes }: Props): { src: string; srcSet?: string; sizes?: string } {
+  if (!image) return { src };
+  if (sizes === undefined) return { src: image.thumbnails['736'] };
+  return { src: image.thumbnails['236'], srcSet: thumbnailSrcSet(image), sizes };
+}
+
+function PinImageInner(props: Props) {
+  const { alt, className, eager, image } = props;
+  const sources = sourcesOf(props);
   // Never request an address that could act (an API path of this site): the server refuses such
   // pins, and this keeps any that were stored before that rule harmless too.
-  const [state, setState] = useState<'loading' | 'loaded' | 'error'>(() => (isAllowedImageUrl(src, [window.location.host]) ? 'loading' : 'error'));
+  const [state, setState] = useState<'loading' | 'loaded' | 'error'>(() => {
+    const own = [window.location.host];
+    const usable = isAllowedImageUrl(sources.src, own) && (!image || isAllowedImageUrl(image.thumbnails['736'], own));
+    return usable ? 'loading' : 'error';
+  });
 
+  // A stored image's box is known before anything loads: its own shape, unless the caller fixes one.
+  const aspect = props.aspect ?? (image ? image.width / image.height : undefined);
   const boxed = aspect === undefined ? '' : ' pin-image--boxed';
   const style = aspect === undefined ? undefined : { aspectRatio: String(aspect) };
   if (state === 'error') {
@@ -38,13 +68,20 @@ function PinImageInner({ src, alt, className, eager, aspect }: Props) {
       </div>
     );
   }
+  const placeholder = image ? placeholderDataUrl(image.placeholder) : null;
   return (
-    <div className={`pin-image pin-image--${state}${boxed} ${className ?? ''}`} style={style}>
+    <div className={`pin-image pin-image--${state}${boxed}${placeholder ? ' pin-image--placeholder' : ''} ${className ?? ''}`} style={style}>
+      {placeholder ? <div className="pin-image__placeholder" style={{ backgroundImage: `url("${placeholder}")` }} aria-hidden="true" data-testid="image-placeholder" /> : null}
       <img
-        src={src}
         alt={alt}
         loading={eager ? 'eager' : 'lazy'}
         decoding="async"
+        // The image's own size, so the browser knows its shape even before the CSS applies.
+        width={image?.width}
+        height={image?.height}
+        sizes={sources.sizes}
+        srcSet={sources.srcSet}
+        src={sources.src}
         ref={(img) => {
           // A cached image may have finished before React attached its listeners.
           if (img?.complete && state === 'loading') setState(img.naturalWidth > 0 ? 'loaded' : 'error');

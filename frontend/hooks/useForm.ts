@@ -42,6 +42,11 @@ export function useForm<V extends Record<string, string>>({ initial, validate, s
     if (Object.keys(found).length === 0) void run(() => submit(values), failed);
   }
 
+  /** Sets a value from the page's own code (a field filled in for the user). */
+  function set(name: keyof V & string, value: string | ((current: string) => string)): void {
+    setValues((current) => ({ ...current, [name]: typeof value === 'function' ? value(current[name] ?? '') : value }));
+  }
+
   function field(name: keyof V & string) {
     return {
       name,
@@ -50,5 +55,5 @@ export function useForm<V extends Record<string, string>>({ initial, validate, s
     };
   }
 
-  return { values, errors, busy, field, onSubmit, run };
+  return { values, errors, busy, field, set, onSubmit, run };
 }

@@ -90,7 +90,7 @@ export function BoardPinsGrid({ board, pins, restoreKey, footer }: { board: Boar
 function BoardPinCard({ pinId, footer }: { pinId: number; footer: (pin: BoardPin) => ReactNode }) {
   const pin = useEntity(boardPinsByIdAtom, pinId);
   if (!pin) return null;
-  return <PinCard pinId={pin.id} title={pin.title} imageUrl={pin.image_url} footer={footer(pin)} />;
+  return <PinCard pinId={pin.id} title={pin.title} imageUrl={pin.image_url} image={pin.image} footer={footer(pin)} />;
 }
 
 export function BoardDetailPage() {

@@ -10,6 +10,10 @@ import { boardsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
 import { formatPinCount } from '../state/boards.ts';
 
 export const BOARDS_EMPTY = 'No boards found.';
+/** The cover box (.board-card__cover): a stored image fills it, cropped. */
+const COVER_ASPECT = 4 / 3;
+/** A cover's width (.board-grid): two columns on a phone, else columns of about 220–260 px. */
+const COVER_SIZES = '(max-width: 520px) calc(50vw - 22px), 260px';
 
 export function BoardsPage() {
   useDocumentTitle('Boards');
@@ -57,11 +61,16 @@ function BoardCard({ boardId }: { boardId: number }) {
   if (!board) return null;
   const cover = board.pins[0];
   const coverUrl = cover ? cover.image_url || (cover as { imageUrl?: string }).imageUrl || '' : '';
+  const coverImage = cover?.image ?? null;
   return (
     <li className="board-card">
       <Link to={`/boards/${board.id}`} className="board-card__link">
         <div className="board-card__cover">
-          {cover ? <PinImage src={coverUrl} alt="" /> : <div className="board-card__no-image">No Image</div>}
+          {cover ? (
+            <PinImage src={coverUrl} image={coverImage} sizes={COVER_SIZES} aspect={coverImage ? COVER_ASPECT : undefined} alt="" />
+          ) : (
+            <div className="board-card__no-image">No Image</div>
+          )}
         </div>
         <div className="board-card__body">
           <span className="board-card__name">{board.name}</span>

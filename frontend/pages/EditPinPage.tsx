@@ -60,7 +60,7 @@ function EditPinForm({ pin }: { pin: Pin }) {
     <div className="form-page form-page--wide">
       <form className="form-card form-card--split" onSubmit={form.onSubmit} noValidate aria-labelledby="edit-pin-title">
         <div className="form-card__preview">
-          <PinImage src={pin.image_url} alt={pin.title} eager />
+          <PinImage src={pin.image_url} image={pin.image} alt={pin.title} eager />
         </div>
         <div className="form-card__fields">
           <h1 id="edit-pin-title">Edit Pin</h1>

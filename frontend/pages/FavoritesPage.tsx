@@ -5,7 +5,6 @@ import type { Favorite } from '../../contract/index.ts';
 import { fetchFavoritePage, removeFavorite as removeFavoriteCall } from '../api/favorites.ts';
 import { MasonryGrid } from '../components/grid/MasonryGrid.tsx';
 import { SkeletonGrid } from '../components/grid/SkeletonGrid.tsx';
-import { cardAspect } from '../components/grid/aspect.ts';
 import { HeartIcon } from '../components/Icons.tsx';
 import { PinCard } from '../components/PinCard.tsx';
 import { Empty, RetryLoad } from '../components/Status.tsx';
@@ -90,7 +89,7 @@ function FavoriteCard({ favoriteId }: { favoriteId: number }) {
       pinId={favorite.pin_id}
       title={favorite.title}
       imageUrl={favorite.image_url}
-      aspect={cardAspect(favorite)}
+      image={favorite.image}
       footer={
         <button
           type="button"

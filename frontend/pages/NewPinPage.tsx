@@ -1,4 +1,5 @@
 import { useStore } from 'jotai';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { LIMITS } from '../../contract/limits.ts';
 import { MSG } from '../../contract/messages.ts';
@@ -6,17 +7,23 @@ import { isApiError } from '../api/client.ts';
 import { createPin } from '../api/pins.ts';
 import { FormField } from '../components/FormField.tsx';
 import { isAllowedImageUrl } from '../../contract/urls.ts';
-import { PinImage } from '../components/PinImage.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { type FormErrors, useForm } from '../hooks/useForm.ts';
 import { upsertPin } from '../state/pins.ts';
+import { ImagePicker } from './new-pin/ImagePicker.tsx';
+import { UploadInterrupted, useImageUpload } from './new-pin/useImageUpload.ts';
+import { usePastedFile } from './new-pin/usePastedFile.ts';
 
-/** SPEC §5: title and image URL non-blank; every problem is listed together. */
-function validateNewPin({ title, imageUrl }: { title: string; imageUrl: string }): FormErrors {
+/**
+ * SPEC §5: title and image URL non-blank; every problem is listed together. A file being uploaded
+ * stands for the image URL: its address fills it in when the upload is done.
+ */
+function validateNewPin({ title, imageUrl }: { title: string; imageUrl: string }, uploading: boolean): FormErrors {
   const errors: FormErrors = {};
   if (!title.trim()) errors.title = MSG.titleRequired;
-  if (!imageUrl.trim()) errors.imageUrl = MSG.imageUrlRequired;
-  else if (!isAllowedImageUrl(imageUrl.trim(), [window.location.host])) errors.imageUrl = MSG.imageUrlInvalid;
+  if (!imageUrl.trim()) {
+    if (!uploading) errors.imageUrl = MSG.imageUrlRequired;
+  } else if (!isAllowedImageUrl(imageUrl.trim(), [window.location.host])) errors.imageUrl = MSG.imageUrlInvalid;
   return errors;
 }
 
@@ -37,37 +44,73 @@ export function NewPinPage() {
   useDocumentTitle('Create a New Pin');
   const store = useStore();
   const navigate = useNavigate();
+  // The uploaded image's address becomes the pin's image URL (DESIGN §10).
+  const upload = useImageUpload({ onUploaded: (image) => form.set('imageUrl', image.url) });
+  const uploading = upload.state.phase === 'uploading';
+  const [waiting, setWaiting] = useState(false);
   const form = useForm({
     initial: { title: '', imageUrl: '', description: '' },
-    validate: validateNewPin,
+    validate: (values) => validateNewPin(values, uploading),
     async submit({ title, imageUrl, description }) {
-      upsertPin(store, await createPin({ title: title.trim(), imageUrl: imageUrl.trim(), description: description.trim() }));
+      // Save waits for a running upload, then sends the address it gave.
+      setWaiting(uploading);
+      let image;
+      try {
+        image = uploading ? await upload.whenUploaded() : null;
+      } finally {
+        setWaiting(false);
+      }
+      const url = image ? image.url : imageUrl.trim();
+      upsertPin(store, await createPin({ title: title.trim(), imageUrl: url, description: description.trim() }));
       await navigate('/pins');
     },
     failed(error) {
+      // The upload's own error is already shown beside it.
+      if (error instanceof UploadInterrupted) return {};
       // SPEC §8: failures are logged. A 400 carries the same validation texts as ours: list them.
       console.error(error);
       return isApiError(error) && error.status === 400 ? error.body.fields : {};
     },
   });
+
+  /** A file chosen, dropped or pasted replaces the typed URL. */
+  function takeFile(file: File) {
+    if (upload.choose(file)) form.set('imageUrl', '');
+  }
+  usePastedFile(takeFile);
+
+  function removeFile() {
+    const url = upload.state.phase === 'done' ? upload.state.image.url : null;
+    upload.remove();
+    form.set('imageUrl', (current) => (current === url ? '' : current));
+  }
+
+  const urlField = form.field('imageUrl');
+  /** Typing a URL is the other way in: it drops the chosen file. */
+  const onUrlChange = (event: { target: { value: string } }) => {
+    if (upload.state.phase !== 'empty') upload.remove({ quiet: true });
+    urlField.onChange(event);
+  };
+
   const imageUrl = form.values.imageUrl.trim();
   const preview = imageUrl && isAllowedImageUrl(imageUrl, [window.location.host]) ? imageUrl : '';
 
   return (
     <div className="form-page form-page--wide">
       <form className="form-card form-card--split" onSubmit={form.onSubmit} noValidate aria-labelledby="new-pin-title">
-        <div className="form-card__preview" aria-hidden={preview ? undefined : true}>
-          {preview ? <PinImage src={preview} alt="Preview of the image" eager /> : <div className="preview-empty">Image preview</div>}
-        </div>
+        <ImagePicker upload={upload.state} error={upload.error} status={upload.status} urlPreview={preview} onFile={takeFile} onRemove={removeFile} />
         <div className="form-card__fields">
           <h1 id="new-pin-title">Create a New Pin</h1>
           <ErrorList errors={Object.values(form.errors)} label="Problems with this pin" />
           <FormField label="Title" maxLength={LIMITS.title} {...form.field('title')} />
-          <FormField label="Image URL" type="url" inputMode="url" placeholder="https://…" maxLength={LIMITS.imageUrl} {...form.field('imageUrl')} />
+          <FormField label="Image URL" type="url" inputMode="url" placeholder="https://…" maxLength={LIMITS.imageUrl} {...urlField} onChange={onUrlChange} />
           <FormField label="Description (optional)" multiline maxLength={LIMITS.description} {...form.field('description')} />
-          <button type="submit" className="button button--block" disabled={form.busy}>
+          <button type="submit" className="button button--block" disabled={form.busy} aria-describedby={waiting ? 'new-pin-waiting' : undefined}>
             Save Pin
           </button>
+          <p id="new-pin-waiting" className="field__hint" role="status">
+            {waiting ? 'Saving as soon as the image has uploaded…' : ''}
+          </p>
         </div>
       </form>
     </div>

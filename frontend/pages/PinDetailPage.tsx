@@ -2,6 +2,7 @@ import { useAtomValue, useStore } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { Pin } from '../../contract/index.ts';
+import { isAllowedImageUrl } from '../../contract/urls.ts';
 import { deletePin, fetchPin } from '../api/pins.ts';
 import { AddToBoard } from '../components/AddToBoard.tsx';
 import { CommentSection } from '../components/CommentSection.tsx';
@@ -46,6 +47,19 @@ export function PinDetailPage() {
   return <PinDetail pin={pin} />;
 }
 
+/**
+ * The page shows a stored image's 736 px thumbnail; the original opens on demand. (A pin without a
+ * stored image already shows its original.) Only an address a pin may carry is linked.
+ */
+function OriginalImageLink({ pin }: { pin: Pin }) {
+  if (!pin.image || !isAllowedImageUrl(pin.image_url, [window.location.host])) return null;
+  return (
+    <a className="pin-detail__original" href={pin.image_url} target="_blank" rel="noopener noreferrer">
+      Open original image
+    </a>
+  );
+}
+
 function ownerName(pin: Pin): string {
   return pin.user?.username || 'Unknown';
 }
@@ -84,7 +98,8 @@ function PinDetail({ pin }: { pin: Pin }) {
     <div className="pin-detail-page">
       <article className="pin-detail">
         <div className="pin-detail__media">
-          <PinImage src={pin.image_url} alt={pin.title} eager />
+          <PinImage src={pin.image_url} image={pin.image} alt={pin.title} eager />
+          <OriginalImageLink pin={pin} />
         </div>
         <div className="pin-detail__info">
           <div className="pin-detail__toolbar">

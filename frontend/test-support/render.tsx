@@ -1,5 +1,6 @@
-// Shared helpers for the component tests: a fake `fetch` that answers like the REST contract, and
-// a renderer that mounts the real route table in a memory router with a fresh Jotai store.
+// Shared helpers for the component tests: a fake `fetch` (and XMLHttpRequest, for uploads) that
+// answers like the REST contract, and a renderer that mounts the real route table in a memory
+// router with a fresh Jotai store.
 import { cleanup, render } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { createStore, Provider } from 'jotai';
@@ -7,13 +8,17 @@ import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-rout
 import { afterEach, vi } from 'vitest';
 import { MSG, type Board, type Comment, type Pin, type User } from '../../contract/index.ts';
 import { routes as appRoutes } from '../routes.tsx';
+import { fakeXhrClass } from './fakeXhr.ts';
+import { installObjectUrlShim, resetObjectUrls } from './files.ts';
 import { installLayoutShim, setTestLayout } from './layout.ts';
 
 installLayoutShim();
+installObjectUrlShim();
 
 afterEach(() => {
   cleanup();
   setTestLayout({ width: 1000, cardHeight: 0 });
+  resetObjectUrls();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   vi.useRealTimers();
@@ -23,7 +28,18 @@ afterEach(() => {
   });
 });
 
-export type Call = { method: string; path: string; query: URLSearchParams; body: unknown; headers: Record<string, string> };
+/**
+ * One request as a handler sees it. `body` is the parsed JSON, or the FormData of a multipart
+ * upload; `progress` (uploads, which go through XMLHttpRequest) fires upload progress events.
+ */
+export type Call = {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  body: unknown;
+  headers: Record<string, string>;
+  progress?: (loaded: number, total: number) => void;
+};
 export type Reply = { status?: number; body?: unknown; headers?: Record<string, string> };
 export type Handler = Reply | ((call: Call) => Reply | Promise<Reply>);
 
@@ -31,23 +47,29 @@ export function errorBody(message: string, errors: string[] = [message], fields:
   return { message, errors, fields };
 }
 
-/** Installs a fake fetch. Keys are "METHOD /path"; unknown calls answer 404 in the error shape. */
+/**
+ * Installs a fake fetch and XMLHttpRequest. Keys are "METHOD /path"; unknown calls answer 404 in
+ * the error shape.
+ */
 export function mockApi(handlers: Record<string, Handler>) {
   const calls: Call[] = [];
+  async function answer(call: Call): Promise<Reply> {
+    calls.push(call);
+    const handler = handlers[`${call.method} ${call.path}`];
+    return handler === undefined ? { status: 404, body: errorBody('Not found') } : typeof handler === 'function' ? await handler(call) : handler;
+  }
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://localhost');
     const method = (init?.method ?? 'GET').toUpperCase();
     const headers = Object.fromEntries(Object.entries((init?.headers ?? {}) as Record<string, string>));
-    const call: Call = { method, path: url.pathname, query: url.searchParams, body: init?.body ? JSON.parse(String(init.body)) : undefined, headers };
-    calls.push(call);
-    const handler = handlers[`${method} ${url.pathname}`];
-    const reply: Reply = handler === undefined ? { status: 404, body: errorBody('Not found') } : typeof handler === 'function' ? await handler(call) : handler;
+    const reply = await answer({ method, path: url.pathname, query: url.searchParams, body: init?.body ? JSON.parse(String(init.body)) : undefined, headers });
     return new Response(reply.body === undefined ? '' : JSON.stringify(reply.body), {
       status: reply.status ?? 200,
       headers: { 'Content-Type': 'application/json', ...reply.headers },
     });
   });
   vi.stubGlobal('fetch', fetchMock);
+  vi.stubGlobal('XMLHttpRequest', fakeXhrClass(answer));
   return { calls, fetchMock, sent: (method: string, path?: string) => calls.filter((c) => c.method === method && (path === undefined || c.path === path)) };
 }
 

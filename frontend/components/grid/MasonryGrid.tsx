@@ -94,8 +94,18 @@ interface Item {
 interface CellContext {
   renderCard: (id: number) => ReactNode;
   gone: ReadonlySet<number>;
+  /** The width of a card (a column), in CSS pixels. */
+  cardWidth: number | null;
 }
-const Cells = createContext<CellContext>({ renderCard: () => null, gone: new Set() });
+const Cells = createContext<CellContext>({ renderCard: () => null, gone: new Set(), cardWidth: null });
+
+/**
+ * The width of the grid's cards in CSS pixels (null outside a grid): a card's image tells the
+ * browser through `sizes`, so it fetches the thumbnail that fits the column (DESIGN §10).
+ */
+export function useCardWidth(): number | null {
+  return useContext(Cells).cardWidth;
+}
 
 /** One masonry cell: the card, or nothing for an id that left the list (a collapsed gap). */
 function Cell({ data: { id }, index }: RenderComponentProps<Item>) {
@@ -228,7 +238,8 @@ function Layout({ ids, renderCard, hasMore, status, loadMore, restoreKey, box }:
     [store, restoreKey],
   );
 
-  const cells = useMemo(() => ({ renderCard, gone: slots.gone }), [renderCard, slots.gone]);
+  const cardWidth = positioner.columnWidth;
+  const cells = useMemo(() => ({ renderCard, gone: slots.gone, cardWidth }), [renderCard, slots.gone, cardWidth]);
   const itemCache = useRef(new Map<number, Item>());
   const items = useMemo(() => {
     const cache = itemCache.current;

@@ -1,7 +1,7 @@
 // Grid cards keep a fixed image box, so a card's height is known before its image loads and the
-// masonry does not jump as images arrive. Pins carry no image size yet: every card gets the same
-// box, filled with object-fit: cover. Once the server sends `image: {width, height}` (DESIGN §10),
-// each card takes its image's own shape, within bounds that keep the columns readable.
+// masonry does not jump as images arrive. A pin with a stored image (`image: {width, height}`,
+// DESIGN §10) gets its image's own shape, within bounds that keep the columns readable; one without
+// (a remote image not imported yet) gets the default box. The image fills its box (object-fit: cover).
 
 /** The box of a card whose image size is unknown (width / height: a little taller than wide). */
 export const DEFAULT_ASPECT = 4 / 5;

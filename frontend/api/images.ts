@@ -1,0 +1,119 @@
+// Image upload (DESIGN §10): POST /api/images/ as multipart/form-data, the file in the field `file`.
+// Sent with XMLHttpRequest rather than fetch, because only XHR reports upload progress. Everything
+// else is as for the other calls (./client.ts): cookies, the anti-forgery header, the error shape.
+import type { ImageUploaded, StoredImage } from '../../contract/images.ts';
+import { ApiError, csrfHeaders, isCsrfRefusal, refreshCsrfToken, toErrorBody, unreachable } from './client.ts';
+
+/** The largest file the server takes (DESIGN §10: 20 MB). Checked before uploading, too. */
+export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+
+// The server's texts for what the client checks itself (issue #15), so both say the same.
+export const IMAGE_MSG = {
+  notAnImage: 'That file is not an image.',
+  tooLarge: 'Images can be at most 20 MB.',
+} as const;
+
+/** The formats the server recognises (by their bytes); the picker offers these. */
+export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif'] as const;
+const IMAGE_EXTENSIONS = /\.(jpe?g|png|webp|gif|avif)$/i;
+
+/**
+ * The client's own checks of a chosen file, before any byte is sent: its message, or null. The
+ * server decides by the file's bytes; a type the browser could not name (empty) is let through when
+ * the name looks like an image, for the server to judge.
+ */
+export function checkImageFile(file: File): string | null {
+  const looksLikeImage = file.type ? file.type.startsWith('image/') : IMAGE_EXTENSIONS.test(file.name);
+  if (!looksLikeImage) return IMAGE_MSG.notAnImage;
+  if (file.size > MAX_IMAGE_BYTES) return IMAGE_MSG.tooLarge;
+  return null;
+}
+
+export interface UploadProgress {
+  loaded: number;
+  /** Null when the browser cannot tell the size of the whole request. */
+  total: number | null;
+}
+
+export interface UploadOptions {
+  onProgress?: (progress: UploadProgress) => void;
+  /** Aborting rejects the upload with a DOMException named AbortError. */
+  signal?: AbortSignal;
+}
+
+interface Answer {
+  status: number;
+  raw: unknown;
+}
+
+function parse(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined; // a proxy's HTML error page, say
+  }
+}
+
+function sendOnce(file: File, { onProgress, signal }: UploadOptions): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new DOMException('The upload was cancelled.', 'AbortError'));
+      return;
+    }
+    const xhr = new XMLHttpRequest();
+    const onAbort = () => xhr.abort();
+    const done = () => signal?.removeEventListener('abort', onAbort);
+    xhr.open('POST', '/api/images/'); // same-origin: cookies go with it
+    xhr.setRequestHeader('Accept', 'application/json');
+    for (const [name, value] of Object.entries(csrfHeaders())) xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (event) => onProgress?.({ loaded: event.loaded, total: event.lengthComputable ? event.total : null });
+    xhr.onload = () => {
+      done();
+      resolve({ status: xhr.status, raw: parse(xhr.responseText) });
+    };
+    xhr.onerror = () => {
+      done();
+      reject(unreachable());
+    };
+    xhr.onabort = () => {
+      done();
+      reject(new DOMException('The upload was cancelled.', 'AbortError'));
+    };
+    signal?.addEventListener('abort', onAbort);
+    const body = new FormData();
+    body.append('file', file, file.name);
+    // No Content-Type header: the browser writes multipart/form-data with its boundary.
+    xhr.send(body);
+  });
+}
+
+/**
+ * Uploads one image and resolves with it as stored (its `url` is for the pin's `imageUrl`).
+ * Rejects with ApiError for a refusal (the server's message; a 413 that carried none, from a proxy
+ * in front, gets the size message), status 0 when the server could not be reached, or an
+ * AbortError when `signal` aborted it.
+ */
+export async function uploadImage(file: File, options: UploadOptions = {}): Promise<StoredImage> {
+  let answer = await sendOnce(file, options);
+  if (isCsrfRefusal(answer.status, answer.raw)) {
+    await refreshCsrfToken();
+    answer = await sendOnce(file, options);
+  }
+  const { status, raw } = answer;
+  if (status >= 200 && status < 300) {
+    const image = (raw as Partial<ImageUploaded> | undefined)?.image;
+    if (image && typeof image.url === 'string') return image;
+    throw new ApiError(status, toErrorBody(status, undefined));
+  }
+  const body = toErrorBody(status, raw);
+  if (status === 413 && !(raw && typeof raw === 'object' && 'message' in raw)) {
+    body.message = IMAGE_MSG.tooLarge;
+    body.errors = [IMAGE_MSG.tooLarge];
+  }
+  throw new ApiError(status, body);
+}
+
+export function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
+}
