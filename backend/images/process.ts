@@ -5,6 +5,7 @@ import { IMAGE_LIMITS, THUMBNAIL_WIDTHS, type ThumbnailWidth } from '../../contr
 import { MSG } from '../../contract/messages.ts';
 import type { ImageFormat } from '../../db/schema.ts';
 import { HttpError, ImageRefusedError } from '../errors.ts';
+import { gifIsComplete } from './gif.ts';
 
 // The derived data of a stored image (DESIGN §10, NOTES §2): its size after EXIF orientation, a
 // thumbhash placeholder and WebP thumbnails 236 and 736 px wide, all made with sharp (libvips).
@@ -74,6 +75,8 @@ async function derive(bytes: Buffer, format: ImageFormat): Promise<ProcessedImag
     const meta = await sharp(bytes, INPUT).metadata();
     // Magic bytes and decoder agree, or the file is not what it claims (a HEIC in an AVIF's clothes).
     if (meta.format !== DECODER[format] || (format === 'avif' && meta.compression !== 'av1')) throw new ImageRefusedError('damaged');
+    // A GIF cut off after its first frame decodes without a warning (gif.ts).
+    if (format === 'gif' && !gifIsComplete(bytes)) throw new ImageRefusedError('damaged');
     ({ width, height } = meta.autoOrient);
     if (width * height > IMAGE_LIMITS.maxPixels) throw new ImageRefusedError('too-many-pixels');
     // One decode of the whole file (so a truncated or corrupt one fails here), straight to the

@@ -176,6 +176,11 @@ describe('refusals leave no row and no file', () => {
     await expectRefused(() => upload(whole.subarray(0, Math.floor(whole.length * 0.5)), 'cut.png'), 400, 'That image is damaged or incomplete.');
   });
 
+  test('an animated GIF cut off after its first frame (which decoders accept) → 400 "That image is damaged or incomplete."', async () => {
+    const whole = await animatedGif(200, 150, 3);
+    await expectRefused(() => upload(whole.subarray(0, Math.floor(whole.length * 0.8)), 'cut.gif'), 400, 'That image is damaged or incomplete.');
+  });
+
   test('20 MB + 1 byte → 413 "Images can be at most 20 MB."', async () => {
     const whole = await jpeg(64, 64);
     const big = Buffer.alloc(IMAGE_LIMITS.maxBytes + 1);
