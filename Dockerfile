@@ -28,9 +28,10 @@ COPY backend ./backend
 COPY contract ./contract
 COPY db ./db
 COPY --from=build /app/dist/public ./dist/public
-# The embedded database's folder (PGLITE_DIR=./data/pglite, used when DATABASE_URL is unset) is the
-# only place the app writes: owned by `node`, private to it.
-RUN mkdir -m 700 data && chown node:node data
+# The embedded database's folder (PGLITE_DIR=./data/pglite, used when DATABASE_URL is unset) and the
+# stored images' (MEDIA_DIR=./data/media) are the only places the app writes: owned by `node`,
+# private to it. A named volume mounted on data/media starts out with this owner.
+RUN mkdir -m 700 data data/media && chown node:node data data/media
 USER node
 ENV PATH=/app/node_modules/.bin:$PATH PORT=8080
 EXPOSE 8080

@@ -22,6 +22,9 @@ import { createRateLimiters } from './http/rate-limits.ts';
 import type { ReadCache } from './http/read-cache.ts';
 import { requestLogger } from './http/request-logger.ts';
 import { routerFor } from './http/route.ts';
+import { mediaRoutes } from './images/media-route.ts';
+import { MEDIA_PATH } from './images/media-urls.ts';
+import type { MediaStorage } from './images/storage.ts';
 import { createCursorCodec } from './paging/cursor.ts';
 import { sessionMiddleware } from './http/session.ts';
 import { buildOpenApiDocument } from './openapi.ts';
@@ -38,6 +41,8 @@ interface AppDeps {
   /** Public reads kept briefly in process (invalidated by events; see backend/http/read-cache.ts). */
   reads: ReadCache;
   redis?: Redis | undefined;
+  /** Where stored images are kept: served under /media/, written by uploads. */
+  media: MediaStorage;
   /** Set when a graceful shutdown starts: /readyz then answers 503. */
   lifecycle?: { shuttingDown: boolean };
 }
@@ -82,6 +87,7 @@ export function createApp(deps: AppDeps): PinboardApp {
   // Static files first: they need no session, cookie or CSRF work. API paths skip the lookup (a
   // file-system stat per call was 7–10 % of a pin read's CPU in bench:rest's profile).
   app.use('/seed-images', express.static(SEED_IMAGES_DIR, { maxAge: '1d', fallthrough: false }));
+  app.use(MEDIA_PATH, mediaRoutes(deps.media));
   const staticDir = path.resolve(config.staticDir);
   const indexHtml = path.join(staticDir, 'index.html');
   const serveClient = express.static(staticDir, { index: false, maxAge: '1h' });
@@ -127,6 +133,7 @@ export function createApp(deps: AppDeps): PinboardApp {
       reads: deps.reads,
       originPolicy,
       demoEmail: config.demoLogin ? config.demo.email : undefined,
+      media: deps.media,
     }),
   );
   api.use(apiNotFound);

@@ -65,6 +65,20 @@ const EnvSchema = z.object({
   JOB_CONCURRENCY: positiveInt(2),
   JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(24 * 3600).default(60),
   JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(1),
+  // Stored images (DESIGN §10): a local folder, unless S3_BUCKET names a bucket.
+  MEDIA_DIR: z.string().min(1).default('./data/media'),
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens').optional(),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  S3_REGION: z.string().min(1).optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
+  // Images being read and thumbnailed at once per process (each holds a libuv thread), and how
+  // many may wait before an upload is told the server is busy.
+  IMAGE_PROCESS_CONCURRENCY: positiveInt(2),
+  IMAGE_PROCESS_QUEUE: positiveInt(20),
+  // Uploads per signed-in user per RATE_LIMIT_WINDOW_SECONDS: each costs a few hundred ms of CPU.
+  UPLOAD_RATE_LIMIT_PER_USER: positiveInt(100),
 });
 
 export interface Config {
@@ -109,6 +123,8 @@ export interface Config {
     loginFailuresPerAddress: number;
     loginFailuresPerAccount: number;
     loginDelayMaxMs: number;
+    /** Image uploads per signed-in user per `windowMs`. */
+    uploadsPerUser: number;
     /** The general API limit: any call per client address per `apiWindowMs`. */
     apiPerIp: number;
     apiWindowMs: number;
@@ -129,6 +145,21 @@ export interface Config {
     /** How often an idle worker looks for a job (a send on this instance wakes it at once). */
     pollSeconds: number;
   };
+  /** Where stored images are kept: a folder, or an S3-compatible bucket. */
+  media:
+    | { kind: 'local'; dir: string }
+    | {
+        kind: 's3';
+        bucket: string;
+        /** For anything but AWS itself (R2, Garage, SeaweedFS, radosgw, …). */
+        endpoint: string | undefined;
+        region: string;
+        /** Without them the SDK's own chain is used (environment, shared files, an instance role). */
+        credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+        /** `bucket` in the path rather than the host name: what most self-hosted servers need. */
+        forcePathStyle: boolean;
+      };
+  imageProcessing: { concurrency: number; queue: number };
 }
 
 export class ConfigError extends Error {}
@@ -230,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     imports: { allowCidrs: parseCidrs(e.IMPORT_ALLOW_CIDRS), allowPorts: parsePorts(e.IMPORT_ALLOW_PORTS) },
     logLevel: e.LOG_LEVEL,
     rateLimits: {
+      uploadsPerUser: e.UPLOAD_RATE_LIMIT_PER_USER,
       windowMs: e.RATE_LIMIT_WINDOW_SECONDS * 1000,
       authPerIp: e.AUTH_RATE_LIMIT_PER_IP,
       loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,
@@ -246,5 +278,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseSeconds: e.JOB_LEASE_SECONDS,
       pollSeconds: e.JOB_POLL_SECONDS,
     },
+    media: parseMedia(e),
+    imageProcessing: { concurrency: e.IMAGE_PROCESS_CONCURRENCY, queue: e.IMAGE_PROCESS_QUEUE },
+  };
+}
+
+/** A bucket when S3_BUCKET is set; S3 settings without one are a mistake, not a local folder. */
+function parseMedia(e: z.infer<typeof EnvSchema>): Config['media'] {
+  if (!e.S3_BUCKET) {
+    const stray = (['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'] as const).filter((name) => e[name] !== undefined);
+    if (stray.length) throw new ConfigError(`${stray.join(', ')} set without S3_BUCKET: set S3_BUCKET to store images in a bucket, or unset them to use MEDIA_DIR`);
+    return { kind: 'local', dir: e.MEDIA_DIR };
+  }
+  if ((e.S3_ACCESS_KEY_ID === undefined) !== (e.S3_SECRET_ACCESS_KEY === undefined)) {
+    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the AWS SDK\'s own credentials');
+  }
+  return {
+    kind: 's3',
+    bucket: e.S3_BUCKET,
+    endpoint: e.S3_ENDPOINT,
+    // Self-hosted servers mostly ignore the region but the signature needs one.
+    region: e.S3_REGION ?? 'us-east-1',
+    credentials: e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY } : undefined,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
   };
 }

@@ -32,3 +32,29 @@ export const unauthorized = (message: string = MSG.notSignedIn, fields?: Record<
   new HttpError(401, message, { fields });
 export const forbidden = (message: string = MSG.forbidden) => new HttpError(403, message);
 export const notFound = (what: string) => new HttpError(404, `${what} not found.`);
+
+/** Why an image was refused; every way in (upload, import by URL, seed) refuses with these. */
+export type ImageRefusal = 'empty' | 'too-large' | 'not-an-image' | 'damaged' | 'too-many-pixels';
+
+const IMAGE_REFUSALS: Record<ImageRefusal, { status: number; message: string }> = {
+  empty: { status: 400, message: MSG.imageEmpty },
+  'too-large': { status: 413, message: MSG.imageTooLarge },
+  'not-an-image': { status: 400, message: MSG.imageNotAnImage },
+  damaged: { status: 400, message: MSG.imageDamaged },
+  'too-many-pixels': { status: 400, message: MSG.imageTooManyPixels },
+};
+
+/**
+ * An image that will never be stored, whoever retries it: a job can tell it from a passing failure
+ * (storage or database down) by its class and give up at once. Upload answers it as it is.
+ */
+export class ImageRefusedError extends HttpError {
+  readonly reason: ImageRefusal;
+
+  constructor(reason: ImageRefusal, options: { cause?: unknown } = {}) {
+    const { status, message } = IMAGE_REFUSALS[reason];
+    super(status, message, { fields: { file: message } });
+    this.reason = reason;
+    if (options.cause !== undefined) this.cause = options.cause;
+  }
+}

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ErrorBody } from '../contract/errors.ts';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, IdempotencyKey } from '../contract/idempotency.ts';
 import { type ApiRoute, paramNames } from './http/route.ts';
+import type { UploadSpec } from './http/upload.ts';
 
 // The OpenAPI document is generated from the route declarations and the very zod schemas that
 // validate requests (contract/), so it cannot drift from the server. Served at GET /api/openapi.json.
@@ -44,11 +45,11 @@ const replayedHeader = {
 /** The failures a route can answer: those its declaration implies, and its own. */
 function errorStatuses(route: ApiRoute): number[] {
   const statuses = new Set(route.errors);
-  if (route.path.includes('{') || route.query || route.body) statuses.add(400);
+  if (route.path.includes('{') || route.query || route.body || route.upload) statuses.add(400);
   if (route.auth === 'user') statuses.add(401);
   if (route.method !== 'get' || route.csrfOnGet) statuses.add(403);
   // Every body can be too large; every call can be rate limited or meet a dependency outage.
-  if (route.body) statuses.add(413);
+  if (route.body || route.upload) statuses.add(413);
   if (route.idempotent) statuses.add(422);
   for (const status of [429, 500, 503]) statuses.add(status);
   return [...statuses].sort();
@@ -68,9 +69,18 @@ function responsesOf(route: ApiRoute): RouteConfig['responses'] {
   }
   if (route.cached) responses[304] = { description: 'Not modified: the If-None-Match ETag is current (no body)', headers: etagHeader };
   for (const status of errorStatuses(route)) {
-    responses[status] = { description: ERROR_TEXT[status] ?? 'Error', content: { 'application/json': { schema: ErrorBody } } };
+    const description = status === 413 && route.upload ? `${ERROR_TEXT[413]}, or a file over ${route.upload.maxBytes / 1024 / 1024} MB` : (ERROR_TEXT[status] ?? 'Error');
+    responses[status] = { description, content: { 'application/json': { schema: ErrorBody } } };
   }
   return responses;
+}
+
+/** A form with one file field (OpenAPI 3.1: a binary string; its part's accepted types as the encoding). */
+function uploadForm(upload: UploadSpec) {
+  return {
+    schema: z.object({ [upload.field]: z.string().meta({ format: 'binary', description: upload.description }) }),
+    encoding: { [upload.field]: { contentType: upload.types.join(', ') } },
+  };
 }
 
 export function buildOpenApiDocument(routes: readonly ApiRoute[]) {
@@ -90,6 +100,7 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]) {
         ...(route.idempotent ? { headers: idempotencyHeaders } : {}),
         ...(route.cached ? { headers: conditionalHeaders } : {}),
         ...(route.body ? { body: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
+        ...(route.upload ? { body: { required: true, content: { 'multipart/form-data': uploadForm(route.upload) } } } : {}),
       },
       responses: responsesOf(route),
     });

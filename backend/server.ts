@@ -14,6 +14,8 @@ import { jobSetup, type JobSetup, mergeJobSetups } from './jobs/define.ts';
 import { type JobQueue, startJobQueue } from './jobs/queue.ts';
 import { CachedSessionStore } from './http/cached-session-store.ts';
 import { ReadCache } from './http/read-cache.ts';
+import { configureImageProcessing } from './images/process.ts';
+import { createMediaStorage, type MediaStorage } from './images/storage.ts';
 import { createSessionStore } from './http/session.ts';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { Server as SocketServer } from 'socket.io';
@@ -40,6 +42,8 @@ export interface RunningServer {
   /** The background job queue (workers run here unless JOB_WORKERS=false). */
   jobs: JobQueue;
   logger: Logger;
+  /** Where stored images are kept (a folder or a bucket, per MEDIA_DIR / S3_*). */
+  media: MediaStorage;
   io: SocketServer<ClientToServerEvents, ServerToClientEvents>;
   /** Stops accepting, lets in-flight requests finish (bounded), then closes Redis and the database. */
   close(): Promise<void>;
@@ -66,6 +70,10 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     pino.destination({ dest: 1, sync: false }),
   );
   configurePasswordHashing(config.passwordHashing);
+  configureImageProcessing(config.imageProcessing);
+  // First: an unwritable media folder stops start-up, before anything else is opened.
+  const media = await createMediaStorage(config.media);
+  logger.info({ media: media.description }, 'image storage');
   const database = await openDatabase(config.database, {
     onPoolError: (error) => logger.warn({ err: error }, 'database connection lost'),
   });
@@ -104,7 +112,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const reads = new ReadCache({ maxEntries: READ_CACHE_ENTRIES, ttlMs: READ_CACHE_MS });
   const lifecycle = { shuttingDown: false };
   const shutdownGraceMs = 10_000;
-  const { app, session, originPolicy } = createApp({ config, database, events, jobs, logger, sessionStore, reads, redis, lifecycle });
+  const { app, session, originPolicy } = createApp({ config, database, events, jobs, logger, sessionStore, reads, redis, lifecycle, media });
   const httpServer = createServer(app);
   const io = createGateway(httpServer, {
     session,
@@ -171,7 +179,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     return closing;
   };
 
-  return { url: `http://localhost:${port}`, port, httpServer, database, events, jobs, logger, io, close };
+  return { url: `http://localhost:${port}`, port, httpServer, database, events, jobs, logger, media, io, close };
 }
 
 /**

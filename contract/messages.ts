@@ -45,4 +45,14 @@ export const MSG = {
   busy: 'The server is busy. Please try again in a moment.',
   sessionsFull: 'Too many people are signed in right now. Please try again later.',
   demoUnavailable: 'Demo login is not available.',
+  // Images (DESIGN §10): uploads, imports by URL and the seed refuse with these.
+  imageNotAnImage: 'That file is not an image.',
+  imageEmpty: 'The file is empty.',
+  imageDamaged: 'That image is damaged or incomplete.',
+  imageTooManyPixels: 'Images can be at most 100 megapixels.',
+  imageTooLarge: 'Images can be at most 20 MB.',
+  imageMissing: 'Choose an image to upload.',
+  uploadOneFile: 'Send one image, in the form field "file".',
+  uploadFormInvalid: 'The upload must be a multipart/form-data form with the image in the field "file".',
+  uploadFormTooBig: 'The upload form has too many or too large fields besides the image.',
 } as const;

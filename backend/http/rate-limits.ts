@@ -12,6 +12,8 @@ export interface RateLimiters {
   authPerIp: RequestHandler;
   /** Every API call, per client address: a coarse flood guard. */
   apiPerIp: RequestHandler;
+  /** Image uploads, per signed-in user (each costs a few hundred ms of CPU); anonymous calls are 401 anyway. */
+  uploadsPerUser: RequestHandler;
 }
 
 /**
@@ -94,5 +96,17 @@ export function createRateLimiters(
       MSG.rateLimited,
     ),
     apiPerIp: apiLimiter(apiStore, config.apiPerIp),
+    // Counted before the file is read. Fails open like the general limit: it bounds cost, not a secret.
+    uploadsPerUser: limiter(
+      {
+        windowMs: config.windowMs,
+        limit: config.uploadsPerUser,
+        passOnStoreError: true,
+        skip: (req) => req.session?.userId === undefined,
+        keyGenerator: (req) => `user:${String(req.session?.userId)}`,
+        ...(redis ? { store: redisStore(`${config.deployment}:uploads`, redis) } : {}),
+      },
+      MSG.rateLimited,
+    ),
   };
 }

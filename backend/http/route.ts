@@ -4,11 +4,13 @@ import type { LoginThrottle } from '../auth/login-throttle.ts';
 import type { ServiceContext } from '../context.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
 import { unauthorized } from '../errors.ts';
+import type { MediaStorage } from '../images/storage.ts';
 import type { Csrf } from './csrf.ts';
 import type { OriginPolicy } from './origin.ts';
 import type { RateLimiters } from './rate-limits.ts';
 import type { ReadCache } from './read-cache.ts';
 import './session.ts';
+import { fileReceiver, type UploadedFile, type UploadSpec } from './upload.ts';
 import { parseBody, parseId, parseQuery } from './validate.ts';
 
 // A route is declared once, beside its handler: what it answers to, who may call it, what input it
@@ -19,6 +21,7 @@ type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Auth = 'user' | 'public';
 type Query = z.ZodObject | undefined;
 type Body = z.ZodType | undefined;
+type Upload = UploadSpec | undefined;
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 /** A success schema, or one with its own description (the default names the status). */
@@ -37,9 +40,11 @@ export interface RouteDeps {
   reads: ReadCache;
   /** The demo account's email when POST /api/auth/demo is switched on, else undefined. */
   demoEmail: string | undefined;
+  /** Where stored images are kept (backend/images/storage.ts). */
+  media: MediaStorage;
 }
 
-interface RouteInfo<P extends string = string, A extends Auth = Auth, Q extends Query = Query, B extends Body = Body> {
+interface RouteInfo<P extends string = string, A extends Auth = Auth, Q extends Query = Query, B extends Body = Body, U extends Upload = Upload> {
   method: Method;
   /** The full path as OpenAPI writes it, e.g. '/api/pins/{id}'. Every `{param}` is a row id. */
   path: P;
@@ -48,6 +53,11 @@ interface RouteInfo<P extends string = string, A extends Auth = Auth, Q extends 
   auth: A;
   query?: Q;
   body?: B;
+  /**
+   * Takes `multipart/form-data` with one file instead of a JSON body (backend/http/upload.ts). It is
+   * read after the sign-in, id and query checks, and counts against the per-user upload limit.
+   */
+  upload?: U;
   responses: Responses;
   /**
    * What the route itself can answer besides the statuses its declaration implies (400 for any
@@ -75,12 +85,14 @@ interface RouteInfo<P extends string = string, A extends Auth = Auth, Q extends 
 type ParamName<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | ParamName<Rest> : never;
 
 /** What a handler gets: validated input, the caller, and the app's dependencies. */
-type RouteCall<P extends string, A extends Auth, Q extends Query, B extends Body> = RouteDeps & {
+type RouteCall<P extends string, A extends Auth, Q extends Query, B extends Body, U extends Upload> = RouteDeps & {
   req: Request;
   res: Response;
   params: Record<ParamName<P>, number>;
   query: Parsed<Q>;
   body: Parsed<B>;
+  /** The uploaded file, on a route that declares `upload`. */
+  file: U extends UploadSpec ? UploadedFile : undefined;
   userId: A extends 'user' ? number : number | undefined;
   /** This call with its ids filled in, e.g. `POST /api/comments/pins/7/comments`. */
   operation: string;
@@ -88,7 +100,7 @@ type RouteCall<P extends string, A extends Auth, Q extends Query, B extends Body
 
 export interface ApiRoute extends RouteInfo {
   /**
-   * Checks the caller and the input in a fixed order (auth, ids, query, body), then handles. The
+   * Checks the caller and the input in a fixed order (auth, ids, query, body or file), then handles. The
    * route's own middlewares (`attempt`, `csrfOnGet`) have run before it.
    */
   run(req: Request, res: Response, deps: RouteDeps): Promise<void>;
@@ -97,13 +109,15 @@ export interface ApiRoute extends RouteInfo {
 export const paramNames = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
 
 /** Declares a route; the handler's input is typed from the path, the auth and the schemas. */
-export function route<const P extends string, A extends Auth, Q extends Query = undefined, B extends Body = undefined>(
-  spec: RouteInfo<P, A, Q, B> & { handler: (call: RouteCall<P, A, Q, B>) => Promise<void> },
+export function route<const P extends string, A extends Auth, Q extends Query = undefined, B extends Body = undefined, U extends Upload = undefined>(
+  spec: RouteInfo<P, A, Q, B, U> & { handler: (call: RouteCall<P, A, Q, B, U>) => Promise<void> },
 ): ApiRoute {
   const { handler, ...info } = spec;
+  if (info.body && info.upload) throw new Error(`${info.path}: a route takes a JSON body or an upload, not both`);
   // Worked out once per route, not per request.
   const names = paramNames(info.path);
   const method = info.method.toUpperCase();
+  const receiveFile = info.upload ? fileReceiver(info.upload) : undefined;
   return {
     ...info,
     async run(req, res, deps) {
@@ -113,8 +127,9 @@ export function route<const P extends string, A extends Auth, Q extends Query = 
       for (const name of names) params[name] = parseId(req, name);
       const query = info.query ? parseQuery(info.query, req) : undefined;
       const body = info.body ? parseBody(info.body, req) : undefined;
+      const file = receiveFile ? await receiveFile(req, res) : undefined;
       const operation = names.length ? `${method} ${info.path.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]))}` : `${method} ${info.path}`;
-      await handler({ ...deps, req, res, params, query, body, userId, operation } as RouteCall<P, A, Q, B>);
+      await handler({ ...deps, req, res, params, query, body, file, userId, operation } as RouteCall<P, A, Q, B, U>);
     },
   };
 }
@@ -133,6 +148,7 @@ export function routerFor(base: string, routes: readonly ApiRoute[], deps: Route
     const before: RequestHandler[] = [];
     if (declared.attempt) before.push(deps.limits.authPerIp);
     if (declared.csrfOnGet) before.push(deps.csrf.requireToken);
+    if (declared.upload) before.push(deps.limits.uploadsPerUser);
     router[declared.method](path, ...before, (req, res) => declared.run(req, res, deps));
   }
   return router;

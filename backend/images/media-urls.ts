@@ -8,6 +8,8 @@ export const MEDIA_PATH = '/media';
 
 export const EXTENSIONS: Record<ImageFormat, string> = { jpeg: 'jpg', png: 'png', webp: 'webp', gif: 'gif', avif: 'avif' };
 
+export const CONTENT_TYPES: Record<ImageFormat, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif', avif: 'image/avif' };
+
 /**
  * A stored file's key, also its path under /media/: fanned out by the hash's first two characters so
  * no folder (or bucket prefix listing) holds millions of entries.
@@ -15,6 +17,29 @@ export const EXTENSIONS: Record<ImageFormat, string> = { jpeg: 'jpg', png: 'png'
 export function mediaKey(sha256: string, variant: { original: ImageFormat } | { width: ThumbnailWidth }): string {
   const name = 'original' in variant ? `${sha256}.${EXTENSIONS[variant.original]}` : `${sha256}-${variant.width}.webp`;
   return `${sha256.slice(0, 2)}/${name}`;
+}
+
+// Exactly the keys mediaKey makes: the fan-out folder is the hash's first two characters, then the
+// hash and an extension of ours. Nothing else (no dot segments, no other names) is a key.
+const KEY = /^([0-9a-f]{2})\/(\1[0-9a-f]{62})(?:\.(jpg|png|webp|gif|avif)|-(236|736)\.webp)$/;
+const FORMAT_OF_EXTENSION = Object.fromEntries(Object.entries(EXTENSIONS).map(([format, ext]) => [ext, format])) as Record<string, ImageFormat>;
+
+export interface ParsedMediaKey {
+  sha256: string;
+  variant: { original: ImageFormat } | { width: ThumbnailWidth };
+  contentType: string;
+}
+
+/** A key as mediaKey makes it, taken apart; undefined for any other string (checked strictly). */
+export function parseMediaKey(key: string): ParsedMediaKey | undefined {
+  const match = KEY.exec(key);
+  if (!match) return undefined;
+  const [, , sha256 = '', extension, width] = match;
+  if (extension !== undefined) {
+    const format = FORMAT_OF_EXTENSION[extension] as ImageFormat;
+    return { sha256, variant: { original: format }, contentType: CONTENT_TYPES[format] };
+  }
+  return { sha256, variant: { width: Number(width) as ThumbnailWidth }, contentType: CONTENT_TYPES.webp };
 }
 
 export function mediaUrl(key: string): string {

@@ -27,7 +27,7 @@ export class ApiClient {
   async request<T = unknown>(
     method: string,
     path: string,
-    options: { json?: unknown; rawBody?: string; headers?: Record<string, string>; csrf?: boolean } = {},
+    options: { json?: unknown; rawBody?: string; form?: FormData; headers?: Record<string, string>; csrf?: boolean } = {},
   ): Promise<ApiResponse<T>> {
     // Writes and logout (a GET that changes state) need a token: fetch one first, as a script would.
     const needsToken = method !== 'GET' || path.startsWith('/api/auth/logout');
@@ -36,8 +36,10 @@ export class ApiClient {
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     // Like the web client, on every call: logout is a GET that needs it.
     if (options.csrf !== false && this.csrfToken) headers['x-xsrf-token'] = this.csrfToken;
-    let body: string | undefined;
-    if (options.rawBody !== undefined) {
+    let body: string | FormData | undefined;
+    // A form: fetch writes the multipart body and its Content-Type (with the boundary) itself.
+    if (options.form !== undefined) body = options.form;
+    else if (options.rawBody !== undefined) {
       body = options.rawBody;
       headers['content-type'] ??= 'application/json';
     } else if (options.json !== undefined) {
@@ -73,6 +75,12 @@ export class ApiClient {
   }
   delete<T = unknown>(path: string) {
     return this.request<T>('DELETE', path);
+  }
+  /** POSTs a file as multipart/form-data, as a browser's form would (POST /api/images/ reads `file`). */
+  upload<T = unknown>(path: string, file: { bytes: Uint8Array; name?: string; type?: string }, options: { field?: string; csrf?: boolean } = {}) {
+    const form = new FormData();
+    form.append(options.field ?? 'file', new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'application/octet-stream' }), file.name ?? 'upload');
+    return this.request<T>('POST', path, { form, ...(options.csrf === false ? { csrf: false } : {}) });
   }
 }
 

@@ -43,7 +43,7 @@ afterAll(() => server?.stop());
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-const TABLES = ['users', 'pins', 'boards', 'board_pins', 'favorites', 'comments'] as const;
+const TABLES = ['users', 'pins', 'boards', 'board_pins', 'favorites', 'comments', 'images'] as const;
 type Snapshot = Record<(typeof TABLES)[number], string[]>;
 
 /** Every row of every table, as sorted JSON lines: a changed, added or removed row shows up. */
@@ -326,12 +326,55 @@ describe('request bodies', () => {
 });
 
 describe('bodies on routes that take none', () => {
-  for (const route of nonGetRoutes.filter((r) => r.body === undefined)) {
+  for (const route of nonGetRoutes.filter((r) => r.body === undefined && r.upload === undefined)) {
     test(`${route.label} with malformed JSON → 400, nothing deleted`, async () => {
       await expectRejected(() => send(route, { rawBody: '{"oops": ' }), { status: 400 });
     });
     test(`${route.label} with a body past 64 KB → 413, nothing deleted`, async () => {
       await expectRejected(() => send(route, { json: { padding: 'x'.repeat(70_000) } }), { status: 413 });
+    });
+  }
+});
+
+/** A multipart body by hand, as bytes a browser would never send. */
+const multipart = (boundary: string, parts: string) => ({ rawBody: parts, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+const filePart = (boundary: string, field: string, content: string) =>
+  `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n${content}\r\n`;
+
+describe('uploads (multipart routes)', () => {
+  for (const route of ROUTES.filter((r) => r.upload !== undefined)) {
+    const field = route.upload?.field as string;
+    describe(route.label, () => {
+      test('malformed JSON → 400', async () => {
+        await expectRejected(() => send(route, { rawBody: '{"oops": ' }), { status: 400 });
+      });
+      test('a JSON body past 64 KB → 413', async () => {
+        await expectRejected(() => send(route, { json: { padding: 'x'.repeat(70_000) } }), { status: 413 });
+      });
+      test('a JSON body instead of a form → 400 naming the file field', async () => {
+        await expectRejected(() => send(route, { json: { [field]: 'aGVsbG8=' } }), { status: 400, fields: [field] });
+      });
+      const malformed: Array<[string, { rawBody: string; headers: Record<string, string> }]> = [
+        ['no boundary parameter', { rawBody: filePart('x', field, 'abc'), headers: { 'content-type': 'multipart/form-data' } }],
+        ['a boundary the body does not use', multipart('y', `${filePart('x', field, 'abc')}--x--\r\n`)],
+        ['no closing boundary', multipart('x', filePart('x', field, 'abc'))],
+        ['a part without a name', multipart('x', '--x\r\nContent-Disposition: form-data; filename="a.jpg"\r\n\r\nabc\r\n--x--\r\n')],
+        ['a part without headers', multipart('x', '--x\r\n\r\nabc\r\n--x--\r\n')],
+        ['an empty body', multipart('x', '')],
+        ['only the closing boundary', multipart('x', '--x--\r\n')],
+        ['eleven text fields', multipart('x', `${Array.from({ length: 11 }, (_, i) => `--x\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\nv\r\n`).join('')}--x--\r\n`)],
+        ['a text field past 64 KB', multipart('x', `--x\r\nContent-Disposition: form-data; name="note"\r\n\r\n${'n'.repeat(70_000)}\r\n--x--\r\n`)],
+        ['the file in another field', multipart('x', `${filePart('x', 'other', 'abc')}--x--\r\n`)],
+        ['two files', multipart('x', `${filePart('x', field, 'abc')}${filePart('x', field, 'def')}--x--\r\n`)],
+        ['a file that is not an image', multipart('x', `${filePart('x', field, 'just some text')}--x--\r\n`)],
+        ['an empty file', multipart('x', `${filePart('x', field, '')}--x--\r\n`)],
+        ['a JPEG signature and nothing more', multipart('x', `${filePart('x', field, '\xff\xd8\xff\xe0')}--x--\r\n`)],
+      ];
+      for (const [what, request] of malformed) {
+        test(`${what} → 4xx, nothing stored`, async () => {
+          await expectRejected(() => send(route, request));
+        });
+      }
     });
   }
 });

@@ -89,7 +89,7 @@ async function ensureAnonymous(): Promise<void> {
   if (session.body.user !== null) expect((await anonymous.get('/api/auth/logout')).status).toBe(200);
 }
 
-const TABLES = ['users', 'pins', 'boards', 'board_pins', 'favorites', 'comments'] as const;
+const TABLES = ['users', 'pins', 'boards', 'board_pins', 'favorites', 'comments', 'images'] as const;
 
 async function snapshot(): Promise<Record<string, string[]>> {
   const entries = await Promise.all(
@@ -410,7 +410,7 @@ describe.each(PATHS)('%s', (template) => {
   test.each(METHODS)('%s: no 5xx, error shape and no write on every 4xx', async (method) => {
     const route = ROUTED.get(`${method} ${template}`);
     // Most runs go where the server does real work: routed pairs, above all those that read input.
-    const ownerRuns = route?.body || route?.query ? 8 : route ? 5 : 1;
+    const ownerRuns = route?.body || route?.query || route?.upload ? 8 : route ? 5 : 1;
     await fuzz(template, method, 'owner', ownerRuns);
     await fuzz(template, method, 'anonymous', route ? 2 : 1);
     expect((await anonymous.get('/healthz')).status).toBe(200);

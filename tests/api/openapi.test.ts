@@ -8,6 +8,7 @@ import type { Pin } from '../../contract/pins.ts';
 import type { User } from '../../contract/users.ts';
 import { type DemoImage, demoImages, demoImageUrl } from '../../db/demo-catalog.ts';
 import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
+import { jpeg } from '../support/image-fixtures.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 
 // The OpenAPI document served at /api/openapi.json is checked against the running server: every
@@ -298,6 +299,21 @@ describe('real successful responses match the document', () => {
     expect(list.body.comments.length).toBeGreaterThan(0);
     await call(client, 'PUT', '/api/comments/{id}', { params: { id: comment.body.id }, json: { text: 'Edited' }, expect: 200 });
     await call(client, 'DELETE', '/api/comments/{id}', { params: { id: comment.body.id }, expect: 200 });
+  });
+});
+
+describe('real uploads match the document', () => {
+  test('images: an upload, the same bytes again, and a refusal', async () => {
+    const { client } = await signUpUser(server.url, 'docimages');
+    const bytes = await jpeg(120, 90);
+    for (let i = 0; i < 2; i++) {
+      const stored = await client.upload('/api/images/', { bytes, name: 'doc.jpg', type: 'image/jpeg' });
+      expect(stored.status, JSON.stringify(stored.body)).toBe(201);
+      expectDocumented('POST', '/api/images/', stored);
+    }
+    const refused = await client.upload('/api/images/', { bytes: Buffer.from('not an image at all'), name: 'doc.jpg' });
+    expect(refused.status).toBe(400);
+    expectDocumented('POST', '/api/images/', refused);
   });
 });
 

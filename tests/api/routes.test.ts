@@ -1,10 +1,12 @@
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import express from 'express';
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { createLoginThrottle } from '../../backend/auth/login-throttle.ts';
 import { createCursorCodec } from '../../backend/paging/cursor.ts';
+import { LocalMediaStorage } from '../../backend/images/storage.ts';
 import { ReadCache } from '../../backend/http/read-cache.ts';
 import { loadConfig } from '../../backend/config.ts';
 import { EventBus } from '../../backend/events/event-bus.ts';
@@ -114,6 +116,8 @@ describe('a declared route with a query string', () => {
       cursors: createCursorCodec(config.sessionSecret),
       reads: new ReadCache({ maxEntries: 10, ttlMs: 1_000 }),
       demoEmail: undefined,
+      // The probes store no images; a folder that is never written will do.
+      media: new LocalMediaStorage(tmpdir()),
     };
     const app = express();
     app.use('/api', express.json(), routerFor('/api', [echo, guarded], deps));

@@ -30,6 +30,8 @@ export interface TestRoute {
   params: Record<string, string>;
   body?: Record<string, FieldSpec>;
   query?: Record<string, FieldSpec>;
+  /** Takes multipart/form-data with one file in this field instead of a JSON body. */
+  upload?: { field: string; maxBytes: number };
 }
 
 interface JsonSchema {
@@ -91,6 +93,7 @@ function testRoute(route: ApiRoute): TestRoute {
     params: Object.fromEntries(paramNames(route.path).map((name) => [name, targetOf(route.path, name)])),
     ...(route.body ? { body: fieldsOf(route.body) } : {}),
     ...(route.query ? { query: fieldsOf(route.query) } : {}),
+    ...(route.upload ? { upload: { field: route.upload.field, maxBytes: route.upload.maxBytes } } : {}),
   };
 }
 

@@ -1,3 +1,6 @@
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { hashPassword } from '../../backend/auth/passwords.ts';
 import { type Config, loadConfig } from '../../backend/config.ts';
 import type { JobSetup } from '../../backend/jobs/define.ts';
@@ -34,6 +37,8 @@ export interface TestServer {
   seeded: SeedResult | null;
   /** The Postgres URL (postgres mode) so a second instance can share the data. */
   databaseUrl: string | undefined;
+  /** The folder stored images go to (unless the test configured a bucket): one per database. */
+  mediaDir: string | undefined;
   stop(): Promise<void>;
 }
 
@@ -54,6 +59,14 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     databaseUrl = created.url;
     drop = created.drop;
   }
+  // Stored images get a folder per database, so a second instance on the same data shares it (as
+  // instances on one host do) and test files never see each other's files. Removed with the database.
+  const mediaDir = path.join(
+    tmpdir(),
+    'pinboard-test-media',
+    databaseUrl ? new URL(databaseUrl).pathname.slice(1) : `pglite-${process.pid}-${Date.now()}-${Math.floor(Math.random() * 1e9)}`,
+  );
+  const ownsMedia = !options.databaseUrl;
   const config = loadConfig({
     NODE_ENV: 'test',
     PORT: '0',
@@ -70,6 +83,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     ...(options.seed ? { DEMO_LOGIN: 'true' } : {}),
     // A test file signs up more users from one address than a person would; the limit's own tests set it.
     AUTH_RATE_LIMIT_PER_IP: '10000',
+    MEDIA_DIR: mediaDir,
     ...options.env,
   });
   let server: RunningServer;
@@ -83,6 +97,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     }
   } catch (error) {
     await drop?.();
+    if (ownsMedia) await rm(mediaDir, { recursive: true, force: true });
     throw error;
   }
   return {
@@ -91,9 +106,11 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     config,
     seeded,
     databaseUrl,
+    mediaDir: config.media.kind === 'local' ? config.media.dir : undefined,
     async stop() {
       await server.close();
       await drop?.();
+      if (ownsMedia) await rm(mediaDir, { recursive: true, force: true });
     },
   };
 }
