@@ -20,6 +20,7 @@ export default defineConfig({
     proxy: {
       '/api': backendUrl,
       '/seed-images': backendUrl,
+      '/media': backendUrl,
       '/socket.io': { target: backendUrl, ws: true },
     },
   },

@@ -9,8 +9,9 @@ import { createApp } from './app.ts';
 import { configurePasswordHashing, hashPassword } from './auth/passwords.ts';
 import type { Config } from './config.ts';
 import { EventBus } from './events/event-bus.ts';
-import { JOBS } from './jobs/catalog.ts';
-import { jobSetup, type JobSetup, mergeJobSetups } from './jobs/define.ts';
+import { queueImports } from './images/import-job.ts';
+import { appJobs } from './jobs/app-jobs.ts';
+import { type JobSetup, mergeJobSetups } from './jobs/define.ts';
 import { type JobQueue, startJobQueue } from './jobs/queue.ts';
 import { CachedSessionStore } from './http/cached-session-store.ts';
 import { ReadCache } from './http/read-cache.ts';
@@ -54,14 +55,6 @@ export interface ServerOptions {
   jobs?: JobSetup;
 }
 
-/**
- * The app's job handlers, one per job of backend/jobs/catalog.ts (jobSetup checks that none is
- * missing and that each takes its job's payload). Their dependencies are built here.
- */
-function appJobs(): JobSetup {
-  return jobSetup(JOBS, {});
-}
-
 export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
   // Asynchronous writes: a line per request no longer costs a blocking write(2) on the request's
   // path; lines written meanwhile go out together. pino flushes what is pending on exit.
@@ -86,9 +79,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       const applied = await migrateToLatest(database.db);
       if (applied.length) logger.info({ applied }, 'migrations applied');
     }
-    if (config.autoSeed && (await seedDemoData(database.db, { demo: config.demo, hashPassword }))) {
-      logger.info({ email: config.demo.email }, 'demo data seeded');
-    }
+    const seeded = config.autoSeed ? await seedDemoData(database.db, { demo: config.demo, hashPassword }) : null;
+    if (seeded) logger.info({ email: config.demo.email, pins: seeded.pins.length }, 'demo data seeded');
     if (config.redisUrl) {
       redis = await connectRedis(config.redisUrl, (error) => logger.warn({ err: error }, 'redis error'));
       // The subscriber only listens: autopipelining is for the connections that send.
@@ -98,8 +90,12 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       catchPublishFailures(pubSub[0] as Redis, (error) => logger.warn({ err: error }, 'live event not published'));
     }
     // After the migrations: handlers use the app's tables. (The queue installs its own schema.)
-    const setup = options.jobs ? mergeJobSetups(appJobs(), options.jobs) : appJobs();
+    const ownJobs = appJobs({ storage: media, imports: config.imports });
+    const setup = options.jobs ? mergeJobSetups(ownJobs, options.jobs) : ownJobs;
     jobs = await startJobQueue({ database, setup, events, logger, config: config.jobs });
+    // The demo's pictures go through the same pipeline as any pin's image, in the background: the
+    // pins show their /seed-images/ files at once and swap to stored thumbnails as each is done.
+    if (seeded) await queueImports(jobs.sender, database.db, seeded.pins);
   } catch (error) {
     for (const client of pubSub) client.disconnect();
     redis?.disconnect();

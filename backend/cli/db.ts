@@ -1,8 +1,14 @@
 import { migrateToLatest } from '../../db/migrate.ts';
 import { openDatabase } from '../../db/connect.ts';
 import { seedDemoData } from '../../db/seed.ts';
+import { pino } from 'pino';
 import { hashPassword } from '../auth/passwords.ts';
 import { loadConfig } from '../config.ts';
+import { EventBus } from '../events/event-bus.ts';
+import { queueImports } from '../images/import-job.ts';
+import { createMediaStorage } from '../images/storage.ts';
+import { appJobs } from '../jobs/app-jobs.ts';
+import { startJobQueue } from '../jobs/queue.ts';
 
 // `npm run db:migrate` and `npm run db:seed`, against DATABASE_URL (or the embedded PGlite folder).
 // It lives with the app, not in db/: it needs the app's config and its password and username rules,
@@ -20,6 +26,20 @@ try {
     console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.');
   } else {
     const seeded = await seedDemoData(database.db, { demo: config.demo, hashPassword });
+    if (seeded) {
+      // Queue the pictures' imports (the app's instances run them): a send-only queue, no workers.
+      const logger = pino({ level: 'warn' });
+      const storage = await createMediaStorage(config.media);
+      const jobs = await startJobQueue({
+        database,
+        setup: appJobs({ storage, imports: config.imports }),
+        events: new EventBus((error) => logger.error({ err: error }, 'event listener failed')),
+        logger,
+        config: { ...config.jobs, workers: false },
+      });
+      await queueImports(jobs.sender, database.db, seeded.pins);
+      await jobs.stop(0);
+    }
     console.log(seeded ? `Seeded demo data: ${seeded.pins.length} pins (demo login: ${config.demo.email}).` : 'Demo data already present.');
   }
 } finally {

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { defineJobs } from './define.ts';
 
 /**
@@ -5,6 +6,13 @@ import { defineJobs } from './define.ts';
  * `ctx.jobs.send(ctx.db, name, data)`; its handler is given to the queue in server.ts
  * (`jobSetup(JOBS, { name: handler })`, which requires one for every job listed here).
  */
-export const JOBS = defineJobs({});
+export const JOBS = defineJobs({
+  /** Fetch a pin's remote image (SSRF-guarded), store it with its thumbnails, point the pin at it. */
+  'image.import': {
+    data: z.object({ pinId: z.number().int().positive(), url: z.string().min(1).max(2048) }),
+    retryLimit: 4,
+    retryDelaySeconds: 10,
+  },
+});
 
 export type AppJobs = typeof JOBS;

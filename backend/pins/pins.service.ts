@@ -5,7 +5,7 @@ import type { PinListParams } from '../../contract/paging.ts';
 import type { Pin, PinList } from '../../contract/pins.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../context.ts';
-import { imageOf, toPinImage } from '../images/media-urls.ts';
+import { imageOf, MEDIA_PATH, parseMediaKey, toPinImage } from '../images/media-urls.ts';
 import { forbidden, notFound } from '../errors.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
 import { keyset } from '../paging/keyset.ts';
@@ -127,16 +127,40 @@ async function assertOwnPin(db: Kysely<DB>, userId: number, id: number): Promise
   if (row.user_id !== userId) throw forbidden();
 }
 
+/**
+ * The stored image a same-site /media/ address names (an uploaded file: POST /api/images/ answered
+ * it), so the pin has its image from the start. Undefined for any other address.
+ */
+async function storedImageOf(db: Kysely<DB>, imageUrl: string): Promise<string | undefined> {
+  if (!imageUrl.startsWith(`${MEDIA_PATH}/`)) return undefined;
+  const key = parseMediaKey(imageUrl.slice(MEDIA_PATH.length + 1));
+  if (!key) return undefined;
+  const row = await db.selectFrom('images').select('sha256').where('sha256', '=', key.sha256).executeTakeFirst();
+  return row?.sha256;
+}
+
+/** Runs `work` in the caller's transaction when there is one (an idempotent create), else in a new one. */
+function inTransaction<T>(db: Kysely<DB>, work: (db: Kysely<DB>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
 export async function createPin(
   ctx: ServiceContext,
   userId: number,
   input: { title: string; imageUrl: string; description: string },
 ): Promise<Pin> {
-  const { id } = await ctx.db
-    .insertInto('pins')
-    .values({ user_id: userId, title: input.title, image_url: input.imageUrl, description: input.description })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const stored = await storedImageOf(ctx.db, input.imageUrl);
+  // The pin and its import job commit together: no pin without its import, no job for a pin that
+  // was never saved.
+  const id = await inTransaction(ctx.db, async (db) => {
+    const row = await db
+      .insertInto('pins')
+      .values({ user_id: userId, title: input.title, image_url: input.imageUrl, description: input.description, image_sha256: stored ?? null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    if (!stored && !input.imageUrl.startsWith(`${MEDIA_PATH}/`)) await ctx.jobs.send(db, 'image.import', { pinId: row.id, url: input.imageUrl });
+    return row.id;
+  });
   const pin = await getPin(ctx.db, id);
   ctx.events.publish('pin.created', { pin });
   return pin;

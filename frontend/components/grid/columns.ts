@@ -1,5 +1,10 @@
 // Column count and gutters of the pin grids, from the width of the grid itself (the page's width
-// less its padding): 2 columns on a phone up to 6 on a wide screen, about 236 px each at 1280.
+// less its padding): as many columns as it takes to keep each at most 236 px wide — the small
+// thumbnail's width (DESIGN §10), so a card on a 1× screen loads the 236 px file and never the
+// 736 px one — and at least 2 on a phone. At 1280 px that is 5 columns of 236 px.
+
+/** The widest a column gets: the width of the small thumbnail. */
+export const MAX_COLUMN_WIDTH = 236;
 
 export interface GridColumns {
   count: number;
@@ -8,11 +13,8 @@ export interface GridColumns {
 }
 
 export function gridColumns(width: number): GridColumns {
-  if (width < 568) return { count: 2, gutter: 12 };
-  if (width < 868) return { count: 3, gutter: 16 };
-  if (width < 1148) return { count: 4, gutter: 16 };
-  if (width < 1468) return { count: 5, gutter: 16 };
-  return { count: 6, gutter: 16 };
+  const gutter = width < 568 ? 12 : 16;
+  return { count: Math.max(2, Math.ceil((width + gutter) / (MAX_COLUMN_WIDTH + gutter))), gutter };
 }
 
 /** A card's width in a grid of `width` px (as masonic computes it). */

@@ -1,0 +1,14 @@
+import { importImage, type ImportDeps } from '../images/import-job.ts';
+import { JOBS } from './catalog.ts';
+import { jobSetup, type JobSetup } from './define.ts';
+
+/**
+ * The app's job handlers, one per job of catalog.ts (jobSetup checks that none is missing and that
+ * each takes its job's payload), with their dependencies. The server runs them; `npm run db:seed`
+ * builds the same setup to queue the demo's imports without running any.
+ */
+export function appJobs(deps: ImportDeps): JobSetup {
+  return jobSetup(JOBS, {
+    'image.import': (data, ctx) => importImage(deps, data, ctx),
+  });
+}

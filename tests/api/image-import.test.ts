@@ -1,0 +1,141 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Pin } from '../../contract/pins.ts';
+import { queueImports } from '../../backend/images/import-job.ts';
+import { ApiClient, signUpUser } from '../support/client.ts';
+import { describeImage, jpeg } from '../support/image-fixtures.ts';
+import { startServer, type TestServer } from '../support/server.ts';
+
+// DESIGN §10, import by URL: a pin created with a remote image is saved at once, then a background
+// job fetches the image through the SSRF guard, stores it through the upload pipeline and points the
+// pin at it (`pin.updated` goes out). Refusals leave the pin as it was. The remote site is a local
+// server, allowed explicitly (IMPORT_ALLOW_CIDRS/PORTS) where a test needs a successful fetch.
+
+const EVENTUALLY_MS = 60_000;
+
+let origin: Server;
+let originUrl: string;
+const requests: string[] = [];
+let photo: Buffer;
+
+beforeAll(async () => {
+  photo = await jpeg(1600, 1000);
+  origin = createServer((req, res) => {
+    requests.push(req.url ?? '');
+    if (req.url === '/photo.jpg') res.writeHead(200, { 'content-type': 'image/jpeg' }).end(photo);
+    else if (req.url === '/notes.jpg') res.writeHead(200, { 'content-type': 'image/jpeg' }).end('just some text, not a picture');
+    else if (req.url === '/gone.jpg') res.writeHead(404).end();
+    else res.writeHead(500).end();
+  });
+  await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+  originUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => origin.close(() => resolve())));
+
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() - started > EVENTUALLY_MS) throw new Error(`not done after ${EVENTUALLY_MS} ms: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The import jobs' states, as pg-boss keeps them. */
+async function importStates(server: TestServer): Promise<string[]> {
+  const { rows } = await sql<{ state: string }>`select state from pgboss.job where name = 'image.import' order by created_on`.execute(server.server.database.db);
+  return rows.map((row) => row.state);
+}
+
+describe('with the origin allowed', () => {
+  let server: TestServer;
+  let client: ApiClient;
+  beforeAll(async () => {
+    const port = new URL(originUrl).port;
+    server = await startServer({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: port } });
+    ({ client } = await signUpUser(server.url, 'importer'));
+  });
+  afterAll(() => server?.stop());
+
+  test('the pin is saved at once with its remote address, then gains its stored image and pin.updated goes out', async () => {
+    const updates: Pin[] = [];
+    server.server.events.on('pin.updated', ({ pin }) => void updates.push(pin));
+    const started = performance.now();
+    const created = await client.post<Pin>('/api/pins/', { title: 'Imported', imageUrl: `${originUrl}/photo.jpg`, description: '' });
+    expect(created.status).toBe(201);
+    expect(created.body.image).toBeNull();
+    expect(created.body.image_url).toBe(`${originUrl}/photo.jpg`);
+
+    const pin = await eventually(async () => (await client.get<Pin>(`/api/pins/${created.body.id}`)).body, (p) => p.image !== null);
+    console.log(`import done after ${Math.round(performance.now() - started)} ms`);
+    expect(pin.image).toMatchObject({ width: 1600, height: 1000 });
+    expect(pin.image?.placeholder).toMatch(/^[A-Za-z0-9+/=]{10,}$/);
+    expect(pin.image_url).toMatch(/^\/media\/[0-9a-f]{2}\/[0-9a-f]{64}\.jpg$/);
+    const original = await fetch(new URL(pin.image_url, server.url));
+    expect(Buffer.from(await original.arrayBuffer()).equals(photo)).toBe(true);
+    const small = await fetch(new URL(pin.image?.thumbnails['236'] as string, server.url));
+    expect(small.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await describeImage(Buffer.from(await small.arrayBuffer()))).toMatchObject({ format: 'webp', width: 236 });
+    await eventually(async () => updates.find((u) => u.id === pin.id && u.image !== null), (found) => found !== undefined);
+  });
+
+  test('a pin made from an uploaded file has its image from the start, with no import job', async () => {
+    const before = (await importStates(server)).length;
+    const uploaded = await client.upload<{ image: { url: string } }>('/api/images/', { bytes: await jpeg(640, 480), name: 'mine.jpg', type: 'image/jpeg' });
+    expect(uploaded.status).toBe(201);
+    const created = await client.post<Pin>('/api/pins/', { title: 'Uploaded', imageUrl: uploaded.body.image.url, description: '' });
+    expect(created.status).toBe(201);
+    expect(created.body.image).toMatchObject({ width: 640, height: 480 });
+    expect((await importStates(server)).length).toBe(before);
+  });
+
+  test('an address that serves no image, or a 404, leaves the pin as it was; the job ends without retrying', async () => {
+    for (const file of ['notes.jpg', 'gone.jpg']) {
+      const created = await client.post<Pin>('/api/pins/', { title: file, imageUrl: `${originUrl}/${file}`, description: '' });
+      expect(created.status).toBe(201);
+      await eventually(() => importStates(server), (states) => !states.some((state) => state === 'created' || state === 'active' || state === 'retry'));
+      const pin = (await client.get<Pin>(`/api/pins/${created.body.id}`)).body;
+      expect(pin.image).toBeNull();
+      expect(pin.image_url).toBe(`${originUrl}/${file}`);
+      expect(requests.filter((url) => url === `/${file}`)).toHaveLength(1);
+    }
+  });
+
+  test("the demo seed's pictures come in through the same pipeline", async () => {
+    const seeded = await startServer({ seed: { pins: 3 } });
+    try {
+      await queueImports(seeded.server.jobs.sender, seeded.server.database.db, seeded.seeded?.pins ?? []);
+      const anonymous = new ApiClient(seeded.url);
+      const page = await eventually(
+        async () => (await anonymous.get<{ pins: Pin[] }>('/api/pins/?limit=3')).body.pins,
+        (pins) => pins.length === 3 && pins.every((p) => p.image !== null),
+      );
+      expect(page.every((p) => p.image_url.startsWith('/media/'))).toBe(true);
+    } finally {
+      await seeded.stop();
+    }
+  });
+});
+
+describe('with the default guard', () => {
+  test('a pin whose image is on a loopback address is saved, but the import is refused before any request', async () => {
+    const server = await startServer();
+    try {
+      const { client } = await signUpUser(server.url, 'guarded');
+      const seen = requests.length;
+      const created = await client.post<Pin>('/api/pins/', { title: 'Local', imageUrl: `${originUrl}/photo.jpg`, description: '' });
+      expect(created.status).toBe(201);
+      const states = await eventually(() => importStates(server), (s) => s.length === 1 && s[0] === 'completed');
+      expect(states).toEqual(['completed']);
+      const pin = (await client.get<Pin>(`/api/pins/${created.body.id}`)).body;
+      expect(pin.image).toBeNull();
+      expect(pin.image_url).toBe(`${originUrl}/photo.jpg`);
+      expect(requests.length).toBe(seen);
+    } finally {
+      await server.stop();
+    }
+  });
+});
