@@ -63,7 +63,7 @@ describe('stored images in the grids', () => {
     const { img } = await cardImage(1);
     expect(img?.getAttribute('src')).toBe(image.thumbnails['236']);
     expect(img?.getAttribute('srcset')).toBe(`${image.thumbnails['236']} 236w, ${image.thumbnails['736']} 736w`);
-    expect(img?.getAttribute('sizes')).toBe(`${columnWidth(1000, gridColumns(1000))}px`);
+    expect(img?.getAttribute('sizes')).toBe(`${columnWidth(992, gridColumns(992))}px`);
     expect(img?.getAttribute('loading')).toBe('lazy');
   });
 

@@ -2,7 +2,7 @@
 // (masonic) need both, so the component tests get a minimal stand-in: a grid is `width` pixels wide
 // and each of its cells `cardHeight` pixels tall (0 by default: then every cell of a small list is
 // mounted; a test of virtualization sets a height).
-const layout = { width: 1000, cardHeight: 0 };
+const layout = { width: 992, cardHeight: 0 };
 
 export function setTestLayout(next: Partial<typeof layout>): void {
   Object.assign(layout, next);

@@ -17,7 +17,7 @@ installObjectUrlShim();
 
 afterEach(() => {
   cleanup();
-  setTestLayout({ width: 1000, cardHeight: 0 });
+  setTestLayout({ width: 992, cardHeight: 0 }); // four 236 px columns
   resetObjectUrls();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();

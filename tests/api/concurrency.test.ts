@@ -150,7 +150,7 @@ describe('boards', () => {
     );
 
     expect(statuses(responses)).toEqual([...Array<number>(9).fill(200), 201]);
-    for (const r of responses) expect(r.body).toEqual({ id: pin.id, title: pin.title, image_url: pin.image_url });
+    for (const r of responses) expect(r.body).toEqual({ id: pin.id, title: pin.title, image_url: pin.image_url, image: null });
     expect(await count('board_pins', { board_id: board.body.id, pin_id: pin.id })).toBe(1);
     expect((await client.get<Board>(`/api/boards/${board.body.id}`)).body.pins).toHaveLength(1);
   });

@@ -24,7 +24,7 @@ test('scripts/rest-walkthrough.sh signs up, pins, favorites, fills a board, comm
   expect(boardPin).toMatchObject({ id: pin?.id });
   expect(comment).toMatchObject({ text: 'Nice one', pin_id: pin?.id });
   expect(boards).toEqual({
-    boards: [{ ...board, pin_count: 1, pins: [{ id: pin?.id, title: 'From a script', image_url: 'https://example.com/cat.jpg' }] }],
+    boards: [{ ...board, pin_count: 1, pins: [{ id: pin?.id, title: 'From a script', image_url: 'https://example.com/cat.jpg', image: null }] }],
     nextCursor: null,
   });
   // Three pins, two a page: the walk follows nextCursor to the end.

@@ -6,10 +6,11 @@
 import { sql } from 'kysely';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageUploaded, type StoredImage } from '../../contract/images.ts';
 import type { Pin } from '../../contract/pins.ts';
+import { DEMO_IMAGES_DIR, demoImages } from '../../db/demo-catalog.ts';
 import { columnWidth, gridColumns } from '../../frontend/components/grid/columns.ts';
 import { type ApiClient, signUpUser } from '../support/client.ts';
 import { startServer, type TestServer } from '../support/server.ts';
@@ -26,7 +27,7 @@ const SHAPES: ReadonlyArray<readonly [number, number]> = [
   [1500, 1000],
   [1100, 1700],
 ];
-const SOURCES = ['alpine-lake', 'autumn-forest', 'balloons', 'ceramics', 'citrus', 'city-skyline', 'desert-cactus', 'lighthouse-dusk'];
+const SOURCES = demoImages().filter((image) => image.kind === 'photo').slice(0, 8).map((image) => path.join(DEMO_IMAGES_DIR, image.file));
 /** Pins in the grid: several screens of scrolling at 1280 × 800, a few pages of the API. */
 const BULK = 240;
 
@@ -35,10 +36,9 @@ let browser: Browser;
 let owner: ApiClient;
 const uploaded: StoredImage[] = [];
 
-/** A JPEG of one seed picture, cropped to `width` × `height`. */
+/** A JPEG of one of the demo's photos, cropped to `width` × `height`. */
 function picture(index: number, width: number, height: number): Promise<Buffer> {
-  const svg = readFileSync(new URL(`../../db/seed-images/${SOURCES[index % SOURCES.length]}.svg`, import.meta.url));
-  return sharp(svg, { density: 200 }).resize(width, height, { fit: 'cover' }).jpeg({ quality: 85 }).toBuffer();
+  return sharp(SOURCES[index % SOURCES.length] as string).resize(width, height, { fit: 'cover' }).jpeg({ quality: 85 }).toBuffer();
 }
 
 /** POST /api/images/ as the client sends it: multipart, the file in `file`, cookies and the anti-forgery header. */
