@@ -29,14 +29,6 @@ export type StoredImage = z.infer<typeof StoredImage>;
 export const ImageUploaded = z.object({ image: StoredImage }).meta({ id: 'ImageUploaded' });
 export type ImageUploaded = z.infer<typeof ImageUploaded>;
 
-// What an upload may be (DESIGN §10); the server refuses anything else, the client can check first.
-export const IMAGE_LIMITS = {
-  /** Largest file accepted, in bytes (20 MiB). */
-  maxBytes: 20 * 1024 * 1024,
-  /** Most pixels (width × height of the first frame) an image may have: a decompression bomb is refused. */
-  maxPixels: 100_000_000,
-  /** The multipart form field POST /api/images/ reads the file from. */
-  uploadField: 'file',
-  /** The types recognised (by their bytes, never their name): for an `accept` attribute. */
-  types: ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif'],
-} as const;
+
+// The upload's limits live with the other limits (zod-free, for the client).
+export { IMAGE_LIMITS } from './limits.ts';

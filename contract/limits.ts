@@ -33,3 +33,15 @@ export const LIMITS = {
   // How long the first answer to a create sent with an Idempotency-Key is replayed.
   idempotencyKeyHours: 24,
 } as const;
+
+// What an upload may be (DESIGN §10); the server refuses anything else, the client can check first.
+export const IMAGE_LIMITS = {
+  /** Largest file accepted, in bytes (20 MiB). */
+  maxBytes: 20 * 1024 * 1024,
+  /** Most pixels (width × height of the first frame) an image may have: a decompression bomb is refused. */
+  maxPixels: 100_000_000,
+  /** The multipart form field POST /api/images/ reads the file from. */
+  uploadField: 'file',
+  /** The types recognised (by their bytes, never their name): for an `accept` attribute. */
+  types: ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif'],
+} as const;

@@ -2,19 +2,18 @@
 // Sent with XMLHttpRequest rather than fetch, because only XHR reports upload progress. Everything
 // else is as for the other calls (./client.ts): cookies, the anti-forgery header, the error shape.
 import type { ImageUploaded, StoredImage } from '../../contract/images.ts';
+import { IMAGE_LIMITS } from '../../contract/limits.ts';
+import { MSG } from '../../contract/messages.ts';
 import { ApiError, csrfHeaders, isCsrfRefusal, refreshCsrfToken, toErrorBody, unreachable } from './client.ts';
 
 /** The largest file the server takes (DESIGN §10: 20 MB). Checked before uploading, too. */
-export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+export const MAX_IMAGE_BYTES = IMAGE_LIMITS.maxBytes;
 
 // The server's texts for what the client checks itself (issue #15), so both say the same.
-export const IMAGE_MSG = {
-  notAnImage: 'That file is not an image.',
-  tooLarge: 'Images can be at most 20 MB.',
-} as const;
+export const IMAGE_MSG = { notAnImage: MSG.imageNotAnImage, tooLarge: MSG.imageTooLarge } as const;
 
 /** The formats the server recognises (by their bytes); the picker offers these. */
-export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif'] as const;
+export const IMAGE_TYPES = IMAGE_LIMITS.types;
 const IMAGE_EXTENSIONS = /\.(jpe?g|png|webp|gif|avif)$/i;
 
 /**
