@@ -39,13 +39,18 @@ const ms = (value: number) => `${Math.round(value)} ms`;
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 const photos = demoImages().filter((image) => image.kind === 'photo').map((image) => path.join(DEMO_IMAGES_DIR, image.file));
 
-/** A distinct 4000 × 3000 JPEG (q 90) made from one of the demo's photos: a phone camera's 12 MP. */
-function twelveMegapixels(index: number): Promise<Buffer> {
-  return sharp(photos[index % photos.length] as string)
+/**
+ * A distinct 4000 × 3000 JPEG (q 90) made from one of the demo's photos: a phone camera's 12 MP.
+ * Sensor-like noise is blended in, or the upscaled picture would compress (and decode) far more
+ * easily than a real photo: with it a file is 3–5 MB, as a phone's are.
+ */
+async function twelveMegapixels(index: number): Promise<Buffer> {
+  const noise = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png({ compressionLevel: 0 }).toBuffer();
+  const base = await sharp(photos[index % photos.length] as string)
     .resize(4000, 3000, { fit: 'cover' })
     .modulate({ brightness: 0.9 + (index % 20) / 100 })
-    .jpeg({ quality: 90 })
     .toBuffer();
+  return sharp(base).composite([{ input: noise, blend: 'soft-light' }]).jpeg({ quality: 90 }).toBuffer();
 }
 
 /** A distinct photo at the demo's size (≤ 1200 px), for imports. */
