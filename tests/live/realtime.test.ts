@@ -119,7 +119,7 @@ describe('user rooms', () => {
     await alice.client.post(`/api/boards/${board.id}/pins`, { pin_id: pin.id });
     expect(await nextEvent(aliceTab1, 'board:pin-added')).toEqual({
       boardId: board.id,
-      pin: { id: pin.id, title: pin.title, image_url: pin.image_url },
+      pin: { id: pin.id, title: pin.title, image_url: pin.image_url, image: null },
       pinCount: 1,
     });
     const renamed = (await alice.client.patch<Board>(`/api/boards/${board.id}`, { name: 'Renamed' })).body;
