@@ -92,7 +92,7 @@ async function restartRedisUnderLoad() {
 
 const isOk = (status: number) => status >= 200 && status < 300;
 
-test('every answer during the outage is a 2xx or a 503 (writes get 503), within the bound', () => {
+test('every answer during the outage is a 2xx or a 503 (what needs Redis gets 503), within the bound', () => {
   const { sent, outageMs } = scene;
   const answers = sent.map((s) => s.answer);
   const byKind = Object.fromEntries(LOAD_KINDS.map((kind) => [kind, histogram(sent.filter((s) => s.kind === kind).map((s) => s.answer))]));
@@ -103,7 +103,10 @@ test('every answer during the outage is a 2xx or a 503 (writes get 503), within 
     console.log(`  ${s.kind} → ${s.answer.status} after ${s.answer.ms.toFixed(0)} ms: ${s.answer.error ?? JSON.stringify(s.answer.response?.body).slice(0, 200)}`);
   }
   expect(bad.map((s) => `${s.kind} → ${s.answer.status}`)).toEqual([]);
-  expect(byKind['create pin']?.['503']).toBeGreaterThan(0);
+  // The outage was real: a sign-up must write its session to Redis. A signed-in write may succeed
+  // all through a short outage (its session is remembered 5 s in process, backend/http/
+  // cached-session-store.ts), or get 503 once that copy has expired: both are right.
+  expect(byKind['sign up']?.['503']).toBeGreaterThan(0);
   expect(sent.filter((s) => s.answer.ms > BOUNDS.answerDuringOutageMs).map((s) => `${s.kind}: ${s.answer.ms.toFixed(0)} ms`)).toEqual([]);
 });
 
