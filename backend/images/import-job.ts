@@ -50,6 +50,11 @@ export async function importImage(deps: ImportDeps, data: ImportImageData, ctx: 
       ctx.logger.warn({ pinId: data.pinId, url: data.url, reason: error.reason, status: error.status }, 'image import refused');
       return;
     }
+    // A /seed-images/ address that names no file of the demo set will not name one on a retry.
+    if (error instanceof Error && 'code' in error && error.code === 'ENOENT') {
+      ctx.logger.warn({ pinId: data.pinId, url: data.url }, 'image import refused: no such demo file');
+      return;
+    }
     throw error;
   }
   let stored: Awaited<ReturnType<typeof storeImage>>;

@@ -104,6 +104,16 @@ describe('with the origin allowed', () => {
     }
   });
 
+  test('a /seed-images/ address that names no file leaves the pin as it was, without retrying', async () => {
+    const created = await client.post<Pin>('/api/pins/', { title: 'No such file', imageUrl: '/seed-images/no-such-picture.jpg', description: '' });
+    expect(created.status).toBe(201);
+    const states = await eventually(() => importStates(server), (s) => !s.some((state) => state === 'created' || state === 'active' || state === 'retry'));
+    expect(states.at(-1)).toBe('completed');
+    const pin = (await client.get<Pin>(`/api/pins/${created.body.id}`)).body;
+    expect(pin.image).toBeNull();
+    expect(pin.image_url).toBe('/seed-images/no-such-picture.jpg');
+  });
+
   test("the demo seed's pictures come in through the same pipeline", async () => {
     const seeded = await startServer({ seed: { pins: 3 } });
     try {
