@@ -1,5 +1,5 @@
 import { useAtomValue, useStore } from 'jotai';
-import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
 import type { Pin } from '../../contract/index.ts';
 import { LIMITS } from '../../contract/limits.ts';
@@ -25,17 +25,34 @@ export function AddToBoard({ pin }: { pin: Pin }) {
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
   const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLDivElement>(null);
   const menuId = useId();
   const close = useCallback(() => {
     setOpen(false);
     setCreating(false);
   }, []);
-  useDismiss(root, open, close);
+  useDismiss(root, open, close, button);
 
   function toggle() {
     if (open) return close();
     setOpen(true);
     setFailed(false);
+  }
+
+  /** Up/Down, Home/End move through the picker's items (from the button too, while it is open). */
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    if (!open || !menu.current) return;
+    const keys = ['ArrowDown', 'ArrowUp', 'Home', 'End'];
+    if (!keys.includes(event.key) || event.target instanceof HTMLInputElement) return;
+    const items = Array.from(menu.current.querySelectorAll<HTMLButtonElement>('button.dropdown__item:not(:disabled), .show-more button:not(:disabled)'));
+    if (items.length === 0) return;
+    event.preventDefault();
+    const at = items.indexOf(document.activeElement as HTMLButtonElement);
+    const last = items.length - 1;
+    const next =
+      event.key === 'Home' ? 0 : event.key === 'End' ? last : event.key === 'ArrowDown' ? (at < 0 || at === last ? 0 : at + 1) : at <= 0 ? last : at - 1;
+    items[next]?.focus();
   }
 
   async function addTo(boardId: number) {
@@ -68,11 +85,11 @@ export function AddToBoard({ pin }: { pin: Pin }) {
   }
 
   return (
-    <div className="dropdown" ref={root}>
-      <button type="button" className="button button--secondary" aria-expanded={open} aria-controls={menuId} onClick={toggle}>
+    <div className="dropdown" ref={root} onKeyDown={onKeyDown}>
+      <button ref={button} type="button" className="button button--secondary" aria-expanded={open} aria-controls={menuId} onClick={toggle}>
         Add To Board <ChevronDownIcon />
       </button>
-      <div id={menuId} className="dropdown__menu" hidden={!open}>
+      <div id={menuId} ref={menu} className="dropdown__menu" hidden={!open}>
         {failed ? <p className="dropdown__note field__error">Something went wrong.</p> : null}
         {open && userId !== undefined ? <BoardChoices userId={userId} pinId={pin.id} busy={busy} onChoose={(id) => void addTo(id)} /> : null}
         {creating ? (

@@ -1,11 +1,15 @@
 import { useAtomValue } from 'jotai';
-import { Link, NavLink } from 'react-router';
+import { Link, NavLink, useLocation } from 'react-router';
 import { sessionUserAtom } from '../state/atoms.ts';
 import { HeartIcon, PinLogoIcon } from './Icons.tsx';
 import { ProfileMenu } from './ProfileMenu.tsx';
 
 export function NavBar() {
   const user = useAtomValue(sessionUserAtom);
+  const location = useLocation();
+  // GuestOnly sends the visitor back here once signed in (it validates the path).
+  // Between /login and /signup the original return location is kept.
+  const back = /^\/(login|signup)$/.test(location.pathname) ? location.state : { from: `${location.pathname}${location.search}` };
   return (
     <header className="nav">
       <nav className="nav__inner" aria-label="Main">
@@ -26,7 +30,12 @@ export function NavBar() {
             <li className="nav__wide"><NavLink to="/pins/new">Add New Pin</NavLink></li>
             <li className="nav__wide"><NavLink to="/boards/create">Add New Board</NavLink></li>
           </ul>
-        ) : null}
+        ) : (
+          <ul className="nav__links nav__links--guest">
+            <li><NavLink to="/login" state={back}>Log in</NavLink></li>
+            <li><NavLink to="/signup" state={back} className="nav__signup">Sign up</NavLink></li>
+          </ul>
+        )}
         <ProfileMenu />
       </nav>
     </header>

@@ -17,9 +17,10 @@ export function ProfileMenu() {
   const location = useLocation();
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
   const menuId = useId();
   const close = useCallback(() => setOpen(false), []);
-  useDismiss(root, open, close);
+  useDismiss(root, open, close, button);
 
   // Any navigation closes the menu.
   useEffect(() => setOpen(false), [location.pathname]);
@@ -45,6 +46,7 @@ export function ProfileMenu() {
   return (
     <div className="profile" ref={root}>
       <button
+        ref={button}
         type="button"
         className="profile__toggle"
         aria-expanded={open}

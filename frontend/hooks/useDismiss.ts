@@ -1,7 +1,15 @@
 import { useEffect, type RefObject } from 'react';
 
-/** Calls `onClose` on a pointer press outside `ref` or on Escape, while `open`. */
-export function useDismiss(ref: RefObject<HTMLElement | null>, open: boolean, onClose: () => void): void {
+/**
+ * Calls `onClose` on a pointer press outside `ref` or on Escape, while `open`. Escape also moves
+ * focus back to `returnFocus` (the menu's button), so keyboard users stay where they were.
+ */
+export function useDismiss(
+  ref: RefObject<HTMLElement | null>,
+  open: boolean,
+  onClose: () => void,
+  returnFocus?: RefObject<HTMLElement | null>,
+): void {
   useEffect(() => {
     if (!open) return;
     function onPointer(event: MouseEvent | TouchEvent) {
@@ -9,7 +17,9 @@ export function useDismiss(ref: RefObject<HTMLElement | null>, open: boolean, on
       if (el && event.target instanceof Node && !el.contains(event.target)) onClose();
     }
     function onKey(event: KeyboardEvent) {
-      if (event.key === 'Escape') onClose();
+      if (event.key !== 'Escape') return;
+      onClose();
+      returnFocus?.current?.focus();
     }
     document.addEventListener('mousedown', onPointer);
     document.addEventListener('touchstart', onPointer);
@@ -19,5 +29,5 @@ export function useDismiss(ref: RefObject<HTMLElement | null>, open: boolean, on
       document.removeEventListener('touchstart', onPointer);
       document.removeEventListener('keydown', onKey);
     };
-  }, [ref, open, onClose]);
+  }, [ref, open, onClose, returnFocus]);
 }

@@ -25,7 +25,7 @@ export function EditPinPage() {
   const pin = useAtomValue(pinsByIdAtom)[id ?? 0];
   const user = useAtomValue(sessionUserAtom);
   const { status, reload } = useLoad(async () => {
-    if (id === null) throw new Error('bad id');
+    if (id === null) return; // "Pin not found" below; throwing would log as a failure
     upsertPin(store, await fetchPin(id));
   }, `edit-${id}`);
 

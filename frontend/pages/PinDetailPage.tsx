@@ -33,7 +33,9 @@ export function PinDetailPage() {
   useDocumentTitle(pin?.title ?? (deleted ? 'Pin deleted' : 'Pin'));
   useWatchPins(id === null ? [] : [id]); // likes and comments, live
   const { status, reload } = useLoad(async () => {
-    if (id === null) throw new Error('bad id');
+    // An address that is no pin id shows "Pin not found" below without asking the server; throwing
+    // here would reach useLoad's console.error as if something had failed.
+    if (id === null) return;
     upsertPin(store, await fetchPin(id));
   }, `pin-${id}`);
 
