@@ -103,7 +103,7 @@ describe('roles and routing', () => {
     // Deep link to a signed-in page while anonymous: login first, then back to it.
     await other.page.goto(`/pins/${pinId}/edit`);
     await expectPath(other.page, '/login');
-    await other.page.getByRole('link', { name: 'Sign up' }).click();
+    await other.page.getByRole('form', { name: 'Log In' }).getByRole('link', { name: 'Sign up' }).click();
     await expectPath(other.page, '/signup');
     await other.page.getByLabel('Email').fill(otherAccount.email);
     await other.page.getByLabel('Username').fill(otherAccount.username);
