@@ -13,7 +13,8 @@ describe('Home page', () => {
   it('anonymous visitors see pins without hearts or Edit links', async () => {
     renderApp('/', { handlers: { 'GET /api/pins/': { body: { pins: [makePin(1), makePin(2)] } } } });
     const grid = await screen.findByRole('region', { name: 'All pins' });
-    expect(within(grid).getAllByRole('article')).toHaveLength(2);
+    // The region shows before the grid has measured and placed its cards: wait for them.
+    expect(await within(grid).findAllByRole('article')).toHaveLength(2);
     expect(within(grid).queryByRole('button')).toBeNull();
     expect(within(grid).queryByRole('link', { name: /^Edit/ })).toBeNull();
   });

@@ -244,7 +244,7 @@ describe('signed-in journey', () => {
     await expectPath(page, '/');
     await expectGone(page.getByRole('link', { name: 'Add New Pin' }));
     await page.getByRole('button', { name: 'Profile menu' }).click();
-    await expectVisible(page.getByRole('link', { name: 'Log In' }));
+    await expectVisible(page.getByRole('link', { name: 'Log In', exact: true }));
     await page.reload();
     await expectVisible(page.getByRole('button', { name: 'Profile menu' }));
     expect(await page.getByRole('link', { name: 'Add New Pin' }).count()).toBe(0);

@@ -274,7 +274,7 @@ describe('live updates in the browser', () => {
     await expectPath(a2, '/login');
     await expectVisible(a2.getByRole('heading', { name: 'Log In' }));
     await a2.getByRole('button', { name: 'Profile menu' }).click();
-    await expectVisible(a2.getByRole('link', { name: 'Log In' }));
+    await expectVisible(a2.getByRole('link', { name: 'Log In', exact: true }));
     await expectConnected(a2); // and goes on live, as anonymous
   });
 

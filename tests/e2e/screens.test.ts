@@ -83,7 +83,7 @@ async function run(viewport: { width: number; height: number }) {
       },
     },
     { name: 'pin-detail-anonymous', open: async (p) => { await p.goto(`/pins/${newest}`); await expectVisible(p.getByText('Saving this for my next trip.')); } },
-    { name: 'profile-menu-anonymous', overlay: true, open: async (p) => { await p.goto('/'); await p.getByRole('button', { name: 'Profile menu' }).click(); await expectVisible(p.getByRole('link', { name: 'Sign Up' })); } },
+    { name: 'profile-menu-anonymous', overlay: true, open: async (p) => { await p.goto('/'); await p.getByRole('button', { name: 'Profile menu' }).click(); await expectVisible(p.getByRole('link', { name: 'Sign Up', exact: true })); } },
     { name: 'not-found', open: async (p) => { await p.goto('/nothing/here'); await expectVisible(p.getByRole('heading', { name: 'Page not found' })); } },
   ];
 
