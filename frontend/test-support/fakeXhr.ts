@@ -3,7 +3,7 @@
 // sees the request body as sent (a FormData for a multipart upload) and can report upload progress
 // through `call.progress` before it answers; a handler that throws is a network error.
 
-/** What a handler gets; the fields match render.tsx's Call. */
+/** What a handler gets (render.tsx's Call, for fetch and XHR alike). */
 export interface XhrCall {
   method: string;
   path: string;

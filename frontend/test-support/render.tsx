@@ -8,7 +8,7 @@ import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-rout
 import { afterEach, vi } from 'vitest';
 import { MSG, type Board, type Comment, type Pin, type User } from '../../contract/index.ts';
 import { routes as appRoutes } from '../routes.tsx';
-import { fakeXhrClass } from './fakeXhr.ts';
+import { fakeXhrClass, type XhrCall } from './fakeXhr.ts';
 import { installObjectUrlShim, resetObjectUrls } from './files.ts';
 import { installLayoutShim, setTestLayout } from './layout.ts';
 
@@ -32,14 +32,7 @@ afterEach(() => {
  * One request as a handler sees it. `body` is the parsed JSON, or the FormData of a multipart
  * upload; `progress` (uploads, which go through XMLHttpRequest) fires upload progress events.
  */
-export type Call = {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  body: unknown;
-  headers: Record<string, string>;
-  progress?: (loaded: number, total: number) => void;
-};
+export type Call = XhrCall;
 export type Reply = { status?: number; body?: unknown; headers?: Record<string, string> };
 export type Handler = Reply | ((call: Call) => Reply | Promise<Reply>);
 
