@@ -90,6 +90,33 @@ export interface IdempotencyKeysTable {
   created_at: ColumnType<Date, Date | undefined, Date>;
 }
 
+/** A collaborator of a board (the owner is `boards.user_id`, not a row here). */
+export interface BoardMembersTable {
+  board_id: number;
+  user_id: number;
+  added_at: CreatedAt;
+}
+
+/** The change log's single counter row (db/migrations/20261126_0008): taken under its row lock. */
+export interface ChangeCounterTable {
+  id: ColumnType<boolean, never, never>;
+  /** `bigint`: read as a string by pg. */
+  seq: ColumnType<string, never, string | number>;
+  pruned_through: ColumnType<string, never, string | number>;
+}
+
+/** One committed change, as its socket event carried it (without `seq`). */
+export interface ChangesTable {
+  /** `bigint`: read as a string by pg. */
+  seq: ColumnType<string, string | number, never>;
+  event: string;
+  /** A `jsonb` column: written as JSON text, read back parsed. */
+  data: ColumnType<unknown, string, never>;
+  public: boolean;
+  user_ids: ColumnType<number[], number[] | undefined, never>;
+  created_at: CreatedAt;
+}
+
 export interface DB {
   users: UsersTable;
   pins: PinsTable;
@@ -99,6 +126,9 @@ export interface DB {
   favorites: FavoritesTable;
   comments: CommentsTable;
   idempotency_keys: IdempotencyKeysTable;
+  board_members: BoardMembersTable;
+  change_counter: ChangeCounterTable;
+  changes: ChangesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

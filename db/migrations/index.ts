@@ -6,6 +6,7 @@ import * as usernameSkeleton from './20261123_0004_username_skeleton.ts';
 import * as countsAndPaging from './20261123_0005_counts_and_paging.ts';
 import * as favoriteFunctions from './20261124_0006_favorite_functions.ts';
 import * as images from './20261125_0007_images.ts';
+import * as changesAndMembers from './20261126_0008_changes_and_members.ts';
 
 // Migrations are listed here explicitly (rather than read from the folder at run time) so that the
 // same list works from source, in tests and in a bundled build. Names sort by timestamp.
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '20261123_0005_counts_and_paging': countsAndPaging,
   '20261124_0006_favorite_functions': favoriteFunctions,
   '20261125_0007_images': images,
+  '20261126_0008_changes_and_members': changesAndMembers,
 };
 
 export const migrationProvider: MigrationProvider = {
