@@ -54,7 +54,7 @@ function lastViewers(socket: TestSocket, pinId: number): number | undefined {
 }
 
 /** Every socket's last count for the pin becomes `viewers` (or the bound passes: fails). */
-async function expectViewers(watchers: TestSocket[], pinId: number, viewers: number, boundMs = CHANGE_MS, label = `${viewers} viewers`): Promise<void> {
+async function expectViewers(watchers: TestSocket[], pinId: number, viewers: number, boundMs: number = CHANGE_MS, label = `${viewers} viewers`): Promise<void> {
   const since = performance.now();
   const took = await timeUntil(boundMs, () => watchers.every((s) => lastViewers(s, pinId) === viewers));
   console.log(`presence: ${label} after ${formatMs(took === undefined ? undefined : took, boundMs)} (since ${(performance.now() - since).toFixed(0)} ms ago)`);
