@@ -47,6 +47,7 @@ function startRedis(port: number): Promise<ChildProcess> {
     const deadline = Date.now() + 10_000;
     const probe = () => {
       const redis = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      redis.on('error', () => {}); // not up yet: the connect below fails and is retried
       redis.connect().then(
         () => {
           redis.disconnect();
