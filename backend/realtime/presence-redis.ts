@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { memberOf, type PresenceEntry, type PresenceKey, type PresenceState, type PresenceStore, userIdsOf } from './presence-store.ts';
+import { memberOf, type PresenceEntry, type PresenceGroup, type PresenceKey, type PresenceState, type PresenceStore, userIdsOf } from './presence-store.ts';
 
 // Presence in Redis, shared by every instance (DESIGN §12, NOTES §4). Per pin or board:
 //   <prefix>presence:pin:<id>            ZSET member (`u:<userId>` | `s:<socketId>`) → expiry (ms)
@@ -57,26 +57,47 @@ return answer()
 `;
 
 /**
- * This instance's entries of one key: ARGV from 3 on, triples (member, socket id, index in KEYS
- * of the user's sockets key, 0 for an anonymous socket). Re-adds what a Redis restart lost.
+ * This instance's entries of many keys in one call. ARGV from 2 on, per key: the index in KEYS of
+ * its members key, its list size (0: count only), its number of entries, then per entry a triple
+ * (member, socket id, index in KEYS of the user's sockets key, 0 for an anonymous socket).
+ * Re-adds what a Redis restart lost. Answers {count, members} per key, in order.
  */
-const HEARTBEAT = `${HEAD}
+const HEARTBEAT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local ttl = tonumber(ARGV[1])
 local expiry = now + ttl
 local cleaned = {}
-for i = 3, #ARGV, 3 do
-  redis.call('ZADD', KEYS[1], expiry, ARGV[i])
-  local k = tonumber(ARGV[i + 2])
-  if k > 0 then
-    redis.call('ZADD', KEYS[k], expiry, ARGV[i + 1])
-    if not cleaned[k] then
-      cleaned[k] = true
-      redis.call('ZREMRANGEBYSCORE', KEYS[k], '-inf', now)
-      redis.call('PEXPIRE', KEYS[k], ttl)
+local answers = {}
+local i = 2
+while i <= #ARGV do
+  local key = KEYS[tonumber(ARGV[i])]
+  local listMax = tonumber(ARGV[i + 1])
+  local n = tonumber(ARGV[i + 2])
+  i = i + 3
+  for j = 1, n do
+    redis.call('ZADD', key, expiry, ARGV[i])
+    local k = tonumber(ARGV[i + 2])
+    if k > 0 then
+      redis.call('ZADD', KEYS[k], expiry, ARGV[i + 1])
+      if not cleaned[k] then
+        cleaned[k] = true
+        redis.call('ZREMRANGEBYSCORE', KEYS[k], '-inf', now)
+        redis.call('PEXPIRE', KEYS[k], ttl)
+      end
     end
+    i = i + 3
+  end
+  redis.call('PEXPIRE', key, ttl)
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+  local count = redis.call('ZCARD', key)
+  if listMax > 0 and count > 0 then
+    answers[#answers + 1] = {count, redis.call('ZRANGE', key, 0, listMax - 1)}
+  else
+    answers[#answers + 1] = {count, {}}
   end
 end
-redis.call('PEXPIRE', KEYS[1], ttl)
-return answer()
+return answers
 `;
 
 const READ = `${HEAD}
@@ -91,7 +112,7 @@ interface Script {
 const script = (source: string): Script => ({ source, sha: createHash('sha1').update(source).digest('hex') });
 const SCRIPTS = { join: script(JOIN), leave: script(LEAVE), heartbeat: script(HEARTBEAT), read: script(READ) };
 
-/** Heartbeat entries per script call: bounds one call's size (and how long it holds Redis). */
+/** Heartbeat entries per script call: bounds one call's size (and how long it holds Redis, ~1 ms). */
 const HEARTBEAT_CHUNK = 500;
 
 export class RedisPresenceStore implements PresenceStore {
@@ -106,6 +127,13 @@ export class RedisPresenceStore implements PresenceStore {
     this.#prefix = options.prefix;
     this.#ttlMs = options.ttlMs;
     this.#listMax = options.listMax;
+    // Loaded up front (and again after each reconnect: a restarted Redis has forgotten them), so
+    // a burst of joins does not meet NOSCRIPT and send every script's source.
+    const load = () => {
+      for (const code of Object.values(SCRIPTS)) redis.script('LOAD', code.source).catch(() => {}); // EVAL stands in
+    };
+    load();
+    redis.on('ready', load);
   }
 
   join(key: PresenceKey, entry: PresenceEntry): Promise<PresenceState> {
@@ -116,27 +144,34 @@ export class RedisPresenceStore implements PresenceStore {
     return this.#run(SCRIPTS.leave, key, this.#entryKeys(key, entry), [memberOf(entry), entry.socketId]);
   }
 
-  async refresh(key: PresenceKey, entries: readonly PresenceEntry[]): Promise<PresenceState> {
-    let state: PresenceState = { count: 0, userIds: [] };
-    for (let i = 0; i < entries.length || i === 0; i += HEARTBEAT_CHUNK) {
-      const keys = [this.#membersKey(key)];
-      const userKeyIndex = new Map<number, number>();
-      const args: string[] = [];
-      for (const entry of entries.slice(i, i + HEARTBEAT_CHUNK)) {
-        let index = 0;
-        if (entry.userId !== undefined) {
-          index = userKeyIndex.get(entry.userId) ?? 0;
-          if (index === 0) {
-            keys.push(this.#userKey(key, entry.userId));
-            index = keys.length; // Lua's KEYS is 1-based
-            userKeyIndex.set(entry.userId, index);
-          }
-        }
-        args.push(memberOf(entry), entry.socketId, String(index));
+  /** Script calls of at most HEARTBEAT_CHUNK entries each (a key with more is split; its last answer counts). */
+  async refresh(batch: readonly PresenceGroup[]): Promise<PresenceState[]> {
+    const states: PresenceState[] = [];
+    let call = new HeartbeatCall();
+    const calls: Array<Promise<void>> = [];
+    const flush = () => {
+      const pending = call;
+      call = new HeartbeatCall();
+      calls.push(
+        this.#script(SCRIPTS.heartbeat, pending.keys, [String(this.#ttlMs), ...pending.args]).then((reply) => {
+          if (!Array.isArray(reply)) throw new Error('Unexpected presence heartbeat reply.');
+          reply.forEach((answer, n) => {
+            states[pending.groups[n] as number] = parseReply(answer);
+          });
+        }),
+      );
+    };
+    batch.forEach(({ key, entries }, index) => {
+      const listMax = key.kind === 'board' ? this.#listMax : 0;
+      for (let from = 0; from < entries.length || from === 0; from += HEARTBEAT_CHUNK) {
+        const part = entries.slice(from, from + HEARTBEAT_CHUNK);
+        if (call.entries + part.length > HEARTBEAT_CHUNK && call.entries > 0) flush();
+        call.add(index, this.#membersKey(key), listMax, part, (userId) => this.#userKey(key, userId));
       }
-      state = await this.#run(SCRIPTS.heartbeat, key, keys, args);
-    }
-    return state;
+    });
+    if (call.groups.length) flush();
+    await Promise.all(calls);
+    return states;
   }
 
   read(key: PresenceKey): Promise<PresenceState> {
@@ -156,18 +191,49 @@ export class RedisPresenceStore implements PresenceStore {
     return entry.userId === undefined ? [members] : [members, this.#userKey(key, entry.userId)];
   }
 
-  /** EVALSHA, and EVAL once when Redis does not have the script (first use, or after a restart). */
   async #run(code: Script, key: PresenceKey, keys: string[], args: string[]): Promise<PresenceState> {
     const listMax = key.kind === 'board' ? this.#listMax : 0;
-    const argv = [String(this.#ttlMs), String(listMax), ...args];
-    let reply: unknown;
+    return parseReply(await this.#script(code, keys, [String(this.#ttlMs), String(listMax), ...args]));
+  }
+
+  /** EVALSHA, and EVAL once when Redis does not have the script (first use, or after a restart). */
+  async #script(code: Script, keys: string[], argv: string[]): Promise<unknown> {
     try {
-      reply = await this.#redis.evalsha(code.sha, keys.length, ...keys, ...argv);
+      return await this.#redis.evalsha(code.sha, keys.length, ...keys, ...argv);
     } catch (error) {
       if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
-      reply = await this.#redis.eval(code.source, keys.length, ...keys, ...argv);
+      return this.#redis.eval(code.source, keys.length, ...keys, ...argv);
     }
-    return parseReply(reply);
+  }
+}
+
+/** One heartbeat script call being put together: its KEYS, its ARGV after the TTL, and which batch group each answer is for. */
+class HeartbeatCall {
+  readonly keys: string[] = [];
+  readonly args: string[] = [];
+  readonly groups: number[] = [];
+  entries = 0;
+  readonly #keyIndex = new Map<string, number>();
+
+  /** The 1-based index of `name` in KEYS (Lua's KEYS is 1-based). */
+  #index(name: string): number {
+    let index = this.#keyIndex.get(name);
+    if (index === undefined) {
+      this.keys.push(name);
+      index = this.keys.length;
+      this.#keyIndex.set(name, index);
+    }
+    return index;
+  }
+
+  add(group: number, membersKey: string, listMax: number, entries: readonly PresenceEntry[], userKey: (userId: number) => string): void {
+    this.groups.push(group);
+    this.args.push(String(this.#index(membersKey)), String(listMax), String(entries.length));
+    for (const entry of entries) {
+      const index = entry.userId === undefined ? 0 : this.#index(userKey(entry.userId));
+      this.args.push(memberOf(entry), entry.socketId, String(index));
+    }
+    this.entries += entries.length;
   }
 }
 

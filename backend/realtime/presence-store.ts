@@ -21,6 +21,12 @@ export interface PresenceEntry {
   userId: number | undefined;
 }
 
+/** One key's entries on this instance. */
+export interface PresenceGroup {
+  key: PresenceKey;
+  entries: readonly PresenceEntry[];
+}
+
 /** A pin's or board's presence now: how many members, and (boards) which users. */
 export interface PresenceState {
   count: number;
@@ -31,8 +37,11 @@ export interface PresenceState {
 export interface PresenceStore {
   join(key: PresenceKey, entry: PresenceEntry): Promise<PresenceState>;
   leave(key: PresenceKey, entry: PresenceEntry): Promise<PresenceState>;
-  /** Extends the expiry of this instance's entries of one key (re-adding any that were lost). */
-  refresh(key: PresenceKey, entries: readonly PresenceEntry[]): Promise<PresenceState>;
+  /**
+   * Extends the expiry of this instance's entries (re-adding any that were lost), for many keys at
+   * once; answers each key's state, in order.
+   */
+  refresh(batch: readonly PresenceGroup[]): Promise<PresenceState[]>;
   read(key: PresenceKey): Promise<PresenceState>;
 }
 
@@ -90,10 +99,14 @@ export class MemoryPresenceStore implements PresenceStore {
     return Promise.resolve(this.#state(key));
   }
 
-  refresh(key: PresenceKey, entries: readonly PresenceEntry[]): Promise<PresenceState> {
+  refresh(batch: readonly PresenceGroup[]): Promise<PresenceState[]> {
     const expiry = this.#now() + this.#ttlMs;
-    for (const entry of entries) this.#add(key, entry, expiry);
-    return Promise.resolve(this.#state(key));
+    return Promise.resolve(
+      batch.map(({ key, entries }) => {
+        for (const entry of entries) this.#add(key, entry, expiry);
+        return this.#state(key);
+      }),
+    );
   }
 
   read(key: PresenceKey): Promise<PresenceState> {

@@ -7,7 +7,7 @@ import { pinRoom } from './rooms.ts';
 // Presence over sockets (DESIGN §12): `presence:join` / `presence:leave` and disconnects update
 // the store (./presence-store.ts), and the new state is emitted to the pin's or board's room at
 // most once per `emitIntervalMs` per target and instance. This instance refreshes its own sockets'
-// entries every `heartbeatMs` (one script call per target, not per socket), which also notices
+// entries every `heartbeatMs` (one script call per few hundred sockets, not one per socket), which also notices
 // entries that expired (an instance that crashed) and emits the lower count.
 //
 // Never a cluster-wide socket scan: the count is in the store. A store failure (Redis down) is
@@ -273,16 +273,18 @@ export class PresenceService {
     if (this.#beating || this.#closed) return;
     this.#beating = true;
     try {
-      await Promise.all(
-        [...this.#targets.values()].map(async (target) => {
-          try {
-            const state = await this.#options.store.refresh(target.key, [...target.entries.values()]);
-            if (signature(state) !== target.lastState) this.#changed(target.key, state);
-          } catch (error) {
-            this.#logError(error, 'presence heartbeat');
-          }
-        }),
-      );
+      const targets = [...this.#targets.values()];
+      let states: PresenceState[];
+      try {
+        states = await this.#options.store.refresh(targets.map((target) => ({ key: target.key, entries: [...target.entries.values()] })));
+      } catch (error) {
+        this.#logError(error, 'presence heartbeat');
+        return;
+      }
+      targets.forEach((target, i) => {
+        const state = states[i];
+        if (state && signature(state) !== target.lastState) this.#changed(target.key, state);
+      });
     } finally {
       this.#beating = false;
     }
