@@ -26,6 +26,11 @@ const EnvSchema = z.object({
   SOCKET_MESSAGES_PER_WINDOW: positiveInt(30),
   SOCKET_MESSAGE_WINDOW_SECONDS: positiveInt(10),
   SOCKET_REFUSED_MESSAGES_BEFORE_DISCONNECT: positiveInt(10),
+  // Presence (DESIGN §12): entries expire PRESENCE_TTL_SECONDS after their last refresh; each
+  // instance refreshes its sockets' entries every PRESENCE_HEARTBEAT_SECONDS. A crashed instance's
+  // viewers are gone from the counts within TTL + heartbeat (60 s by default).
+  PRESENCE_TTL_SECONDS: z.coerce.number().min(1).max(3600).default(45),
+  PRESENCE_HEARTBEAT_SECONDS: z.coerce.number().min(0.5).max(1200).default(15),
   DEMO_EMAIL: z.email().default('demo@pinboard.test'),
   DEMO_USERNAME: z.string().min(3).max(40).default('demo'),
   DEMO_PASSWORD: z.string().min(8).default(DEV_DEMO_PASSWORD),
@@ -98,6 +103,8 @@ export interface Config {
   socketSessionCheckMs: number;
   /** Per instance: sockets per client address and per signed-in session, and each socket's message budget. */
   sockets: { perAddress: number; perSession: number; messagesPerWindow: number; windowMs: number; refusedBeforeDisconnect: number };
+  /** Presence entries' lifetime without a refresh, and how often each instance refreshes its own. */
+  presence: { ttlMs: number; heartbeatMs: number };
   sessionMemoryMax: number;
   /** Signed-in sessions one user may hold in the embedded store; a new one ends their oldest. */
   sessionsPerUser: number;
@@ -227,6 +234,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       throw new ConfigError('DEMO_PASSWORD must be set to a secret value when NODE_ENV=production');
     }
   }
+  // Refreshed at least twice within the TTL, so one late heartbeat does not drop anybody.
+  if (e.PRESENCE_HEARTBEAT_SECONDS * 2 > e.PRESENCE_TTL_SECONDS) {
+    throw new ConfigError('PRESENCE_HEARTBEAT_SECONDS must be at most half of PRESENCE_TTL_SECONDS');
+  }
   const embedded = e.DATABASE_URL === undefined;
   return {
     env: e.NODE_ENV,
@@ -247,6 +258,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       windowMs: e.SOCKET_MESSAGE_WINDOW_SECONDS * 1000,
       refusedBeforeDisconnect: e.SOCKET_REFUSED_MESSAGES_BEFORE_DISCONNECT,
     },
+    presence: { ttlMs: Math.round(e.PRESENCE_TTL_SECONDS * 1000), heartbeatMs: Math.round(e.PRESENCE_HEARTBEAT_SECONDS * 1000) },
     sessionMemoryMax: e.SESSION_MEMORY_MAX,
     sessionsPerUser: e.SESSIONS_PER_USER,
     passwordHashing: { concurrency: e.PASSWORD_HASH_CONCURRENCY, queue: e.PASSWORD_HASH_QUEUE },

@@ -22,6 +22,11 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import type { Server as SocketServer } from 'socket.io';
 import type { ClientToServerEvents, ServerToClientEvents } from '../contract/events.ts';
 import { createGateway } from './realtime/gateway.ts';
+import { isBoardMember, presentUsers } from './realtime/presence-access.ts';
+import { RedisPresenceStore } from './realtime/presence-redis.ts';
+import { MemoryPresenceStore } from './realtime/presence-store.ts';
+import { PresenceService } from './realtime/presence.ts';
+import { PRESENCE_LIMITS } from '../contract/presence.ts';
 import { startCacheRelay } from './realtime/cache-relay.ts';
 import { startRelay } from './realtime/relay.ts';
 import { connectRedis } from './redis.ts';
@@ -122,6 +127,16 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     refusedMessagesBeforeDisconnect: config.sockets.refusedBeforeDisconnect,
     onError: (error, context) => logger.error({ err: error, context }, 'socket handler failed'),
   });
+  // Presence (DESIGN §12): counted in Redis when there is one (shared by the instances), else here.
+  const presenceTtl = { ttlMs: config.presence.ttlMs, listMax: PRESENCE_LIMITS.boardUsers };
+  const presence = new PresenceService(io, {
+    store: redis ? new RedisPresenceStore(redis, { prefix: `${config.socketChannel}:`, ...presenceTtl }) : new MemoryPresenceStore(presenceTtl.ttlMs, presenceTtl.listMax),
+    heartbeatMs: config.presence.heartbeatMs,
+    isBoardMember: (boardId, userId) => isBoardMember(database.db, boardId, userId),
+    usernames: (ids) => presentUsers(database.db, ids),
+    onError: (error, context) => logger.warn({ err: error, context }, 'presence failed'),
+  });
+  io.on('connection', (socket) => presence.attach(socket));
   if (pubSub.length === 2) {
     // Pub/sub adapter: a room emit on one instance reaches that room's sockets on all instances.
     const [pub, sub] = pubSub as [Redis, Redis];
@@ -164,6 +179,9 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
           resolve();
         }, shutdownGraceMs).unref();
       });
+      // The dropped sockets' presence leaves go out while Redis is still open (bounded: an entry
+      // left behind expires by itself).
+      await Promise.race([presence.close(), new Promise((resolve) => setTimeout(resolve, 3_000).unref())]);
       // Only now: writes that finished during the grace period still announce their events.
       await jobsStopped;
       stopRelay();

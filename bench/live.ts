@@ -6,18 +6,24 @@ import { ApiClient, signUpUser } from '../scripts/lib/client.ts';
 import { createTestDatabase, REDIS_URL } from '../scripts/lib/database.ts';
 import { startAppProcess } from '../scripts/lib/processes.ts';
 import { connectSocket, type TestSocket, watch } from '../scripts/lib/sockets.ts';
+import { benchPresence } from './live/presence.ts';
 
 // `npm run bench:live [-- --watchers 1000 --actions 200]`: delivery of live events at scale.
 // Two app instances (separate processes, shared Postgres + Redis) with M anonymous watchers of one
 // pin split between them; K favorite toggles and comment create/delete calls go through REST; every
 // watcher must receive every event. Prints delivery, latency from REST response to socket receipt
 // (against a one-watcher baseline measured in the same run), throughput and heap per socket.
+// Then presence's Redis operations per second (./live/presence.ts; `--presence-only` skips the rest).
 // A benchmark: it prints figures and never fails on timings.
 
 const { values } = parseArgs({
   options: {
     watchers: { type: 'string', default: '1000' },
     actions: { type: 'string', default: '200' },
+    // Presence: viewers, and the steady window (seconds) over which heartbeats are counted.
+    'presence-viewers': { type: 'string', default: '1000' },
+    'presence-window': { type: 'string', default: '30' },
+    'presence-only': { type: 'boolean', default: false },
   },
 });
 const M = Number(values.watchers);
@@ -101,6 +107,18 @@ const one = await startAppProcess(env);
 const two = await startAppProcess({ ...env, AUTO_MIGRATE: 'false' });
 const sockets: TestSocket[] = [];
 try {
+  if (!values['presence-only']) await benchDelivery();
+} finally {
+  for (const socket of sockets) socket.disconnect();
+  await Promise.all([one.stop(), two.stop()]);
+}
+try {
+  await benchPresence({ databaseUrl: database.url, viewers: Number(values['presence-viewers']), windowSeconds: Number(values['presence-window']) });
+} finally {
+  await database.drop();
+}
+
+async function benchDelivery(): Promise<void> {
   const { client } = await signUpUser(one.url, 'bench');
   const pin = (await client.post<Pin>('/api/pins/', { title: 'Benchmark pin', imageUrl: 'https://a.test/b.png' })).body;
 
@@ -140,8 +158,4 @@ try {
   );
   console.log(`throughput: ${(result.delivered / result.seconds).toFixed(0)} events/s delivered over ${result.seconds.toFixed(1)} s (${(K / result.seconds).toFixed(1)} actions/s, sequential)`);
   console.log(`server heap per idle socket: ${(heapPerSocket / 1024).toFixed(1)} KB (after a forced GC: ${heapIdle1.gc ? 'yes' : 'no'})`);
-} finally {
-  for (const socket of sockets) socket.disconnect();
-  await Promise.all([one.stop(), two.stop()]);
-  await database.drop();
 }

@@ -5,6 +5,7 @@ import type { Favorite } from './favorites.ts';
 import { idField } from './fields.ts';
 import { LIMITS } from './limits.ts';
 import type { Pin } from './pins.ts';
+import type { PresenceTarget, PresentUser } from './presence.ts';
 
 // The real-time contract (DESIGN §5): one typed event map for server and client. Payloads carry the
 // same shapes as the REST answers.
@@ -30,6 +31,10 @@ export interface ServerToClientEvents {
   'board:pin-added': (payload: { boardId: number; pin: BoardPin; pinCount: number }) => void;
   'board:pin-removed': (payload: { boardId: number; pinId: number; pinCount: number }) => void;
   'session:ended': (payload: Record<string, never>) => void;
+  // Presence (contract/presence.ts): room `pin:<id>` and the pin's presence subscribers; a board's
+  // present members
+  presence: (payload: { pinId: number; viewers: number }) => void;
+  'board:presence': (payload: { boardId: number; users: PresentUser[] }) => void;
 }
 
 export type WatchAck = { ok: true } | { ok: false; error: string };
@@ -37,6 +42,8 @@ export type WatchAck = { ok: true } | { ok: false; error: string };
 export interface ClientToServerEvents {
   'pins:watch': (payload: { pinIds: number[] }, ack: (answer: WatchAck) => void) => void;
   'pins:unwatch': (payload: { pinIds: number[] }, ack: (answer: WatchAck) => void) => void;
+  'presence:join': (payload: PresenceTarget, ack: (answer: WatchAck) => void) => void;
+  'presence:leave': (payload: PresenceTarget, ack: (answer: WatchAck) => void) => void;
 }
 
 export const WatchPayload = z.object({

@@ -13,6 +13,7 @@ import { LIST, updateList, withFirst } from '../state/lists.ts';
 import { removePin, setPinLikes, upsertPin } from '../state/pins.ts';
 import { clearSession } from '../state/session.ts';
 import type { Store } from '../state/store.ts';
+import { setBoardPresence, setPinViewers } from './presence-state.ts';
 
 type Handlers = { [E in ServerEventName]: (payload: ServerEventPayload<E>) => void };
 
@@ -99,6 +100,9 @@ export function createEventApplier(store: Store): EventApplier {
       if (!pinGone(pin.id)) addPinToBoard(store, boardId, pin, pinCount);
     },
     'board:pin-removed': ({ boardId, pinId, pinCount }) => removePinFromBoard(store, boardId, pinId, pinCount),
+    // Presence (./presence-state.ts): the server's latest figure replaces the last.
+    presence: ({ pinId, viewers }) => setPinViewers(store, pinId, viewers),
+    'board:presence': ({ boardId, users }) => setBoardPresence(store, boardId, users),
     // Another tab (or the server) ended this session: this tab is signed out and goes on as anonymous.
     'session:ended': () => clearSession(store),
   };

@@ -8,10 +8,14 @@
 //   ./watch.ts         which pins the screens show, told to the server (`pins:watch`)
 //   ./visibility.ts    grid cards watch their pin while on screen
 //   ./resync.ts        after a reconnect, what the screens show is fetched again
+//   ./presence.ts      which pins and boards this tab is present on (`presence:join`)
+import type { PresenceTarget } from '../../contract/presence.ts';
 import type { Store } from '../state/store.ts';
 import { createEventApplier } from './apply.ts';
 import { LiveConnection, type ConnectionOptions } from './connection.ts';
 import { createLoadReplay } from './load-replay.ts';
+import { PresenceRegistry } from './presence.ts';
+import { forgetPresence } from './presence-state.ts';
 import { createResync } from './resync.ts';
 import { createVisibilityWatcher } from './visibility.ts';
 import { WatchRegistry, type WatchOptions } from './watch.ts';
@@ -27,6 +31,8 @@ export interface LiveClient {
   watchPins(pinIds: readonly number[]): () => void;
   /** A list on screen: `refresh` fetches what it missed, after each reconnect, until released. */
   refreshOnReconnect(refresh: () => Promise<void>): () => void;
+  /** Is present on a pin or board (counted in its viewers) until the returned function is called. */
+  joinPresence(target: PresenceTarget): () => void;
   /** Watches a grid card's pin while the card is on (or near) the screen. */
   observeCard(element: Element, pinId: number): () => void;
   /** This tab is logging out: close the socket now (its session:ended is expected, not news). */
@@ -70,6 +76,7 @@ function once(release: () => void): () => void {
 export function createLiveClient(store: Store, options: LiveClientOptions): LiveClient {
   const watches = new WatchRegistry(options.watch);
   const refreshers = new Set<() => Promise<void>>();
+  const presence = new PresenceRegistry({ forgotten: (target) => forgetPresence(store, target) });
   const cards = createVisibilityWatcher(
     (id) => watches.add([id]),
     (id) => watches.remove([id]),
@@ -77,12 +84,16 @@ export function createLiveClient(store: Store, options: LiveClientOptions): Live
   const replay = createLoadReplay(createEventApplier(store));
   const resync = createResync(store, { watchedPins: () => watches.watched(), listRefreshers: () => [...refreshers] }, replay);
   const connection = new LiveConnection(store, options, {
-    connected(send, reconnect, isCurrent) {
+    connected(send, reconnect, isCurrent, sendPresence) {
+      presence.connected(sendPresence);
       const watched = watches.connected(send);
       // Refetch once the pins are watched again, so nothing falls between the fetch and the events.
       if (reconnect) void watched.then(() => resync.run(isCurrent));
     },
-    disconnected: () => watches.disconnected(),
+    disconnected: () => {
+      watches.disconnected();
+      presence.disconnected();
+    },
     event: (name, payload) => replay.apply(name, payload),
   });
 
@@ -105,6 +116,10 @@ export function createLiveClient(store: Store, options: LiveClientOptions): Live
       const entry = () => refresh();
       refreshers.add(entry);
       return once(() => void refreshers.delete(entry));
+    },
+    joinPresence(target) {
+      presence.add(target);
+      return once(() => presence.remove(target));
     },
     observeCard: (element, pinId) => cards.observe(element, pinId),
     prepareForLogout: () => connection.prepareForLogout(),

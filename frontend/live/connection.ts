@@ -6,9 +6,11 @@
 // its state in liveStatusAtom. What the socket is used for is the handlers' business: they hear
 // when it connects, when it drops and every event it brings.
 import type { WatchAck } from '../../contract/events.ts';
+import type { PresenceEvent, PresenceTarget } from '../../contract/presence.ts';
 import { liveStatusAtom, sessionCheckedAtom, sessionUserAtom } from '../state/atoms.ts';
 import type { Store } from '../state/store.ts';
 import { recheckSession } from './session-check.ts';
+import type { SendPresence } from './presence.ts';
 import type { SendWatch, WatchKind } from './watch.ts';
 
 /** The part of a socket.io-client Socket the live client uses. */
@@ -19,6 +21,7 @@ export interface LiveSocket {
   on(event: 'connect_error', listener: (error: Error) => void): unknown;
   onAny(listener: (event: string, ...args: unknown[]) => void): unknown;
   emit(event: WatchKind, payload: { pinIds: number[] }, ack: (answer: WatchAck) => void): unknown;
+  emit(event: PresenceEvent, payload: PresenceTarget, ack: (answer: WatchAck) => void): unknown;
   removeAllListeners(): unknown;
   offAny(): unknown;
   disconnect(): unknown;
@@ -36,7 +39,7 @@ interface ConnectionHandlers {
    * A socket connected. `reconnect`: events may have been missed since the last one; `isCurrent()`
    * turns false once this socket is closed or replaced.
    */
-  connected(send: SendWatch, reconnect: boolean, isCurrent: () => boolean): void;
+  connected(send: SendWatch, reconnect: boolean, isCurrent: () => boolean, sendPresence: SendPresence): void;
   /** The socket dropped or was closed: the server forgot what it watched. */
   disconnected(): void;
   event(name: string, payload: unknown): void;
@@ -50,13 +53,22 @@ const LOGOUT_FALLBACK_MS = 5_000;
 
 /** Sends a watch message; no answer within ACK_TIMEOUT_MS counts as an error ack. */
 function sendWatch(socket: LiveSocket, kind: WatchKind, pinIds: number[]): Promise<WatchAck> {
+  return acked((ack) => socket.emit(kind, { pinIds }, ack));
+}
+
+/** Sends a presence message, answered as a watch message is. */
+function sendPresence(socket: LiveSocket, event: PresenceEvent, target: PresenceTarget): Promise<WatchAck> {
+  return acked((ack) => socket.emit(event, target, ack));
+}
+
+function acked(emit: (ack: (answer: WatchAck) => void) => void): Promise<WatchAck> {
   return new Promise((resolve) => {
     let answered = false;
     const timer = setTimeout(() => {
       answered = true;
       resolve({ ok: false, error: 'No answer from the server.' });
     }, ACK_TIMEOUT_MS);
-    socket.emit(kind, { pinIds }, (answer: WatchAck) => {
+    emit((answer: WatchAck) => {
       if (answered) return;
       answered = true;
       clearTimeout(timer);
@@ -190,7 +202,12 @@ export class LiveConnection {
       this.#everConnected = true;
       this.#retryDelay = this.#firstRetryMs;
       this.#store.set(liveStatusAtom, 'connected');
-      this.#handlers.connected((kind, ids) => sendWatch(socket, kind, ids), reconnect, () => gen === this.#generation);
+      this.#handlers.connected(
+        (kind, ids) => sendWatch(socket, kind, ids),
+        reconnect,
+        () => gen === this.#generation,
+        (event, target) => sendPresence(socket, event, target),
+      );
     });
     socket.on('disconnect', (reason) => {
       if (gen !== this.#generation) return;

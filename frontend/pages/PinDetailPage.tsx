@@ -12,6 +12,7 @@ import { HeartIcon } from '../components/Icons.tsx';
 import { PinDeletedNotice } from '../components/PinDeletedNotice.tsx';
 import { PinImage } from '../components/PinImage.tsx';
 import { ShareButton } from '../components/ShareButton.tsx';
+import { ViewersCount } from '../components/ViewersCount.tsx';
 import { Loading, RetryLoad } from '../components/Status.tsx';
 import { runAfterNavigation } from '../hooks/afterNavigation.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
@@ -134,6 +135,7 @@ function PinDetail({ pin }: { pin: Pin }) {
               {pin.likes_count} {pin.likes_count === 1 ? 'favorite' : 'favorites'}
             </span>
           </p>
+          <ViewersCount pinId={pin.id} />
           {pin.description ? <p className="pin-detail__description">{pin.description}</p> : null}
           {isOwner ? (
             <div className="pin-detail__owner-actions">

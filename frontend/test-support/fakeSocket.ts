@@ -4,6 +4,7 @@
 import { createStore } from 'jotai';
 import { afterEach } from 'vitest';
 import type { ServerEventName, ServerEventPayload, WatchAck } from '../../contract/events.ts';
+import type { PresenceEvent, PresenceTarget } from '../../contract/presence.ts';
 import type { User } from '../../contract/index.ts';
 import { createLiveClient, type LiveClient, type LiveClientOptions } from '../live/client.ts';
 import type { LiveSocket } from '../live/connection.ts';
@@ -19,6 +20,8 @@ export class FakeSocket implements LiveSocket {
   /** How watch messages are answered (null: never). */
   answer: ((kind: WatchKind, pinIds: number[]) => WatchAck) | null = () => ({ ok: true });
   readonly emitted: Array<{ kind: WatchKind; pinIds: number[] }> = [];
+  /** Presence messages, each answered `{ok: true}`. */
+  readonly presence: Array<{ event: PresenceEvent; target: PresenceTarget }> = [];
   readonly #listeners = new Map<string, Listener[]>();
   #any: Listener[] = [];
 
@@ -32,7 +35,13 @@ export class FakeSocket implements LiveSocket {
     return this;
   }
 
-  emit(kind: WatchKind, payload: { pinIds: number[] }, ack: (answer: WatchAck) => void): this {
+  emit(kind: WatchKind | PresenceEvent, payload: { pinIds: number[] } | PresenceTarget, ack: (answer: WatchAck) => void): this {
+    if (kind === 'presence:join' || kind === 'presence:leave') {
+      this.presence.push({ event: kind, target: { ...(payload as PresenceTarget) } });
+      queueMicrotask(() => ack({ ok: true }));
+      return this;
+    }
+    if (!('pinIds' in payload)) return this;
     this.emitted.push({ kind, pinIds: [...payload.pinIds] });
     const answer = this.answer;
     if (answer) queueMicrotask(() => ack(answer(kind, payload.pinIds)));
