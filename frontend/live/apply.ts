@@ -6,6 +6,7 @@
 import type { ServerEventName, ServerEventPayload } from '../../contract/events.ts';
 import type { Pin } from '../../contract/index.ts';
 import { deletedPinIdsAtom, sessionUserAtom } from '../state/atoms.ts';
+import { addBoardMember, removeBoardMember } from '../state/board-members.ts';
 import { addBoard, addPinToBoard, removeBoard, removePinFromBoard, upsertBoard } from '../state/boards.ts';
 import { addComment, removeComment, upsertComment } from '../state/comments.ts';
 import { addFavorite, removeFavorite } from '../state/favorites.ts';
@@ -99,6 +100,12 @@ export function createEventApplier(store: Store): EventApplier {
       if (!pinGone(pin.id)) addPinToBoard(store, boardId, pin, pinCount);
     },
     'board:pin-removed': ({ boardId, pinId, pinCount }) => removePinFromBoard(store, boardId, pinId, pinCount),
+    // A member added is not "gone" even if this tab saw the board go before: being invited again
+    // brings it back (only a deletion is for ever).
+    'board:member-added': ({ boardId, member, board }) => {
+      if (!goneBoards.has(boardId)) addBoardMember(store, boardId, member, board, store.get(sessionUserAtom)?.id);
+    },
+    'board:member-removed': ({ boardId, userId }) => removeBoardMember(store, boardId, userId, store.get(sessionUserAtom)?.id),
     // Another tab (or the server) ended this session: this tab is signed out and goes on as anonymous.
     'session:ended': () => clearSession(store),
   };
