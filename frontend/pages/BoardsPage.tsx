@@ -83,16 +83,16 @@ function BoardCard({ boardId }: { boardId: number }) {
         </div>
         <div className="board-card__body">
           <span className="board-card__name">{board.name}</span>
-          {board.member_count > 1 ? (
-            <span className="board-card__shared">
-              <span className="shared-label">Shared</span>
-              <MemberAvatars board={board} />
-            </span>
-          ) : null}
           <span className="board-card__count" aria-label={`${board.pin_count} ${board.pin_count === 1 ? 'pin' : 'pins'}`}>
             {formatPinCount(board.pin_count)}
           </span>
         </div>
+        {board.member_count > 1 ? (
+          <div className="board-card__shared">
+            <span className="shared-label">Shared</span>
+            <MemberAvatars board={board} />
+          </div>
+        ) : null}
       </Link>
     </li>
   );

@@ -2,6 +2,7 @@ import type { Board, BoardMember } from '../../contract/index.ts';
 import { boardMembersAtom, boardsByIdAtom, boardsLostAtom } from './atoms.ts';
 import { addBoard, removeBoard, upsertBoard } from './boards.ts';
 import { without } from './byId.ts';
+import { LIMITS } from '../../contract/limits.ts';
 import { LIST, updateList, withoutId } from './lists.ts';
 import type { Store } from './store.ts';
 
@@ -35,6 +36,19 @@ export function addBoardMember(store: Store, boardId: number, member: BoardMembe
     if (!list || list.some((m) => m.id === member.id)) return prev;
     return { ...prev, [boardId]: [...list, member] };
   });
+}
+
+/**
+ * The owner's own invitation answered: the member joins the list, the avatars and the count,
+ * unless the live event (which may come first) already brought them.
+ */
+export function addMemberLocally(store: Store, boardId: number, member: BoardMember): void {
+  if (store.get(boardMembersAtom)[boardId]?.some((m) => m.id === member.id)) return;
+  store.set(boardMembersAtom, (prev) => ({ ...prev, [boardId]: [...(prev[boardId] ?? []), member] }));
+  const board = store.get(boardsByIdAtom)[boardId];
+  if (!board || board.members.some((m) => m.id === member.id)) return;
+  const members = board.members.length < LIMITS.boardMemberAvatars ? [...board.members, { id: member.id, username: member.username }] : board.members;
+  store.set(boardsByIdAtom, (prev) => ({ ...prev, [boardId]: { ...board, members, member_count: board.member_count + 1 } }));
 }
 
 /**

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Board, BoardMember } from '../../../contract/index.ts';
 import { addBoardMember as addMemberCall, fetchBoardMembers, removeBoardMember as removeMemberCall } from '../../api/boards.ts';
 import { boardMembersAtom, sessionUserAtom } from '../../state/atoms.ts';
-import { addBoardMember, removeBoardMember, setBoardMembers } from '../../state/board-members.ts';
+import { addMemberLocally, removeBoardMember, setBoardMembers } from '../../state/board-members.ts';
 import { Modal } from '../Modal.tsx';
 import { Loading } from '../Status.tsx';
 import { initialsOf } from './MemberAvatars.tsx';
@@ -52,7 +52,7 @@ export function BoardMembersDialog({ board, onClose, onLeft }: Props) {
   async function add(username: string) {
     const member = await addMemberCall(board.id, username);
     // The live event does the same (idempotently); this shows it without waiting for it.
-    addBoardMember(store, board.id, member, { ...board, member_count: board.member_count + (memberIds.has(member.id) ? 0 : 1) }, me?.id);
+    addMemberLocally(store, board.id, member);
   }
 
   async function remove(member: BoardMember) {
