@@ -10,9 +10,20 @@ export const BoardPin = z
   .meta({ id: 'BoardPin' });
 export type BoardPin = z.infer<typeof BoardPin>;
 
+/** The reader's place on a board (DESIGN §12): its owner (`user_id`) or a collaborator. */
+export const BoardRole = z.enum(['owner', 'collaborator']).meta({ id: 'BoardRole' });
+export type BoardRole = z.infer<typeof BoardRole>;
+
+/** Someone on a board, as avatars show them. */
+export const BoardMemberSummary = z.object({ id: z.number().int(), username: z.string() }).meta({ id: 'BoardMemberSummary' });
+export type BoardMemberSummary = z.infer<typeof BoardMemberSummary>;
+
 /**
  * A board with its pin count and some of its pins, most recently added first: in the boards list
  * and in live events, the covers (at most LIMITS.boardCovers); from GET /api/boards/{id}, a page.
+ * `role` is the reader's own (it differs per reader: the server sets it for each recipient);
+ * `members` are the first LIMITS.boardMemberAvatars members, owner first, for avatars, and
+ * `member_count` counts them all (owner included).
  */
 export const Board = z
   .object({
@@ -21,6 +32,9 @@ export const Board = z
     user_id: z.number().int(),
     pin_count: z.number().int(),
     pins: z.array(BoardPin),
+    role: BoardRole,
+    members: z.array(BoardMemberSummary),
+    member_count: z.number().int(),
   })
   .meta({ id: 'Board' });
 export type Board = z.infer<typeof Board>;
@@ -46,3 +60,27 @@ export const BoardPinRemoved = z
   .object({ message: z.string(), board_id: z.number().int(), pin_id: z.number().int() })
   .meta({ id: 'BoardPinRemoved' });
 export type BoardPinRemoved = z.infer<typeof BoardPinRemoved>;
+
+/** A board's owner or collaborator in GET /api/boards/{id}/members. */
+export const BoardMember = BoardMemberSummary.extend({ role: BoardRole }).meta({ id: 'BoardMember' });
+export type BoardMember = z.infer<typeof BoardMember>;
+
+/** GET /api/boards/{id}/members: the owner first, then collaborators in the order they were added. */
+export const BoardMembers = z.object({ members: z.array(BoardMember) }).meta({ id: 'BoardMembers' });
+export type BoardMembers = z.infer<typeof BoardMembers>;
+
+/** POST /api/boards/{id}/members: invite a user by username (matched case-insensitively). */
+export const AddMemberBody = z
+  .object({ username: requiredText(MSG.usernameRequired, LIMITS.usernameMax, 'Username') })
+  .meta({ id: 'AddMemberBody' });
+
+export const BoardMemberRemoved = z
+  .object({ message: z.string(), board_id: z.number().int(), user_id: z.number().int() })
+  .meta({ id: 'BoardMemberRemoved' });
+export type BoardMemberRemoved = z.infer<typeof BoardMemberRemoved>;
+
+/** The same board as another reader sees it: only `role` depends on who reads. */
+export function boardForReader<T extends Pick<Board, 'user_id' | 'role'>>(board: T, readerId: number): T {
+  const role: BoardRole = board.user_id === readerId ? 'owner' : 'collaborator';
+  return board.role === role ? board : { ...board, role };
+}

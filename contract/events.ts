@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Board, BoardPin } from './boards.ts';
+import type { Board, BoardMember, BoardPin } from './boards.ts';
 import type { Comment } from './comments.ts';
 import type { Favorite } from './favorites.ts';
 import { idField } from './fields.ts';
@@ -24,12 +24,18 @@ export interface ServerToClientEvents {
   // room `user:<id>` (every socket of a signed-in user)
   'favorite:added': (payload: { favorite: Favorite }) => void;
   'favorite:removed': (payload: { favoriteId: number; pinId: number }) => void;
-  'board:created': (payload: { board: Board }) => void;
-  'board:updated': (payload: { board: Board }) => void;
-  'board:deleted': (payload: { boardId: number }) => void;
+  // Board events go to every member's `user:<id>` room (owner and collaborators, as of the change);
+  // a board's `role` is the recipient's own. `seq` is the change-log number (DESIGN §12).
+  'board:created': (payload: { board: Board; seq: number }) => void;
+  'board:updated': (payload: { board: Board; seq: number }) => void;
+  'board:deleted': (payload: { boardId: number; seq: number }) => void;
   /** `pinCount` is the board's count as of this change's commit. */
-  'board:pin-added': (payload: { boardId: number; pin: BoardPin; pinCount: number }) => void;
-  'board:pin-removed': (payload: { boardId: number; pinId: number; pinCount: number }) => void;
+  'board:pin-added': (payload: { boardId: number; pin: BoardPin; pinCount: number; seq: number }) => void;
+  'board:pin-removed': (payload: { boardId: number; pinId: number; pinCount: number; seq: number }) => void;
+  /** To every member, the new one included (so the board appears in their list): `board` as of the change. */
+  'board:member-added': (payload: { boardId: number; member: BoardMember; board: Board; seq: number }) => void;
+  /** To the remaining members and to the removed user (whose open board page closes). */
+  'board:member-removed': (payload: { boardId: number; userId: number; seq: number }) => void;
   'session:ended': (payload: Record<string, never>) => void;
   // Presence (contract/presence.ts): room `pin:<id>` and the pin's presence subscribers; a board's
   // present members

@@ -26,6 +26,12 @@ export const LIMITS = {
   cursorMax: 512,
   // Cover pins a board carries in the boards list.
   boardCovers: 4,
+  // Collaborators one board may have besides its owner.
+  boardCollaborators: 50,
+  // Members (owner first) a board carries for avatars; `member_count` has them all.
+  boardMemberAvatars: 5,
+  // Users GET /api/users/?q= answers at most.
+  userSearchResults: 10,
   // Largest JSON body the API accepts.
   bodyBytes: 64 * 1024,
   // An Idempotency-Key header: 1 to this many visible ASCII characters.

@@ -1,3 +1,5 @@
+import { LIMITS } from './limits.ts';
+
 // User-facing texts that both the server and the client show. SPEC.md fixes the wording of most of
 // them; keep them exact.
 export const MSG = {
@@ -54,5 +56,15 @@ export const MSG = {
   imageMissing: 'Choose an image to upload.',
   uploadOneFile: 'Send one image, in the form field "file".',
   uploadFormInvalid: 'The upload must be a multipart/form-data form with the image in the field "file".',
+  // Shared boards (DESIGN §12).
+  boardOwnerOnly: "Only the board's owner can do that.",
+  boardMemberAlready: 'That user is already a member of this board.',
+  boardMembersFull: `A board can have at most ${LIMITS.boardCollaborators} collaborators.`,
+  boardCollaboratorLeaveOnly: 'Collaborators can only remove themselves from a board.',
+  boardOwnerCannotLeave: 'The owner cannot leave their own board.',
+  boardRemovedNotice: 'You are no longer a member of this board.',
+  boardMemberAdded: 'Added to the board.',
+  boardLeft: 'You left the board.',
+  userSearchQueryInvalid: `q must be 1 to ${LIMITS.usernameMax} characters.`,
   uploadFormTooBig: 'The upload form has too many or too large fields besides the image.',
 } as const;

@@ -72,3 +72,19 @@ export const SignupBody = z
       .optional(),
   })
   .meta({ id: 'SignupBody' });
+
+/** GET /api/users/?q=: signed-in users look others up by the start of their username (to invite them). */
+export const UserSearchQuery = z.object({
+  q: z
+    .string({ error: MSG.userSearchQueryInvalid })
+    .normalize('NFKC')
+    .trim()
+    .min(1, { error: MSG.userSearchQueryInvalid })
+    .max(LIMITS.usernameMax, { error: MSG.userSearchQueryInvalid }),
+});
+
+/** Up to LIMITS.userSearchResults users whose username starts with `q` (case-insensitive), by username. */
+export const UserSearchResult = z
+  .object({ users: z.array(z.object({ id: z.number().int(), username: z.string() })) })
+  .meta({ id: 'UserSearchResult' });
+export type UserSearchResult = z.infer<typeof UserSearchResult>;

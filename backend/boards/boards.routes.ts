@@ -1,8 +1,21 @@
-import { Board, BoardBody, BoardDeleted, BoardList, BoardPage, BoardPin, BoardPinRemoved } from '../../contract/boards.ts';
+import {
+  AddMemberBody,
+  Board,
+  BoardBody,
+  BoardDeleted,
+  BoardList,
+  BoardMember,
+  BoardMemberRemoved,
+  BoardMembers,
+  BoardPage,
+  BoardPin,
+  BoardPinRemoved,
+} from '../../contract/boards.ts';
 import { PageQuery } from '../../contract/paging.ts';
 import { PinRefBody } from '../../contract/pins.ts';
 import { type ApiRoute, route } from '../http/route.ts';
 import { withIdempotency } from '../idempotency/idempotency.ts';
+import { addMember, listMembers, removeMember } from './board-members.service.ts';
 import {
   addPinToBoard,
   createBoard,
@@ -17,7 +30,7 @@ export const boardRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/api/boards/',
-    summary: 'A page of your boards, newest first, each with its pin count and up to 4 cover pins',
+    summary: 'A page of the boards you own or collaborate on, newest first, each with your role, its pin count, up to 4 cover pins and up to 5 members',
     auth: 'user',
     query: PageQuery,
     responses: { 200: BoardList },
@@ -29,7 +42,7 @@ export const boardRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/api/boards/{id}',
-    summary: "One of your boards with a page of its pins, most recently added first (another user's answers 404)",
+    summary: 'A board you are a member of with a page of its pins, most recently added first (a non-member gets 404)',
     auth: 'user',
     query: PageQuery,
     responses: { 200: BoardPage },
@@ -61,11 +74,11 @@ export const boardRoutes: ApiRoute[] = [
   route({
     method: 'patch',
     path: '/api/boards/{id}',
-    summary: 'Rename your board',
+    summary: 'Rename your board (owner only; a collaborator gets 403)',
     auth: 'user',
     body: BoardBody,
     responses: { 200: Board },
-    errors: [404],
+    errors: [403, 404],
     handler: async ({ ctx, res, params, body, userId }) => {
       res.json(await renameBoard(ctx, userId, params.id, body.name));
     },
@@ -74,10 +87,10 @@ export const boardRoutes: ApiRoute[] = [
   route({
     method: 'delete',
     path: '/api/boards/{id}',
-    summary: 'Delete your board',
+    summary: 'Delete your board (owner only; a collaborator gets 403)',
     auth: 'user',
     responses: { 200: BoardDeleted },
-    errors: [404],
+    errors: [403, 404],
     handler: async ({ ctx, res, params, userId }) => {
       await deleteBoard(ctx, userId, params.id);
       res.json({ message: 'Board deleted', id: params.id });
@@ -87,7 +100,7 @@ export const boardRoutes: ApiRoute[] = [
   route({
     method: 'post',
     path: '/api/boards/{id}/pins',
-    summary: 'Add a pin to your board',
+    summary: 'Add a pin to a board you are a member of',
     auth: 'user',
     body: PinRefBody,
     responses: { 201: { schema: BoardPin, description: 'Added' }, 200: { schema: BoardPin, description: 'Was already on the board' } },
@@ -101,13 +114,51 @@ export const boardRoutes: ApiRoute[] = [
   route({
     method: 'delete',
     path: '/api/boards/{id}/pins/{pinId}',
-    summary: 'Remove a pin from your board',
+    summary: 'Remove a pin from a board you are a member of',
     auth: 'user',
     responses: { 200: BoardPinRemoved },
     errors: [404],
     handler: async ({ ctx, res, params, userId }) => {
       await removePinFromBoard(ctx, userId, params.id, params.pinId);
       res.json({ message: 'Pin removed from board', board_id: params.id, pin_id: params.pinId });
+    },
+  }),
+
+  route({
+    method: 'get',
+    path: '/api/boards/{id}/members',
+    summary: "A board's members, owner first (members only; a non-member gets 404)",
+    auth: 'user',
+    responses: { 200: BoardMembers },
+    errors: [404],
+    handler: async ({ ctx, res, params, userId }) => {
+      res.json(await listMembers(ctx.db, userId, params.id));
+    },
+  }),
+
+  route({
+    method: 'post',
+    path: '/api/boards/{id}/members',
+    summary: 'Invite a user by username as a collaborator (owner only: 403 for a collaborator; 404 unknown user; 409 already a member, the owner, or the board is full)',
+    auth: 'user',
+    body: AddMemberBody,
+    responses: { 201: BoardMember },
+    errors: [403, 404, 409],
+    handler: async ({ ctx, res, params, body, userId }) => {
+      res.status(201).json(await addMember(ctx, userId, params.id, body.username));
+    },
+  }),
+
+  route({
+    method: 'delete',
+    path: '/api/boards/{id}/members/{userId}',
+    summary: 'The owner removes a collaborator, or a collaborator leaves (removes themself); other attempts by a member get 403',
+    auth: 'user',
+    responses: { 200: BoardMemberRemoved },
+    errors: [403, 404],
+    handler: async ({ ctx, res, params, userId }) => {
+      await removeMember(ctx, userId, params.id, params.userId);
+      res.json({ message: 'Member removed from board', board_id: params.id, user_id: params.userId });
     },
   }),
 ];

@@ -1,20 +1,48 @@
-import type { Expression, Kysely } from 'kysely';
+import { type Expression, type Kysely, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import type { Board, BoardList, BoardPage, BoardPin } from '../../contract/boards.ts';
+import { type Board, type BoardList, type BoardMemberSummary, type BoardPage, type BoardPin, boardForReader } from '../../contract/boards.ts';
 import { LIMITS } from '../../contract/limits.ts';
 import type { PageParams } from '../../contract/paging.ts';
 import type { DB } from '../../db/schema.ts';
+import { recordChange } from '../changes/change-log.ts';
 import type { ServiceContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { imageOf, toPinImage, type ImageFields } from '../images/media-urls.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
 import { keyset } from '../paging/keyset.ts';
+import { boardAccess, inTransaction, memberIdsOf, requireOwner } from './board-access.ts';
 
-/** Boards with their count (a column) and covers, the most recently added pins, in one query. */
+/**
+ * A board's members for avatars: the owner, then the first collaborators to join, at most
+ * LIMITS.boardMemberAvatars in all; and how many members it has.
+ */
+function membersOf(boardId: Expression<number>, ownerId: Expression<number>) {
+  return [
+    sql<BoardMemberSummary[]>`(
+      select coalesce(json_agg(json_build_object('id', m.id, 'username', m.username) order by m.ord, m.added_at, m.id), '[]')
+      from (
+        select u.id, u.username, 0 as ord, null::timestamptz as added_at from users u where u.id = ${ownerId}
+        union all
+        (select u.id, u.username, 1, bm.added_at from board_members bm join users u on u.id = bm.user_id
+          where bm.board_id = ${boardId} order by bm.added_at, bm.user_id limit ${LIMITS.boardMemberAvatars - 1})
+      ) m
+    )`.as('members'),
+    sql<number>`(1 + (select count(*) from board_members bm where bm.board_id = ${boardId}))::int`.as('member_count'),
+  ];
+}
+
+/** Boards with their count (a column), members and covers, the most recently added pins, in one query. */
 function selectBoards(db: Kysely<DB>) {
   return db
     .selectFrom('boards')
-    .select((eb) => ['boards.id', 'boards.name', 'boards.user_id', 'boards.pin_count', coversOf(eb.ref('boards.id'))]);
+    .select((eb) => [
+      'boards.id',
+      'boards.name',
+      'boards.user_id',
+      'boards.pin_count',
+      ...membersOf(eb.ref('boards.id'), eb.ref('boards.user_id')),
+      coversOf(eb.ref('boards.id')),
+    ]);
 
   function coversOf(boardId: Expression<number>) {
     return jsonArrayFrom(
@@ -34,39 +62,50 @@ function toBoardPin(row: { id: number; title: string; image_url: string; image: 
   return { id: row.id, title: row.title, image_url: row.image_url, image: row.image && toPinImage(row.image) };
 }
 
-function toBoard<T extends { pins: Array<Parameters<typeof toBoardPin>[0]> }>(row: T): T & { pins: BoardPin[] } {
-  return { ...row, pins: row.pins.map(toBoardPin) };
-}
+type BoardRow = Omit<Board, 'pins' | 'role'> & { pins: Array<Parameters<typeof toBoardPin>[0]> };
 
-/** One page of the user's boards, newest first, each with its count and covers. */
-export async function listBoards(db: Kysely<DB>, cursors: CursorCodec, userId: number, query: PageParams): Promise<BoardList> {
-  const page = keyset(cursors, `boards:user:${userId}`, query);
-  let select = selectBoards(db).where('boards.user_id', '=', userId).orderBy('boards.id', 'desc').limit(page.limit + 1);
-  if (page.before !== undefined) select = select.where('boards.id', '<', page.before);
-  const { items, nextCursor } = page.finish(await select.execute(), (board) => board.id);
-  return { boards: items.map(toBoard), nextCursor };
+/** A board row as `readerId` sees it (their `role`). */
+function toBoard(row: BoardRow, readerId: number): Board {
+  return boardForReader({ ...row, pins: row.pins.map(toBoardPin), role: 'owner' }, readerId);
 }
 
 /**
- * Boards are private: someone else's board answers 404 exactly like a board that does not exist,
- * so nobody can probe which board ids are taken.
+ * One page of the boards the user is a member of (their own and those shared with them), newest
+ * (highest id) first. Board ids are unique across both kinds, so the id is a stable key for the
+ * union: each side is read newest first from its own index (boards (user_id, id desc),
+ * board_members (user_id, board_id)) and cut to the page size before they are merged, so a page
+ * costs two short index scans at any depth. The owner is never in board_members (adding them is
+ * refused), so `union all` counts no board twice.
  */
-export async function getOwnBoard(db: Kysely<DB>, userId: number, boardId: number): Promise<Board> {
-  const board = await selectBoards(db).where('boards.id', '=', boardId).where('boards.user_id', '=', userId).executeTakeFirst();
-  if (!board) throw notFound('Board');
-  return toBoard(board);
+export async function listBoards(db: Kysely<DB>, cursors: CursorCodec, userId: number, query: PageParams): Promise<BoardList> {
+  const page = keyset(cursors, `boards:user:${userId}`, query);
+  const take = page.limit + 1;
+  const before = page.before === undefined ? sql`` : sql`and id < ${page.before}`;
+  const beforeShared = page.before === undefined ? sql`` : sql`and board_id < ${page.before}`;
+  const ids = sql<number>`(
+    select id from (
+      (select id from boards where user_id = ${userId} ${before} order by id desc limit ${take})
+      union all
+      (select board_id as id from board_members where user_id = ${userId} ${beforeShared} order by board_id desc limit ${take})
+    ) mine order by id desc limit ${take}
+  )`;
+  const rows = await selectBoards(db).where(sql<boolean>`boards.id in ${ids}`).orderBy('boards.id', 'desc').execute();
+  const { items, nextCursor } = page.finish(rows, (board) => board.id);
+  return { boards: items.map((row) => toBoard(row, userId)), nextCursor };
 }
 
-/** GET /api/boards/{id}: the board and one page of its pins, most recently added first. */
+/** One board with its covers and members, as `readerId` sees it (no access check: callers do it). */
+export async function readBoard(db: Kysely<DB>, boardId: number, readerId: number): Promise<Board> {
+  const row = await selectBoards(db).where('boards.id', '=', boardId).executeTakeFirst();
+  if (!row) throw notFound('Board');
+  return toBoard(row, readerId);
+}
+
+/** GET /api/boards/{id}: the board and one page of its pins, most recently added first (members only). */
 export async function getBoardPage(db: Kysely<DB>, cursors: CursorCodec, userId: number, boardId: number, query: PageParams): Promise<BoardPage> {
   const page = keyset(cursors, `board:${boardId}`, query);
-  const board = await db
-    .selectFrom('boards')
-    .select(['id', 'name', 'user_id', 'pin_count'])
-    .where('id', '=', boardId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  if (!board) throw notFound('Board');
+  await boardAccess(db, userId, boardId);
+  const board = await readBoard(db, boardId, userId);
   let select = db
     .selectFrom('board_pins')
     .innerJoin('pins', 'pins.id', 'board_pins.pin_id')
@@ -79,45 +118,41 @@ export async function getBoardPage(db: Kysely<DB>, cursors: CursorCodec, userId:
   return { ...board, pins: items.map(toBoardPin), nextCursor };
 }
 
-async function assertOwnBoard(db: Kysely<DB>, userId: number, boardId: number): Promise<void> {
-  const row = await db.selectFrom('boards').select('id').where('id', '=', boardId).where('user_id', '=', userId).executeTakeFirst();
-  if (!row) throw notFound('Board');
-}
-
 export async function createBoard(ctx: ServiceContext, userId: number, name: string): Promise<Board> {
-  const { id } = await ctx.db
-    .insertInto('boards')
-    .values({ user_id: userId, name })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const board: Board = { id, name, user_id: userId, pin_count: 0, pins: [] };
-  ctx.events.publish('board.created', { board });
+  const { board, seq } = await inTransaction(ctx.db, async (trx) => {
+    const { id } = await trx.insertInto('boards').values({ user_id: userId, name }).returning('id').executeTakeFirstOrThrow();
+    const created = await readBoard(trx, id, userId);
+    return { board: created, seq: await recordChange(trx, 'board:created', { board: created }, { userIds: [userId] }) };
+  });
+  ctx.events.publish('board.created', { board, seq });
   return board;
 }
 
+/** Owner only. Every member sees the new name. */
 export async function renameBoard(ctx: ServiceContext, userId: number, boardId: number, name: string): Promise<Board> {
-  await assertOwnBoard(ctx.db, userId, boardId);
-  await ctx.db
-    .updateTable('boards')
-    .set({ name, updated_at: new Date() })
-    .where('id', '=', boardId)
-    .where('user_id', '=', userId)
-    .execute();
-  const board = await getOwnBoard(ctx.db, userId, boardId);
-  ctx.events.publish('board.updated', { board });
+  const { board, memberIds, seq } = await inTransaction(ctx.db, async (trx) => {
+    const access = await boardAccess(trx, userId, boardId, { lock: true });
+    requireOwner(access);
+    await trx.updateTable('boards').set({ name, updated_at: new Date() }).where('id', '=', boardId).execute();
+    const renamed = await readBoard(trx, boardId, userId);
+    const members = await memberIdsOf(trx, boardId, access.ownerId);
+    return { board: renamed, memberIds: members, seq: await recordChange(trx, 'board:updated', { board: renamed }, { userIds: members }) };
+  });
+  ctx.events.publish('board.updated', { board, memberIds, seq });
   return board;
 }
 
+/** Owner only. Its collaborators lose it too (board_members rows go with the board). */
 export async function deleteBoard(ctx: ServiceContext, userId: number, boardId: number): Promise<void> {
-  await assertOwnBoard(ctx.db, userId, boardId);
-  const deleted = await ctx.db
-    .deleteFrom('boards')
-    .where('id', '=', boardId)
-    .where('user_id', '=', userId)
-    .returning('id')
-    .executeTakeFirst();
-  if (!deleted) throw notFound('Board');
-  ctx.events.publish('board.deleted', { userId, boardId });
+  const { memberIds, seq } = await inTransaction(ctx.db, async (trx) => {
+    const access = await boardAccess(trx, userId, boardId, { lock: true });
+    requireOwner(access);
+    // Read before the delete: the collaborators' rows are deleted with the board.
+    const members = await memberIdsOf(trx, boardId, access.ownerId);
+    await trx.deleteFrom('boards').where('id', '=', boardId).execute();
+    return { memberIds: members, seq: await recordChange(trx, 'board:deleted', { boardId }, { userIds: members }) };
+  });
+  ctx.events.publish('board.deleted', { boardId, memberIds, seq });
 }
 
 /**
@@ -130,14 +165,15 @@ async function countAfterChange(trx: Kysely<DB>, boardId: number): Promise<numbe
   return row?.pin_count ?? 0;
 }
 
-/** Adds a pin to one's own board; adding it again changes nothing (`added: false`). */
+/** Adds a pin to a board the user is a member of; adding it again changes nothing (`added: false`). */
 export async function addPinToBoard(
   ctx: ServiceContext,
   userId: number,
   boardId: number,
   pinId: number,
 ): Promise<{ pin: BoardPin; added: boolean }> {
-  await assertOwnBoard(ctx.db, userId, boardId);
+  // Checked before the pin so an outsider learns nothing about the pin either.
+  await boardAccess(ctx.db, userId, boardId);
   const pin = await ctx.db
     .selectFrom('pins')
     .select((eb) => ['id', 'title', 'image_url', imageOf(eb).as('image')])
@@ -145,35 +181,42 @@ export async function addPinToBoard(
     .executeTakeFirst()
     .then((row) => row && toBoardPin(row));
   if (!pin) throw notFound('Pin');
-  const pinCount = await ctx.db.transaction().execute(async (trx) => {
+  const change = await ctx.db.transaction().execute(async (trx) => {
+    const access = await boardAccess(trx, userId, boardId, { lock: true });
     const inserted = await trx
       .insertInto('board_pins')
       .values({ board_id: boardId, pin_id: pinId })
       .onConflict((oc) => oc.constraint('board_pins_pkey').doNothing())
       .returning('pin_id')
       .executeTakeFirst();
-    return inserted && countAfterChange(trx, boardId);
+    if (!inserted) return undefined;
+    const pinCount = await countAfterChange(trx, boardId);
+    const memberIds = await memberIdsOf(trx, boardId, access.ownerId);
+    const seq = await recordChange(trx, 'board:pin-added', { boardId, pin, pinCount }, { userIds: memberIds });
+    return { pinCount, memberIds, seq };
   });
-  if (pinCount !== undefined) ctx.events.publish('board.pin-added', { userId, boardId, pin, pinCount });
-  return { pin, added: pinCount !== undefined };
+  if (change) ctx.events.publish('board.pin-added', { boardId, pin, ...change });
+  return { pin, added: change !== undefined };
 }
 
-export async function removePinFromBoard(
-  ctx: ServiceContext,
-  userId: number,
-  boardId: number,
-  pinId: number,
-): Promise<void> {
-  await assertOwnBoard(ctx.db, userId, boardId);
-  const pinCount = await ctx.db.transaction().execute(async (trx) => {
+/** Removes a pin from a board the user is a member of. */
+export async function removePinFromBoard(ctx: ServiceContext, userId: number, boardId: number, pinId: number): Promise<void> {
+  const change = await ctx.db.transaction().execute(async (trx) => {
+    const access = await boardAccess(trx, userId, boardId, { lock: true });
     const deleted = await trx
       .deleteFrom('board_pins')
       .where('board_id', '=', boardId)
       .where('pin_id', '=', pinId)
       .returning('pin_id')
       .executeTakeFirst();
-    return deleted && countAfterChange(trx, boardId);
+    if (!deleted) return undefined;
+    const pinCount = await countAfterChange(trx, boardId);
+    const memberIds = await memberIdsOf(trx, boardId, access.ownerId);
+    const seq = await recordChange(trx, 'board:pin-removed', { boardId, pinId, pinCount }, { userIds: memberIds });
+    return { pinCount, memberIds, seq };
   });
-  if (pinCount === undefined) throw notFound('Pin on this board');
-  ctx.events.publish('board.pin-removed', { userId, boardId, pinId, pinCount });
+  if (!change) throw notFound('Pin on this board');
+  ctx.events.publish('board.pin-removed', { boardId, pinId, ...change });
 }
+
+

@@ -1,4 +1,4 @@
-import type { Board, BoardPin } from '../../contract/boards.ts';
+import type { Board, BoardMember, BoardPin } from '../../contract/boards.ts';
 import type { Comment } from '../../contract/comments.ts';
 import type { Favorite } from '../../contract/favorites.ts';
 import type { Pin } from '../../contract/pins.ts';
@@ -15,11 +15,17 @@ export interface DomainEvents {
   'pin.likes': { pinId: number; likesCount: number; version: number };
   'favorite.added': { userId: number; favorite: Favorite };
   'favorite.removed': { userId: number; favoriteId: number; pinId: number };
-  'board.created': { board: Board };
-  'board.updated': { board: Board };
-  'board.deleted': { userId: number; boardId: number };
-  'board.pin-added': { userId: number; boardId: number; pin: BoardPin; pinCount: number };
-  'board.pin-removed': { userId: number; boardId: number; pinId: number; pinCount: number };
+  // Board events carry `memberIds`: who was on the board (owner and collaborators) as of the
+  // change, read in its transaction; the relay emits to each of them.
+  'board.created': { board: Board; seq: number };
+  'board.updated': { board: Board; memberIds: number[]; seq: number };
+  'board.deleted': { boardId: number; memberIds: number[]; seq: number };
+  'board.pin-added': { boardId: number; pin: BoardPin; pinCount: number; memberIds: number[]; seq: number };
+  'board.pin-removed': { boardId: number; pinId: number; pinCount: number; memberIds: number[]; seq: number };
+  /** `memberIds` includes the new member. */
+  'board.member-added': { boardId: number; member: BoardMember; board: Board; memberIds: number[]; seq: number };
+  /** `memberIds`: the remaining members and the removed user. */
+  'board.member-removed': { boardId: number; userId: number; memberIds: number[]; seq: number };
   'comment.created': { comment: Comment };
   'comment.updated': { comment: Comment };
   'comment.deleted': { commentId: number; pinId: number };

@@ -1,6 +1,11 @@
+import { type Board, boardForReader } from '../../contract/boards.ts';
+import { readersByRole } from '../boards/board-reader.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import type { IO } from './gateway.ts';
 import { FEED_ROOM, pinRoom, sessionRoom, userRoom } from './rooms.ts';
+
+/** The `user:` rooms of a board's members: one emit reaches each member's sockets once. */
+const memberRooms = (memberIds: readonly number[]) => memberIds.map(userRoom);
 
 /**
  * The one place where domain events become socket emits. With the Redis adapter, `io.to(room)`
@@ -23,15 +28,27 @@ export function startRelay(io: IO, events: EventBus): () => void {
     events.on('favorite.removed', ({ userId, favoriteId, pinId }) =>
       io.to(userRoom(userId)).emit('favorite:removed', { favoriteId, pinId }),
     ),
-    events.on('board.created', ({ board }) => io.to(userRoom(board.user_id)).emit('board:created', { board })),
-    events.on('board.updated', ({ board }) => io.to(userRoom(board.user_id)).emit('board:updated', { board })),
-    events.on('board.deleted', ({ userId, boardId }) => io.to(userRoom(userId)).emit('board:deleted', { boardId })),
-    events.on('board.pin-added', ({ userId, boardId, pin, pinCount }) =>
-      io.to(userRoom(userId)).emit('board:pin-added', { boardId, pin, pinCount }),
+    events.on('board.created', ({ board, seq }) => io.to(userRoom(board.user_id)).emit('board:created', { board, seq })),
+    events.on('board.updated', ({ board, memberIds, seq }) =>
+      emitBoardPerRole(board, memberIds, (forReader, rooms) => io.to(rooms).emit('board:updated', { board: forReader, seq })),
     ),
-    events.on('board.pin-removed', ({ userId, boardId, pinId, pinCount }) =>
-      io.to(userRoom(userId)).emit('board:pin-removed', { boardId, pinId, pinCount }),
+    events.on('board.deleted', ({ boardId, memberIds, seq }) => {
+      if (memberIds.length) io.to(memberRooms(memberIds)).emit('board:deleted', { boardId, seq });
+    }),
+    events.on('board.pin-added', ({ boardId, pin, pinCount, memberIds, seq }) => {
+      if (memberIds.length) io.to(memberRooms(memberIds)).emit('board:pin-added', { boardId, pin, pinCount, seq });
+    }),
+    events.on('board.pin-removed', ({ boardId, pinId, pinCount, memberIds, seq }) => {
+      if (memberIds.length) io.to(memberRooms(memberIds)).emit('board:pin-removed', { boardId, pinId, pinCount, seq });
+    }),
+    events.on('board.member-added', ({ boardId, member, board, memberIds, seq }) =>
+      emitBoardPerRole(board, memberIds, (forReader, rooms) =>
+        io.to(rooms).emit('board:member-added', { boardId, member, board: forReader, seq }),
+      ),
     ),
+    events.on('board.member-removed', ({ boardId, userId, memberIds, seq }) => {
+      if (memberIds.length) io.to(memberRooms(memberIds)).emit('board:member-removed', { boardId, userId, seq });
+    }),
     events.on('session.ended', ({ sessionId }) => {
       const room = sessionRoom(sessionId);
       io.to(room).emit('session:ended', {});
@@ -39,4 +56,15 @@ export function startRelay(io: IO, events: EventBus): () => void {
     }),
   ];
   return () => offs.forEach((off) => off());
+}
+
+/**
+ * A board's `role` is each reader's own: the owner's sockets get the board as its owner, the
+ * collaborators' as a collaborator (boardForReader, which GET /api/changes uses too).
+ */
+function emitBoardPerRole(board: Board, memberIds: readonly number[], emit: (board: Board, rooms: string[]) => void): void {
+  const { owner, collaborators } = readersByRole(board.user_id, memberIds);
+  if (owner.length) emit(boardForReader(board, board.user_id), memberRooms(owner));
+  const [firstCollaborator] = collaborators;
+  if (firstCollaborator !== undefined) emit(boardForReader(board, firstCollaborator), memberRooms(collaborators));
 }

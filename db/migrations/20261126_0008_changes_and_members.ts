@@ -13,6 +13,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     )`.execute(db);
   // "Boards shared with me" and "is this user a member" read by user first.
   await sql`create index board_members_user_board on board_members (user_id, board_id)`.execute(db);
+  // The invite type-ahead (GET /api/users/?q=) matches a prefix of lower(username). The unique
+  // index on lower(username) uses the database's collation, where LIKE 'ab%' cannot be a range
+  // scan; in the "C" collation it can, and the matches come out in order.
+  await sql`create index users_username_prefix on users ((lower(username) collate "C"))`.execute(db);
 
   // One row holds the last seq handed out. A writer takes the next number by updating this row as
   // the last step of its transaction and keeps the row locked until it commits, so numbers become
@@ -46,5 +50,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`drop table changes`.execute(db);
   await sql`drop table change_counter`.execute(db);
+  await sql`drop index users_username_prefix`.execute(db);
   await sql`drop table board_members`.execute(db);
 }

@@ -1,4 +1,4 @@
-import type { Board, BoardDeleted, BoardList, BoardPage, BoardPin, BoardPinRemoved } from '../../contract/index.ts';
+import type { Board, BoardDeleted, BoardList, BoardMember, BoardMemberRemoved, BoardMembers, BoardPage, BoardPin, BoardPinRemoved } from '../../contract/index.ts';
 import { api, createOnce } from './client.ts';
 import { nextCursorOf, withQuery, type PageParams } from './paging.ts';
 
@@ -32,4 +32,19 @@ export function addPinToBoard(boardId: number, pinId: number): Promise<BoardPin>
 
 export function removePinFromBoard(boardId: number, pinId: number): Promise<BoardPinRemoved> {
   return api<BoardPinRemoved>('DELETE', `/api/boards/${boardId}/pins/${pinId}`);
+}
+
+/** GET /api/boards/{id}/members: the owner first, then collaborators (members only). */
+export async function fetchBoardMembers(boardId: number): Promise<BoardMember[]> {
+  return (await api<BoardMembers>('GET', `/api/boards/${boardId}/members`)).members;
+}
+
+/** POST /api/boards/{id}/members (owner): invite a user by username. */
+export function addBoardMember(boardId: number, username: string): Promise<BoardMember> {
+  return api<BoardMember>('POST', `/api/boards/${boardId}/members`, { username });
+}
+
+/** DELETE /api/boards/{id}/members/{userId}: the owner removes a collaborator, or a collaborator leaves. */
+export function removeBoardMember(boardId: number, userId: number): Promise<BoardMemberRemoved> {
+  return api<BoardMemberRemoved>('DELETE', `/api/boards/${boardId}/members/${userId}`);
 }

@@ -6,6 +6,7 @@
 import type { ServerEventName, ServerEventPayload } from '../../contract/events.ts';
 import type { Pin } from '../../contract/index.ts';
 import { deletedPinIdsAtom, sessionUserAtom } from '../state/atoms.ts';
+import { addBoardMember, removeBoardMember } from '../state/board-members.ts';
 import { addBoard, addPinToBoard, removeBoard, removePinFromBoard, upsertBoard } from '../state/boards.ts';
 import { addComment, removeComment, upsertComment } from '../state/comments.ts';
 import { addFavorite, removeFavorite } from '../state/favorites.ts';
@@ -103,6 +104,12 @@ export function createEventApplier(store: Store): EventApplier {
     // Presence (./presence-state.ts): the server's latest figure replaces the last.
     presence: ({ pinId, viewers }) => setPinViewers(store, pinId, viewers),
     'board:presence': ({ boardId, users }) => setBoardPresence(store, boardId, users),
+    // Being removed from a board does not mark it gone here, so an invitation after a removal
+    // brings it back; only a deleted board stays gone.
+    'board:member-added': ({ boardId, member, board }) => {
+      if (!goneBoards.has(boardId)) addBoardMember(store, boardId, member, board, store.get(sessionUserAtom)?.id);
+    },
+    'board:member-removed': ({ boardId, userId }) => removeBoardMember(store, boardId, userId, store.get(sessionUserAtom)?.id),
     // Another tab (or the server) ended this session: this tab is signed out and goes on as anonymous.
     'session:ended': () => clearSession(store),
   };

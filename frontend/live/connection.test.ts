@@ -47,7 +47,7 @@ describe('live connection: socket lifecycle', () => {
     await vi.waitFor(() => expect(sockets).toHaveLength(1));
     last().serverConnect();
     last().serverEmit('pin:created', { pin: makePin(4) });
-    last().serverEmit('board:created', { board: makeBoard(2) });
+    last().serverEmit('board:created', { board: makeBoard(2), seq: 1 });
     expect(store.get(pinsByIdAtom)[4]?.title).toBe('Pin 4');
     expect(store.get(boardsByIdAtom)[2]?.name).toBe('Board 2');
   });

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { User } from '../../contract/index.ts';
 import { PIN_DELETED_TEXT } from '../components/PinDeletedNotice.tsx';
 import { routes } from '../routes.tsx';
-import { alice, bob, gridCardIds, makeComment, makePin, mockApi, renderApp, type Handler } from '../test-support/render.tsx';
+import { alice, bob, gridCardIds, makeBoard, makeComment, makePin, mockApi, renderApp, type Handler } from '../test-support/render.tsx';
 import { startFakeLiveClient, type FakeSocket } from '../test-support/fakeSocket.ts';
 import { dropDeletedPin } from './apply.ts';
 
@@ -85,11 +85,11 @@ describe('live screens', () => {
     expect(await screen.findByText('No boards found.')).toBeTruthy();
     const s = await socket();
     act(() => s.serverConnect());
-    act(() => s.serverEmit('board:created', { board: { id: 3, name: 'Made elsewhere', user_id: alice.id, pin_count: 0, pins: [] } }));
+    act(() => s.serverEmit('board:created', { board: makeBoard(3, [], alice, 'Made elsewhere'), seq: 1 }));
     expect(await screen.findByText('Made elsewhere')).toBeTruthy();
-    act(() => s.serverEmit('board:pin-added', { boardId: 3, pin: { id: 1, title: 'Pin 1', image_url: '/seed-images/1.svg', image: null }, pinCount: 1 }));
+    act(() => s.serverEmit('board:pin-added', { boardId: 3, pin: { id: 1, title: 'Pin 1', image_url: '/seed-images/1.svg', image: null }, pinCount: 1, seq: 1 }));
     expect(await screen.findByLabelText('1 pin')).toBeTruthy();
-    act(() => s.serverEmit('board:deleted', { boardId: 3 }));
+    act(() => s.serverEmit('board:deleted', { boardId: 3, seq: 1 }));
     expect(await screen.findByText('No boards found.')).toBeTruthy();
   });
 

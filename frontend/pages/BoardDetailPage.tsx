@@ -1,9 +1,12 @@
 import { useAtomValue, useStore } from 'jotai';
-import { useCallback, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { Board, BoardPin } from '../../contract/index.ts';
 import { LIMITS } from '../../contract/limits.ts';
+import { MSG } from '../../contract/messages.ts';
 import { deleteBoard, fetchBoard, removePinFromBoard as removePinCall, renameBoard } from '../api/boards.ts';
+import { BoardMembersDialog } from '../components/boards/BoardMembersDialog.tsx';
+import { MemberAvatars } from '../components/boards/MemberAvatars.tsx';
 import { ConfirmModal } from '../components/ConfirmModal.tsx';
 import { NotFound } from '../components/ErrorPage.tsx';
 import { MasonryGrid } from '../components/grid/MasonryGrid.tsx';
@@ -15,13 +18,17 @@ import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useEntity } from '../hooks/useEntity.ts';
 import { usePagedList, type PagedListView } from '../hooks/usePagedList.ts';
 import { useParamId } from '../hooks/useParamId.ts';
-import { boardPinsByIdAtom, boardsByIdAtom } from '../state/atoms.ts';
+import { boardPinsByIdAtom, boardsByIdAtom, boardsLostAtom, sessionUserAtom } from '../state/atoms.ts';
+import { removeBoardMember } from '../state/board-members.ts';
 import { keepBoardPins, removeBoard, removePinFromBoard, upsertBoard } from '../state/boards.ts';
 import { loadFirstPage, type ListSource } from '../state/list-loader.ts';
 import { LIST } from '../state/lists.ts';
 import type { Store } from '../state/store.ts';
 
 export const LOADING_BOARD = 'Loading board details...';
+
+/** What the boards page shows once, when a board page was closed for the reader (location state). */
+export type BoardsNotice = { notice: string };
 const BOARD_EMPTY = 'No pins in this board yet.';
 
 /** A board's pins, most recently added first, page by page; page one also brings the board. */
@@ -41,8 +48,14 @@ function boardPinsSource(store: Store, boardId: number): ListSource<BoardPin> {
 /** The board of the route and its pins (the board page and Manage Pins share them). */
 export function useBoard(idParam: string): { id: number | null; board: Board | undefined; pins: PagedListView; restoreKey: string } {
   const store = useStore();
+  const navigate = useNavigate();
   const id = useParamId(idParam);
   const board = useAtomValue(boardsByIdAtom)[id ?? 0];
+  // Removed from this board (live): its page closes, and the boards page says why.
+  const lost = useAtomValue(boardsLostAtom).has(id ?? 0);
+  useEffect(() => {
+    if (lost) void navigate('/boards', { replace: true, state: { notice: MSG.boardRemovedNotice } satisfies BoardsNotice });
+  }, [lost, navigate]);
   const source = id === null ? null : boardPinsSource(store, id);
   const pins = usePagedList<BoardPin>({
     key: source?.key ?? null,
@@ -113,6 +126,10 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
   const [renameError, setRenameError] = useState<string>();
   const [confirmBoard, setConfirmBoard] = useState(false);
   const [removing, setRemoving] = useState<number | null>(null);
+  const [membersOpen, setMembersOpen] = useState(false);
+  const me = useAtomValue(sessionUserAtom);
+  // Rename, delete and member changes are the owner's (the server refuses them to others with 403).
+  const isOwner = board.role === 'owner';
   const removeButton = useCallback(
     (pin: BoardPin) => (
       <button type="button" className="link-button link-button--danger" onClick={() => setRemoving(pin.id)} aria-label={`Delete Pin ${pin.title} from this board`}>
@@ -191,21 +208,34 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
           <h1>{board.name}</h1>
         )}
         <div className="page-header__actions">
-          {!editing ? (
+          {isOwner && !editing ? (
             <button type="button" className="button button--secondary" onClick={startEdit}>
               Rename Board
             </button>
           ) : null}
+          <button type="button" className="button button--secondary" onClick={() => setMembersOpen(true)} aria-haspopup="dialog">
+            {isOwner ? 'Share' : 'Members'}
+          </button>
           <Link to={`/boards/${board.id}/manage-pins`} className="button button--secondary">
             Manage Pins
           </Link>
-          <button type="button" className="button button--danger" onClick={() => setConfirmBoard(true)}>
-            Delete Board
-          </button>
+          {isOwner ? (
+            <button type="button" className="button button--danger" onClick={() => setConfirmBoard(true)}>
+              Delete Board
+            </button>
+          ) : null}
         </div>
       </header>
-      <p className="page-subtitle">
-        {board.pin_count} {board.pin_count === 1 ? 'pin' : 'pins'}
+      <p className="page-subtitle board-subtitle">
+        <span>
+          {board.pin_count} {board.pin_count === 1 ? 'pin' : 'pins'}
+        </span>
+        {board.member_count > 1 ? (
+          <button type="button" className="board-subtitle__members" onClick={() => setMembersOpen(true)} aria-haspopup="dialog">
+            <span className="shared-label">Shared</span>
+            <MemberAvatars board={board} />
+          </button>
+        ) : null}
       </p>
       {!pins.loaded ? (
         pins.status === 'error' ? <RetryLoad onRetry={() => void pins.reload()} /> : <SkeletonGrid text={LOADING_BOARD} />
@@ -219,6 +249,16 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
       ) : (
         <BoardPinsGrid board={board} pins={pins} restoreKey={restoreKey} footer={removeButton} />
       )}
+      {membersOpen ? (
+        <BoardMembersDialog
+          board={board}
+          onClose={() => setMembersOpen(false)}
+          onLeft={() => {
+            void navigate('/boards', { state: { notice: MSG.boardLeft } satisfies BoardsNotice });
+            if (me) runAfterNavigation(() => removeBoardMember(store, board.id, me.id, me.id));
+          }}
+        />
+      ) : null}
       {confirmBoard ? (
         <ConfirmModal
           title="Delete Board"

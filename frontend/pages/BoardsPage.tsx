@@ -1,5 +1,6 @@
 import { useAtomValue } from 'jotai';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
+import { MemberAvatars } from '../components/boards/MemberAvatars.tsx';
 import { PinImage } from '../components/PinImage.tsx';
 import { ShowMore } from '../components/ShowMore.tsx';
 import { Empty, Loading, RetryLoad } from '../components/Status.tsx';
@@ -8,6 +9,7 @@ import { useEntity } from '../hooks/useEntity.ts';
 import { useBoardList } from '../hooks/useBoardList.ts';
 import { boardsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
 import { formatPinCount } from '../state/boards.ts';
+import type { BoardsNotice } from './BoardDetailPage.tsx';
 
 export const BOARDS_EMPTY = 'No boards found.';
 /** The cover box (.board-card__cover): a stored image fills it, cropped. */
@@ -19,6 +21,8 @@ export function BoardsPage() {
   useDocumentTitle('Boards');
   const userId = useAtomValue(sessionUserAtom)?.id;
   const list = useBoardList(userId);
+  // Set by a board page that closed for this reader (removed from a shared board, or left it).
+  const notice = (useLocation().state as Partial<BoardsNotice> | null)?.notice;
 
   return (
     <>
@@ -28,6 +32,11 @@ export function BoardsPage() {
           Add New Board
         </Link>
       </header>
+      {notice ? (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      ) : null}
       {list.ids.length > 0 ? (
         <>
           <ul className="board-grid" aria-label="Your boards">
@@ -78,6 +87,12 @@ function BoardCard({ boardId }: { boardId: number }) {
             {formatPinCount(board.pin_count)}
           </span>
         </div>
+        {board.member_count > 1 ? (
+          <div className="board-card__shared">
+            <span className="shared-label">Shared</span>
+            <MemberAvatars board={board} />
+          </div>
+        ) : null}
       </Link>
     </li>
   );

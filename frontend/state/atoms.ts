@@ -1,7 +1,7 @@
 // Every entity the client holds, kept by id (SPEC §3). Screens read these atoms (or lists derived
 // from them), so applying a server event to the store updates every open screen.
 import { atom } from 'jotai';
-import type { Board, BoardPin, Comment, Favorite, Pin, User } from '../../contract/index.ts';
+import type { Board, BoardMember, BoardPin, Comment, Favorite, Pin, User } from '../../contract/index.ts';
 
 export type ById<T> = Record<number, T>;
 
@@ -22,6 +22,10 @@ export const favoritesLoadedAtom = atom(false);
 export const boardsByIdAtom = atom<ById<Board>>({});
 /** The pins shown in boards (a board's pages), by pin id: the board pages list their ids. */
 export const boardPinsByIdAtom = atom<ById<BoardPin>>({});
+/** A board's full member list (owner first), by board id, once its members dialog loaded it. */
+export const boardMembersAtom = atom<ById<BoardMember[]>>({});
+/** Boards this tab was removed from while signed in: their open page closes with a notice. */
+export const boardsLostAtom = atom<ReadonlySet<number>>(new Set<number>());
 
 // Comments (public), for every pin whose comments were loaded
 export const commentsByIdAtom = atom<ById<Comment>>({});

@@ -1,7 +1,9 @@
 import type { User } from '../../contract/index.ts';
 import {
+  boardMembersAtom,
   boardPinsByIdAtom,
   boardsByIdAtom,
+  boardsLostAtom,
   favoritesByIdAtom,
   favoritesLoadedAtom,
   sessionCheckedAtom,
@@ -14,6 +16,8 @@ function clearPrivateData(store: Store): void {
   store.set(favoritesLoadedAtom, false);
   store.set(boardsByIdAtom, {});
   store.set(boardPinsByIdAtom, {});
+  store.set(boardMembersAtom, {});
+  store.set(boardsLostAtom, new Set<number>());
 }
 
 /** Session present (after a check, login or signup). Another user's private data is dropped. */

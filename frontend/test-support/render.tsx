@@ -125,7 +125,16 @@ export function makePin(id: number, owner: User = alice, extra: Partial<Pin> = {
 }
 
 export function makeBoard(id: number, pins: Pin[] = [], owner: User = alice, name = `Board ${id}`): Board {
-  return { id, name, user_id: owner.id, pin_count: pins.length, pins: pins.map((p) => ({ id: p.id, title: p.title, image_url: p.image_url, image: p.image })) };
+  return {
+    id,
+    name,
+    user_id: owner.id,
+    pin_count: pins.length,
+    pins: pins.map((p) => ({ id: p.id, title: p.title, image_url: p.image_url, image: p.image })),
+    role: 'owner',
+    members: [{ id: owner.id, username: owner.username }],
+    member_count: 1,
+  };
 }
 
 export function makeComment(id: number, pinId: number, author: User, text: string, createdAt: string): Comment {

@@ -19,7 +19,8 @@ import { startServer, type TestServer } from '../support/server.ts';
 let server: TestServer;
 let owner: ApiClient;
 let ownerUser: User;
-const ids = { pin: 0, board: 0, favorite: 0, comment: 0 };
+// `user`: a collaborator on the owner's board (DELETE /api/boards/{id}/members/{userId}).
+const ids = { pin: 0, board: 0, favorite: 0, comment: 0, user: 0 };
 
 beforeAll(async () => {
   // Failed logins are throttled per account; this file sends many on purpose, and wants 400s, not 429s.
@@ -36,7 +37,9 @@ beforeAll(async () => {
   const comment = await owner.post<Comment>(`/api/comments/pins/${pin.body.id}/comments`, { text: 'Target comment' });
   expect(favorite.status).toBe(201);
   expect(comment.status).toBe(201);
-  Object.assign(ids, { pin: pin.body.id, board: board.body.id, favorite: favorite.body.id, comment: comment.body.id });
+  const collaborator = await signUpUser(server.url, 'badcollab');
+  expect((await owner.post(`/api/boards/${board.body.id}/members`, { username: collaborator.user.username })).status).toBe(201);
+  Object.assign(ids, { pin: pin.body.id, board: board.body.id, favorite: favorite.body.id, comment: comment.body.id, user: collaborator.user.id });
 });
 afterAll(() => server?.stop());
 
@@ -488,7 +491,7 @@ describe('SPEC validation texts', () => {
 });
 
 describe('unknown API paths and methods', () => {
-  for (const path of ['/api/nope', '/api/', '/api/pins/1/nope', '/api/comments/', '/api/users/', '/api/pins/{id}/comments', '/api/boards/{id}/pins/']) {
+  for (const path of ['/api/nope', '/api/', '/api/pins/1/nope', '/api/comments/', '/api/users/1', '/api/pins/{id}/comments', '/api/boards/{id}/pins/']) {
     test(`GET ${path} → 404 with the error shape (not the web page)`, async () => {
       await expectRejected(() => owner.get(path.replace('{id}', String(ids.pin))), { status: 404 });
     });

@@ -20,7 +20,16 @@ describe('boards', () => {
     const { client, user } = await signUpUser(server.url);
     const res = await client.post<Board>('/api/boards/', { name: '  Kitchen  ' });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ id: expect.any(Number), name: 'Kitchen', user_id: user.id, pin_count: 0, pins: [] });
+    expect(res.body).toEqual({
+      id: expect.any(Number),
+      name: 'Kitchen',
+      user_id: user.id,
+      pin_count: 0,
+      pins: [],
+      role: 'owner',
+      members: [{ id: user.id, username: user.username }],
+      member_count: 1,
+    });
     expect((await client.get<BoardList>('/api/boards/')).body).toEqual({ boards: [res.body], nextCursor: null });
     expect((await client.get<Board>(`/api/boards/${res.body.id}`)).body).toEqual({ ...res.body, nextCursor: null });
   });

@@ -24,7 +24,9 @@ let owner: ApiClient;
 let ownerUser: User;
 let ownerPassword: string;
 let anonymous: ApiClient;
-const ids = { pin: 0, board: 0, favorite: 0, comment: 0 };
+// `user`: a collaborator on the owner's board (DELETE /api/boards/{id}/members/{userId}).
+const ids = { pin: 0, board: 0, favorite: 0, comment: 0, user: 0 };
+let collaboratorName = '';
 
 beforeAll(async () => {
   // Generated login bodies are failed logins; keep the per-account throttle out of the way.
@@ -63,6 +65,13 @@ async function ensureTargets(): Promise<void> {
     ids.board = board.body.id;
   }
   expect([200, 201]).toContain((await owner.post(`/api/boards/${ids.board}/pins`, { pin_id: ids.pin })).status);
+  if (ids.user === 0) {
+    const collaborator = await signUpUser(server.url, 'fuzzcollab');
+    ids.user = collaborator.user.id;
+    collaboratorName = collaborator.user.username;
+  }
+  // 409 when still a member.
+  expect([201, 409]).toContain((await owner.post(`/api/boards/${ids.board}/members`, { username: collaboratorName })).status);
   if (!(await exists('favorites', ids.favorite))) {
     const favorite = await owner.post<Favorite>('/api/favorites/', { pin_id: ids.pin });
     expect(favorite.status).toBe(201);

@@ -140,9 +140,10 @@ async function call<T = unknown>(
   client: ApiClient,
   method: Method,
   path: string,
-  options: { params?: Record<string, number | string>; json?: unknown; expect?: number; csrf?: boolean } = {},
+  options: { params?: Record<string, number | string>; query?: string; json?: unknown; expect?: number; csrf?: boolean } = {},
 ): Promise<ApiResponse<T>> {
-  const concrete = path.replace(/\{(\w+)\}/g, (_, name: string) => String(options.params?.[name] ?? `{${name}}`));
+  const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => String(options.params?.[name] ?? `{${name}}`));
+  const concrete = options.query ? `${filled}?${options.query}` : filled;
   const response = await client.request<T>(method, concrete, {
     ...(options.json !== undefined ? { json: options.json } : {}),
     ...(options.csrf === false ? { csrf: false } : {}),
@@ -277,6 +278,18 @@ describe('real successful responses match the document', () => {
     await call(client, 'PATCH', '/api/boards/{id}', { params, json: { name: 'Renamed board' }, expect: 200 });
     await call(client, 'DELETE', '/api/boards/{id}/pins/{pinId}', { params, expect: 200 });
     await call(client, 'DELETE', '/api/boards/{id}', { params, expect: 200 });
+  });
+
+  test('shared boards: find a user, invite them, list members, remove them', async () => {
+    const { client } = await signUpUser(server.url, 'docshare');
+    const friend = await signUpUser(server.url, 'docfriend');
+    const found = await call<{ users: Array<{ id: number }> }>(client, 'GET', '/api/users/', { query: `q=${friend.user.username}`, expect: 200 });
+    expect(found.body.users.map((u) => u.id)).toEqual([friend.user.id]);
+    const board = await call<Board>(client, 'POST', '/api/boards/', { json: { name: 'Shared board' }, expect: 201 });
+    const params = { id: board.body.id, userId: friend.user.id };
+    await call(client, 'POST', '/api/boards/{id}/members', { params, json: { username: friend.user.username }, expect: 201 });
+    await call(friend.client, 'GET', '/api/boards/{id}/members', { params, expect: 200 });
+    await call(client, 'DELETE', '/api/boards/{id}/members/{userId}', { params, expect: 200 });
   });
 
   test('favorites: add, add again, list, remove', async () => {

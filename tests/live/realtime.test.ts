@@ -115,21 +115,22 @@ describe('user rooms', () => {
       expect(await nextEvent(tab, 'favorite:added')).toEqual({ favorite });
     }
     const board = (await alice.client.post<Board>('/api/boards/', { name: 'Live board' })).body;
-    expect(await nextEvent(aliceTab2, 'board:created')).toEqual({ board });
+    expect(await nextEvent(aliceTab2, 'board:created')).toEqual({ board, seq: expect.any(Number) });
     await alice.client.post(`/api/boards/${board.id}/pins`, { pin_id: pin.id });
     expect(await nextEvent(aliceTab1, 'board:pin-added')).toEqual({
       boardId: board.id,
       pin: { id: pin.id, title: pin.title, image_url: pin.image_url, image: null },
       pinCount: 1,
+      seq: expect.any(Number),
     });
     const renamed = (await alice.client.patch<Board>(`/api/boards/${board.id}`, { name: 'Renamed' })).body;
-    expect(await nextEvent(aliceTab1, 'board:updated')).toEqual({ board: renamed });
+    expect(await nextEvent(aliceTab1, 'board:updated')).toEqual({ board: renamed, seq: expect.any(Number) });
     await alice.client.delete(`/api/boards/${board.id}/pins/${pin.id}`);
-    expect(await nextEvent(aliceTab2, 'board:pin-removed')).toEqual({ boardId: board.id, pinId: pin.id, pinCount: 0 });
+    expect(await nextEvent(aliceTab2, 'board:pin-removed')).toEqual({ boardId: board.id, pinId: pin.id, pinCount: 0, seq: expect.any(Number) });
     await alice.client.delete(`/api/favorites/${favorite.id}`);
     expect(await nextEvent(aliceTab1, 'favorite:removed')).toEqual({ favoriteId: favorite.id, pinId: pin.id });
     await alice.client.delete(`/api/boards/${board.id}`);
-    expect(await nextEvent(aliceTab1, 'board:deleted')).toEqual({ boardId: board.id });
+    expect(await nextEvent(aliceTab1, 'board:deleted')).toEqual({ boardId: board.id, seq: expect.any(Number) });
 
     // Positive control for Bob and the anonymous socket: their own/public events do arrive.
     const bobBoard = (await bob.client.post<Board>('/api/boards/', { name: 'Bob board' })).body;
@@ -138,10 +139,10 @@ describe('user rooms', () => {
     await nextEvent(anon, 'pin:created', (p) => p.pin.id === control.id);
     const privateEvents = ['favorite:added', 'favorite:removed', 'board:created', 'board:updated', 'board:deleted', 'board:pin-added', 'board:pin-removed'];
     expect(bobSocket.received.filter((r) => privateEvents.includes(r.event))).toEqual([
-      { event: 'board:created', payload: { board: bobBoard } },
+      { event: 'board:created', payload: { board: bobBoard, seq: expect.any(Number) } },
     ]);
     expect(anon.received.filter((r) => privateEvents.includes(r.event))).toEqual([]);
-    expect(eventsNamed(aliceTab1, 'board:created')).toEqual([{ board }]);
+    expect(eventsNamed(aliceTab1, 'board:created')).toEqual([{ board, seq: expect.any(Number) }]);
   });
 });
 

@@ -1,0 +1,95 @@
+import type { Kysely } from 'kysely';
+import type { BoardMember, BoardMembers } from '../../contract/boards.ts';
+import { LIMITS } from '../../contract/limits.ts';
+import { MSG } from '../../contract/messages.ts';
+import type { DB } from '../../db/schema.ts';
+import { recordChange } from '../changes/change-log.ts';
+import type { ServiceContext } from '../context.ts';
+import { forbidden, HttpError, notFound } from '../errors.ts';
+import { boardAccess, memberIdsOf, requireOwner } from './board-access.ts';
+import { readBoard } from './boards.service.ts';
+
+// A board's members (DESIGN §12): the owner invites collaborators by username and removes them; a
+// collaborator can leave. Every change locks the board's row (boardAccess with `lock`), like the
+// changes to its pins, so each change's audience is the member list in force at its commit.
+
+const conflict = (message: string) => new HttpError(409, message);
+
+/** GET /api/boards/{id}/members: the owner first, then collaborators in the order they joined. */
+export async function listMembers(db: Kysely<DB>, userId: number, boardId: number): Promise<BoardMembers> {
+  const access = await boardAccess(db, userId, boardId);
+  const owner = await db.selectFrom('users').select(['id', 'username']).where('id', '=', access.ownerId).executeTakeFirstOrThrow();
+  const collaborators = await db
+    .selectFrom('board_members')
+    .innerJoin('users', 'users.id', 'board_members.user_id')
+    .select(['users.id', 'users.username'])
+    .where('board_members.board_id', '=', boardId)
+    .orderBy('board_members.added_at')
+    .orderBy('board_members.user_id')
+    .execute();
+  return {
+    members: [{ ...owner, role: 'owner' }, ...collaborators.map((user): BoardMember => ({ ...user, role: 'collaborator' }))],
+  };
+}
+
+/** POST /api/boards/{id}/members: the owner adds a user, found by username (case-insensitive). */
+export async function addMember(ctx: ServiceContext, userId: number, boardId: number, username: string): Promise<BoardMember> {
+  const change = await ctx.db.transaction().execute(async (trx) => {
+    const access = await boardAccess(trx, userId, boardId, { lock: true });
+    requireOwner(access);
+    // lower(username) is what the unique index users_username_key holds.
+    const user = await trx
+      .selectFrom('users')
+      .select(['id', 'username'])
+      .where((eb) => eb(eb.fn('lower', ['username']), '=', eb.fn('lower', [eb.val(username)])))
+      .executeTakeFirst();
+    if (!user) throw notFound('User');
+    if (user.id === access.ownerId) throw conflict(MSG.boardMemberAlready);
+    const { count } = await trx
+      .selectFrom('board_members')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('board_id', '=', boardId)
+      .executeTakeFirstOrThrow();
+    const inserted = await trx
+      .insertInto('board_members')
+      .values({ board_id: boardId, user_id: user.id })
+      .onConflict((oc) => oc.columns(['board_id', 'user_id']).doNothing())
+      .returning('user_id')
+      .executeTakeFirst();
+    if (!inserted) throw conflict(MSG.boardMemberAlready);
+    // Counted before the insert, under the board's lock: no two invitations can both take the last place.
+    if (Number(count) >= LIMITS.boardCollaborators) throw conflict(MSG.boardMembersFull);
+    const member: BoardMember = { ...user, role: 'collaborator' };
+    const board = await readBoard(trx, boardId, userId);
+    const memberIds = await memberIdsOf(trx, boardId, access.ownerId);
+    const seq = await recordChange(trx, 'board:member-added', { boardId, member, board }, { userIds: memberIds });
+    return { member, board, memberIds, seq };
+  });
+  ctx.events.publish('board.member-added', { boardId, ...change });
+  return change.member;
+}
+
+/**
+ * DELETE /api/boards/{id}/members/{userId}: the owner removes a collaborator, or a collaborator
+ * leaves. The owner cannot leave (they delete the board instead); a collaborator cannot remove
+ * anyone else (403: they are a member, so the board is no secret to them).
+ */
+export async function removeMember(ctx: ServiceContext, userId: number, boardId: number, memberId: number): Promise<void> {
+  const change = await ctx.db.transaction().execute(async (trx) => {
+    const access = await boardAccess(trx, userId, boardId, { lock: true });
+    if (access.role === 'owner' && memberId === userId) throw forbidden(MSG.boardOwnerCannotLeave);
+    if (access.role === 'collaborator' && memberId !== userId) throw forbidden(MSG.boardCollaboratorLeaveOnly);
+    const deleted = await trx
+      .deleteFrom('board_members')
+      .where('board_id', '=', boardId)
+      .where('user_id', '=', memberId)
+      .returning('user_id')
+      .executeTakeFirst();
+    if (!deleted) throw notFound('Member');
+    // The removed user hears of it too: their open board page closes.
+    const memberIds = [...(await memberIdsOf(trx, boardId, access.ownerId)), memberId];
+    const seq = await recordChange(trx, 'board:member-removed', { boardId, userId: memberId }, { userIds: memberIds });
+    return { memberIds, seq };
+  });
+  ctx.events.publish('board.member-removed', { boardId, userId: memberId, ...change });
+}

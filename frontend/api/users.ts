@@ -1,0 +1,7 @@
+import type { UserSearchResult } from '../../contract/index.ts';
+import { api } from './client.ts';
+
+/** GET /api/users/?q=: up to 10 users whose username starts with `prefix` (the invite type-ahead). */
+export async function searchUsers(prefix: string): Promise<UserSearchResult['users']> {
+  return (await api<UserSearchResult>('GET', `/api/users/?q=${encodeURIComponent(prefix)}`)).users;
+}
