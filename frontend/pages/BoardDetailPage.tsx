@@ -7,6 +7,7 @@ import { MSG } from '../../contract/messages.ts';
 import { deleteBoard, fetchBoard, removePinFromBoard as removePinCall, renameBoard } from '../api/boards.ts';
 import { BoardMembersDialog } from '../components/boards/BoardMembersDialog.tsx';
 import { MemberAvatars } from '../components/boards/MemberAvatars.tsx';
+import { BoardPresence } from '../components/BoardPresence.tsx';
 import { ConfirmModal } from '../components/ConfirmModal.tsx';
 import { NotFound } from '../components/ErrorPage.tsx';
 import { MasonryGrid } from '../components/grid/MasonryGrid.tsx';
@@ -237,6 +238,7 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
           </button>
         ) : null}
       </p>
+      {board.member_count > 1 ? <BoardPresence boardId={board.id} /> : null}
       {!pins.loaded ? (
         pins.status === 'error' ? <RetryLoad onRetry={() => void pins.reload()} /> : <SkeletonGrid text={LOADING_BOARD} />
       ) : pins.ids.length === 0 && !pins.hasMore ? (
