@@ -1,5 +1,6 @@
 import { authRoutes } from './auth/auth.routes.ts';
 import { boardRoutes } from './boards/boards.routes.ts';
+import { changeRoutes } from './changes/changes.routes.ts';
 import { commentRoutes } from './comments/comments.routes.ts';
 import { favoriteRoutes } from './favorites/favorites.routes.ts';
 import type { ApiRoute } from './http/route.ts';
@@ -7,4 +8,4 @@ import { imageRoutes } from './images/images.routes.ts';
 import { pinRoutes } from './pins/pins.routes.ts';
 
 /** Every API route: the router mounts them, the OpenAPI document lists them, the tests walk them. */
-export const API_ROUTES: readonly ApiRoute[] = [...authRoutes, ...pinRoutes, ...boardRoutes, ...favoriteRoutes, ...commentRoutes, ...imageRoutes];
+export const API_ROUTES: readonly ApiRoute[] = [...authRoutes, ...pinRoutes, ...boardRoutes, ...favoriteRoutes, ...commentRoutes, ...imageRoutes, ...changeRoutes];

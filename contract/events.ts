@@ -9,27 +9,38 @@ import type { Pin } from './pins.ts';
 // The real-time contract (DESIGN §5): one typed event map for server and client. Payloads carry the
 // same shapes as the REST answers.
 
+// Every event that is a change carries `seq`, its number in the change log (DESIGN §12): the
+// client applies each seq at most once and, after a reconnect, asks GET /api/changes?since=N for
+// what it missed (contract/changes.ts). `session:ended` and `changes:head` are not changes.
+
 export interface ServerToClientEvents {
   // room `feed` (every socket)
-  'pin:created': (payload: { pin: Pin }) => void;
-  'pin:updated': (payload: { pin: Pin }) => void;
-  'pin:deleted': (payload: { pinId: number }) => void;
+  'pin:created': (payload: { pin: Pin; seq: number }) => void;
+  'pin:updated': (payload: { pin: Pin; seq: number }) => void;
+  'pin:deleted': (payload: { pinId: number; seq: number }) => void;
   // room `pin:<id>` (joined with pins:watch)
   /** `version` grows with every change of the count: keep the count of the highest version seen. */
-  'pin:likes': (payload: { pinId: number; likesCount: number; version: number }) => void;
-  'comment:created': (payload: { comment: Comment }) => void;
-  'comment:updated': (payload: { comment: Comment }) => void;
-  'comment:deleted': (payload: { commentId: number; pinId: number }) => void;
+  'pin:likes': (payload: { pinId: number; likesCount: number; version: number; seq: number }) => void;
+  'comment:created': (payload: { comment: Comment; seq: number }) => void;
+  'comment:updated': (payload: { comment: Comment; seq: number }) => void;
+  'comment:deleted': (payload: { commentId: number; pinId: number; seq: number }) => void;
   // room `user:<id>` (every socket of a signed-in user)
-  'favorite:added': (payload: { favorite: Favorite }) => void;
-  'favorite:removed': (payload: { favoriteId: number; pinId: number }) => void;
-  'board:created': (payload: { board: Board }) => void;
-  'board:updated': (payload: { board: Board }) => void;
-  'board:deleted': (payload: { boardId: number }) => void;
+  'favorite:added': (payload: { favorite: Favorite; seq: number }) => void;
+  'favorite:removed': (payload: { favoriteId: number; pinId: number; seq: number }) => void;
+  'board:created': (payload: { board: Board; seq: number }) => void;
+  'board:updated': (payload: { board: Board; seq: number }) => void;
+  'board:deleted': (payload: { boardId: number; seq: number }) => void;
   /** `pinCount` is the board's count as of this change's commit. */
-  'board:pin-added': (payload: { boardId: number; pin: BoardPin; pinCount: number }) => void;
-  'board:pin-removed': (payload: { boardId: number; pinId: number; pinCount: number }) => void;
+  'board:pin-added': (payload: { boardId: number; pin: BoardPin; pinCount: number; seq: number }) => void;
+  'board:pin-removed': (payload: { boardId: number; pinId: number; pinCount: number; seq: number }) => void;
   'session:ended': (payload: Record<string, never>) => void;
+  /**
+   * The newest seq of the change log, sent to the socket when it connects, by its instance after
+   * that instance's Redis adapter reconnects (room events of other instances may have been lost
+   * meanwhile), and now and then while the log moves. A client whose complete-through cursor is
+   * behind it asks GET /api/changes for the rest (a "poke", then a pull).
+   */
+  'changes:head': (payload: { seq: number }) => void;
 }
 
 export type WatchAck = { ok: true } | { ok: false; error: string };
@@ -47,3 +58,8 @@ export const WatchPayload = z.object({
 
 export type ServerEventName = keyof ServerToClientEvents;
 export type ServerEventPayload<E extends ServerEventName> = Parameters<ServerToClientEvents[E]>[0];
+
+/** The events the change log numbers: every server event but the ones that are not changes. */
+export type ChangeEventName = Exclude<ServerEventName, 'session:ended' | 'changes:head' | 'presence'>;
+/** A change's payload as the log keeps it (and GET /api/changes answers it): without its `seq`. */
+export type ChangeData<E extends ChangeEventName> = Omit<ServerEventPayload<E>, 'seq'>;

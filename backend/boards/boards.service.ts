@@ -5,6 +5,7 @@ import { LIMITS } from '../../contract/limits.ts';
 import type { PageParams } from '../../contract/paging.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../context.ts';
+import { inTransaction, recordChange } from '../changes/change-log.ts';
 import { notFound } from '../errors.ts';
 import { imageOf, toPinImage, type ImageFields } from '../images/media-urls.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
@@ -84,40 +85,38 @@ async function assertOwnBoard(db: Kysely<DB>, userId: number, boardId: number): 
   if (!row) throw notFound('Board');
 }
 
+// Change log, interim (#16): until board sharing lands, each board write and its change-log row
+// (readable by the owner only) commit in one transaction. The shared-boards work replaces these
+// with the members' audience.
 export async function createBoard(ctx: ServiceContext, userId: number, name: string): Promise<Board> {
-  const { id } = await ctx.db
-    .insertInto('boards')
-    .values({ user_id: userId, name })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const board: Board = { id, name, user_id: userId, pin_count: 0, pins: [] };
-  ctx.events.publish('board.created', { board });
+  const { board, seq } = await inTransaction(ctx.db, async (db) => {
+    const { id } = await db.insertInto('boards').values({ user_id: userId, name }).returning('id').executeTakeFirstOrThrow();
+    const created: Board = { id, name, user_id: userId, pin_count: 0, pins: [] };
+    return { board: created, seq: await recordChange(db, 'board:created', { board: created }, { userIds: [userId] }) };
+  });
+  ctx.events.publish('board.created', { board, seq });
   return board;
 }
 
 export async function renameBoard(ctx: ServiceContext, userId: number, boardId: number, name: string): Promise<Board> {
-  await assertOwnBoard(ctx.db, userId, boardId);
-  await ctx.db
-    .updateTable('boards')
-    .set({ name, updated_at: new Date() })
-    .where('id', '=', boardId)
-    .where('user_id', '=', userId)
-    .execute();
-  const board = await getOwnBoard(ctx.db, userId, boardId);
-  ctx.events.publish('board.updated', { board });
+  const { board, seq } = await inTransaction(ctx.db, async (db) => {
+    await assertOwnBoard(db, userId, boardId);
+    await db.updateTable('boards').set({ name, updated_at: new Date() }).where('id', '=', boardId).where('user_id', '=', userId).execute();
+    const renamed = await getOwnBoard(db, userId, boardId);
+    return { board: renamed, seq: await recordChange(db, 'board:updated', { board: renamed }, { userIds: [userId] }) };
+  });
+  ctx.events.publish('board.updated', { board, seq });
   return board;
 }
 
 export async function deleteBoard(ctx: ServiceContext, userId: number, boardId: number): Promise<void> {
-  await assertOwnBoard(ctx.db, userId, boardId);
-  const deleted = await ctx.db
-    .deleteFrom('boards')
-    .where('id', '=', boardId)
-    .where('user_id', '=', userId)
-    .returning('id')
-    .executeTakeFirst();
-  if (!deleted) throw notFound('Board');
-  ctx.events.publish('board.deleted', { userId, boardId });
+  const seq = await inTransaction(ctx.db, async (db) => {
+    await assertOwnBoard(db, userId, boardId);
+    const deleted = await db.deleteFrom('boards').where('id', '=', boardId).where('user_id', '=', userId).returning('id').executeTakeFirst();
+    if (!deleted) throw notFound('Board');
+    return recordChange(db, 'board:deleted', { boardId }, { userIds: [userId] });
+  });
+  ctx.events.publish('board.deleted', { userId, boardId, seq });
 }
 
 /**
@@ -145,17 +144,19 @@ export async function addPinToBoard(
     .executeTakeFirst()
     .then((row) => row && toBoardPin(row));
   if (!pin) throw notFound('Pin');
-  const pinCount = await ctx.db.transaction().execute(async (trx) => {
+  const added = await ctx.db.transaction().execute(async (trx) => {
     const inserted = await trx
       .insertInto('board_pins')
       .values({ board_id: boardId, pin_id: pinId })
       .onConflict((oc) => oc.constraint('board_pins_pkey').doNothing())
       .returning('pin_id')
       .executeTakeFirst();
-    return inserted && countAfterChange(trx, boardId);
+    if (!inserted) return undefined;
+    const count = await countAfterChange(trx, boardId);
+    return { pinCount: count, seq: await recordChange(trx, 'board:pin-added', { boardId, pin, pinCount: count }, { userIds: [userId] }) };
   });
-  if (pinCount !== undefined) ctx.events.publish('board.pin-added', { userId, boardId, pin, pinCount });
-  return { pin, added: pinCount !== undefined };
+  if (added) ctx.events.publish('board.pin-added', { userId, boardId, pin, ...added });
+  return { pin, added: added !== undefined };
 }
 
 export async function removePinFromBoard(
@@ -165,15 +166,17 @@ export async function removePinFromBoard(
   pinId: number,
 ): Promise<void> {
   await assertOwnBoard(ctx.db, userId, boardId);
-  const pinCount = await ctx.db.transaction().execute(async (trx) => {
+  const removed = await ctx.db.transaction().execute(async (trx) => {
     const deleted = await trx
       .deleteFrom('board_pins')
       .where('board_id', '=', boardId)
       .where('pin_id', '=', pinId)
       .returning('pin_id')
       .executeTakeFirst();
-    return deleted && countAfterChange(trx, boardId);
+    if (!deleted) return undefined;
+    const count = await countAfterChange(trx, boardId);
+    return { pinCount: count, seq: await recordChange(trx, 'board:pin-removed', { boardId, pinId, pinCount: count }, { userIds: [userId] }) };
   });
-  if (pinCount === undefined) throw notFound('Pin on this board');
-  ctx.events.publish('board.pin-removed', { userId, boardId, pinId, pinCount });
+  if (removed === undefined) throw notFound('Pin on this board');
+  ctx.events.publish('board.pin-removed', { userId, boardId, pinId, ...removed });
 }

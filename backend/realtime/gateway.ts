@@ -16,7 +16,7 @@ interface SocketData extends MessageBudget {
 }
 
 export type IO = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
-type PinboardSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+export type PinboardSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
 export interface GatewayOptions {
   session: RequestHandler;

@@ -13,7 +13,7 @@ import { createEventApplier } from './apply.ts';
 function setup() {
   const store = createStore();
   const applier = createEventApplier(store);
-  const send = <E extends ServerEventName>(name: E, payload: ServerEventPayload<E>) => applier.apply(name, payload);
+  const send = <E extends ServerEventName>(name: E, payload: Omit<ServerEventPayload<E>, 'seq'>) => applier.apply(name, payload);
   return { store, applier, send };
 }
 
