@@ -140,9 +140,9 @@ async function call<T = unknown>(
   client: ApiClient,
   method: Method,
   path: string,
-  options: { params?: Record<string, number | string>; json?: unknown; expect?: number; csrf?: boolean } = {},
+  options: { params?: Record<string, number | string>; query?: string; json?: unknown; expect?: number; csrf?: boolean } = {},
 ): Promise<ApiResponse<T>> {
-  const concrete = path.replace(/\{(\w+)\}/g, (_, name: string) => String(options.params?.[name] ?? `{${name}}`));
+  const concrete = path.replace(/\{(\w+)\}/g, (_, name: string) => String(options.params?.[name] ?? `{${name}}`)) + (options.query ?? '');
   const response = await client.request<T>(method, concrete, {
     ...(options.json !== undefined ? { json: options.json } : {}),
     ...(options.csrf === false ? { csrf: false } : {}),
@@ -288,6 +288,13 @@ describe('real successful responses match the document', () => {
     const list = await call<{ pins: Favorite[] }>(client, 'GET', '/api/favorites/', { expect: 200 });
     expect(list.body.pins).toHaveLength(1);
     await call(client, 'DELETE', '/api/favorites/{id}', { params: { id: favorite.body.id }, expect: 200 });
+  });
+
+  test('changes: a page of the log, and a reset from ahead of it', async () => {
+    const { client } = await signUpUser(server.url, 'docchanges');
+    const page = await call<{ changes: unknown[]; lastSeq: number }>(client, 'GET', '/api/changes', { query: '?since=0', expect: 200 });
+    expect(page.body.changes.length).toBeGreaterThan(0);
+    await call(new ApiClient(server.url), 'GET', '/api/changes', { query: `?since=${page.body.lastSeq + 1}`, expect: 200 });
   });
 
   test('comments: create, list, edit, delete', async () => {
