@@ -97,18 +97,24 @@ async function logHead(baseUrl: string): Promise<number> {
   return answer.lastSeq;
 }
 
+/** Each writer's favorite of the pin, kept from one call to the next (a toggle must change something). */
+const favoriteOf = new Map<ApiClient, number>();
+
 /** `count` public changes (favorite toggles: each one a `pin:likes`), written by a few users at once. */
 async function writeChanges(clients: ApiClient[], pin: Pin, count: number): Promise<void> {
   let left = count;
   await Promise.all(
     clients.map(async (client) => {
-      let favoriteId: number | undefined;
       while (left > 0) {
         left -= 1;
-        if (favoriteId === undefined) favoriteId = (await client.post<Favorite>('/api/favorites/', { pin_id: pin.id })).body.id;
-        else {
+        const favoriteId = favoriteOf.get(client);
+        if (favoriteId === undefined) {
+          const res = await client.post<Favorite>('/api/favorites/', { pin_id: pin.id });
+          if (res.status !== 201) throw new Error(`favorite → ${res.status}`);
+          favoriteOf.set(client, res.body.id);
+        } else {
           await client.delete(`/api/favorites/${favoriteId}`);
-          favoriteId = undefined;
+          favoriteOf.delete(client);
         }
       }
     }),

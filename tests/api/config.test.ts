@@ -24,3 +24,10 @@ test('the demo button is on in the embedded mode and off with a database server 
   expect(loadConfig({ DATABASE_URL: 'postgres://db/pinboard', DEMO_LOGIN: 'true' }).demoLogin).toBe(true);
   expect(loadConfig({ DEMO_LOGIN: 'false' }).demoLogin).toBe(false);
 });
+
+test('the change log keeps a day by default; CHANGES_* set its retention and intervals', () => {
+  expect(loadConfig({}).changes).toEqual({ retentionHours: 24, pruneIntervalMs: 600_000, headIntervalMs: 30_000 });
+  const set = loadConfig({ CHANGES_RETENTION_HOURS: '2', CHANGES_PRUNE_INTERVAL_SECONDS: '60', CHANGES_HEAD_INTERVAL_SECONDS: '0.5' });
+  expect(set.changes).toEqual({ retentionHours: 2, pruneIntervalMs: 60_000, headIntervalMs: 500 });
+  expect(() => loadConfig({ CHANGES_RETENTION_HOURS: '0' })).toThrow(/CHANGES_RETENTION_HOURS/);
+});
