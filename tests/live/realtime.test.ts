@@ -121,6 +121,7 @@ describe('user rooms', () => {
       boardId: board.id,
       pin: { id: pin.id, title: pin.title, image_url: pin.image_url, image: null },
       pinCount: 1,
+      seq: expect.any(Number),
     });
     const renamed = (await alice.client.patch<Board>(`/api/boards/${board.id}`, { name: 'Renamed' })).body;
     expect(await nextEvent(aliceTab1, 'board:updated')).toEqual({ board: renamed, seq: expect.any(Number) });
