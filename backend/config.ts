@@ -70,6 +70,13 @@ const EnvSchema = z.object({
   JOB_CONCURRENCY: positiveInt(2),
   JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(24 * 3600).default(60),
   JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(1),
+  // The change log (DESIGN §12): how long a client may be away and still catch up with one
+  // GET /api/changes (older rows are pruned; a client from before them refetches its screens),
+  // how often each instance sends the pruning job, and how often it tells its sockets the log's
+  // head while the log moves (a client behind it pulls what it missed: see backend/changes/head.ts).
+  CHANGES_RETENTION_HOURS: positiveInt(24),
+  CHANGES_PRUNE_INTERVAL_SECONDS: positiveInt(600),
+  CHANGES_HEAD_INTERVAL_SECONDS: z.coerce.number().min(0.1).max(3600).default(30),
   // Stored images (DESIGN §10): a local folder, unless S3_BUCKET names a bucket.
   MEDIA_DIR: z.string().min(1).default('./data/media'),
   S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens').optional(),
@@ -152,6 +159,8 @@ export interface Config {
     /** How often an idle worker looks for a job (a send on this instance wakes it at once). */
     pollSeconds: number;
   };
+  /** The change log: retention, and the per-instance pruning and head intervals. */
+  changes: { retentionHours: number; pruneIntervalMs: number; headIntervalMs: number };
   /** Where stored images are kept: a folder, or an S3-compatible bucket. */
   media:
     | { kind: 'local'; dir: string }
@@ -289,6 +298,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: e.JOB_CONCURRENCY,
       leaseSeconds: e.JOB_LEASE_SECONDS,
       pollSeconds: e.JOB_POLL_SECONDS,
+    },
+    changes: {
+      retentionHours: e.CHANGES_RETENTION_HOURS,
+      pruneIntervalMs: e.CHANGES_PRUNE_INTERVAL_SECONDS * 1000,
+      headIntervalMs: e.CHANGES_HEAD_INTERVAL_SECONDS * 1000,
     },
     media: parseMedia(e),
     imageProcessing: { concurrency: e.IMAGE_PROCESS_CONCURRENCY, queue: e.IMAGE_PROCESS_QUEUE },

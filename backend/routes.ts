@@ -1,5 +1,6 @@
 import { authRoutes } from './auth/auth.routes.ts';
 import { boardRoutes } from './boards/boards.routes.ts';
+import { changeRoutes } from './changes/changes.routes.ts';
 import { commentRoutes } from './comments/comments.routes.ts';
 import { favoriteRoutes } from './favorites/favorites.routes.ts';
 import type { ApiRoute } from './http/route.ts';
@@ -8,4 +9,4 @@ import { pinRoutes } from './pins/pins.routes.ts';
 import { userSearchRoutes } from './users/user-search.routes.ts';
 
 /** Every API route: the router mounts them, the OpenAPI document lists them, the tests walk them. */
-export const API_ROUTES: readonly ApiRoute[] = [...authRoutes, ...pinRoutes, ...boardRoutes, ...favoriteRoutes, ...commentRoutes, ...imageRoutes, ...userSearchRoutes];
+export const API_ROUTES: readonly ApiRoute[] = [...authRoutes, ...pinRoutes, ...boardRoutes, ...favoriteRoutes, ...commentRoutes, ...imageRoutes, ...userSearchRoutes, ...changeRoutes];

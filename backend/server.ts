@@ -29,6 +29,8 @@ import { PresenceService } from './realtime/presence.ts';
 import { PRESENCE_LIMITS } from '../contract/presence.ts';
 import { startCacheRelay } from './realtime/cache-relay.ts';
 import { startRelay } from './realtime/relay.ts';
+import { startHeadAnnouncer } from './changes/head.ts';
+import { schedulePruning } from './changes/prune.ts';
 import { connectRedis } from './redis.ts';
 
 /**
@@ -95,7 +97,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       catchPublishFailures(pubSub[0] as Redis, (error) => logger.warn({ err: error }, 'live event not published'));
     }
     // After the migrations: handlers use the app's tables. (The queue installs its own schema.)
-    const ownJobs = appJobs({ storage: media, imports: config.imports });
+    const ownJobs = appJobs({ storage: media, imports: config.imports, changeRetentionHours: config.changes.retentionHours });
     const setup = options.jobs ? mergeJobSetups(ownJobs, options.jobs) : ownJobs;
     jobs = await startJobQueue({ database, setup, events, logger, config: config.jobs });
     // The demo's pictures go through the same pipeline as any pin's image, in the background: the
@@ -137,20 +139,31 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     onError: (error, context) => logger.warn({ err: error, context }, 'presence failed'),
   });
   io.on('connection', (socket) => presence.attach(socket));
+  const heads = startHeadAnnouncer(io, database.db, {
+    intervalMs: config.changes.headIntervalMs,
+    onError: (error) => logger.warn({ err: error }, 'change-log head not read'),
+  });
   if (pubSub.length === 2) {
     // Pub/sub adapter: a room emit on one instance reaches that room's sockets on all instances.
     const [pub, sub] = pubSub as [Redis, Redis];
     io.adapter(createAdapter(pub, sub, { key: config.socketChannel }));
     io.of('/').adapter.on('error', (error: unknown) => logger.warn({ err: error }, 'socket.io adapter error'));
     // Back from a Redis outage: invalidations sent meanwhile were lost, so nothing cached is trusted.
+    // And the live events of other instances sent meanwhile: this instance's clients hear the
+    // log's head, and pull what they missed (backend/changes/head.ts).
     sub.on('ready', () => {
       reads.clear();
       sessions?.forgetAll();
+      heads.announce();
     });
   }
   // Before the socket relay: an instance drops a stale answer before its clients hear of the change.
   const stopCacheRelay = startCacheRelay(io, events, { reads, sessions }, pubSub.length === 2);
   const stopRelay = startRelay(io, events);
+  const stopPruning = schedulePruning(jobs.sender, database.db, {
+    intervalMs: config.changes.pruneIntervalMs,
+    onError: (error) => logger.warn({ err: error }, 'change-log pruning not queued'),
+  });
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
     httpServer.listen(config.port, config.host, () => resolve());
@@ -161,6 +174,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const close = () => {
     closing ??= (async () => {
       lifecycle.shuttingDown = true;
+      stopPruning();
+      heads.stop();
       // Workers stop fetching now; running handlers get the same grace as requests (then their jobs
       // are failed, to be retried elsewhere or later). Both need the database, closed last.
       const jobsStopped = jobs.stop(shutdownGraceMs);

@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import type { Comment } from '../contract/comments.ts';
 import type { Favorite } from '../contract/favorites.ts';
+import type { ChangesAnswer } from '../contract/changes.ts';
 import type { Pin } from '../contract/pins.ts';
 import { ApiClient, signUpUser } from '../scripts/lib/client.ts';
 import { createTestDatabase, REDIS_URL } from '../scripts/lib/database.ts';
@@ -13,6 +15,10 @@ import { benchPresence } from './live/presence.ts';
 // pin split between them; K favorite toggles and comment create/delete calls go through REST; every
 // watcher must receive every event. Prints delivery, latency from REST response to socket receipt
 // (against a one-watcher baseline measured in the same run), throughput and heap per socket.
+// Then the change log (#16): a client that missed 100 and 1,000 public changes catches up with
+// GET /api/changes (as many requests as it takes: 1,000 per answer), timed and weighed (gzip on
+// the wire, as the server sends it to a browser, and the JSON itself). Every event above is also
+// written to the log, so the delivery figures are "with the change log on".
 // Then presence's Redis operations per second (./live/presence.ts; `--presence-only` skips the rest).
 // A benchmark: it prints figures and never fails on timings.
 
@@ -91,6 +97,60 @@ async function measure(watchers: TestSocket[], client: ApiClient, pin: Pin, coun
   return { delivered, expected: count * watchers.length, latencies, fromRequest, seconds };
 }
 
+/** The log's newest seq: a `since` ahead of the log answers a reset that names it. */
+async function logHead(baseUrl: string): Promise<number> {
+  const answer = (await (await fetch(`${baseUrl}/api/changes?since=9999999999`)).json()) as ChangesAnswer;
+  return answer.lastSeq;
+}
+
+/** Each writer's favorite of the pin, kept from one call to the next (a toggle must change something). */
+const favoriteOf = new Map<ApiClient, number>();
+
+/** `count` public changes (favorite toggles: each one a `pin:likes`), written by a few users at once. */
+async function writeChanges(clients: ApiClient[], pin: Pin, count: number): Promise<void> {
+  let left = count;
+  await Promise.all(
+    clients.map(async (client) => {
+      while (left > 0) {
+        left -= 1;
+        const favoriteId = favoriteOf.get(client);
+        if (favoriteId === undefined) {
+          const res = await client.post<Favorite>('/api/favorites/', { pin_id: pin.id });
+          if (res.status !== 201) throw new Error(`favorite → ${res.status}`);
+          favoriteOf.set(client, res.body.id);
+        } else {
+          await client.delete(`/api/favorites/${favoriteId}`);
+          favoriteOf.delete(client);
+        }
+      }
+    }),
+  );
+}
+
+/** A client back after missing what came after `since`: pulls until an answer is not full. */
+async function catchUp(baseUrl: string, since: number) {
+  let cursor = since;
+  let requests = 0;
+  let wire = 0;
+  let json = 0;
+  let changes = 0;
+  const started = performance.now();
+  for (;;) {
+    const res = await fetch(`${baseUrl}/api/changes?since=${cursor}`, { headers: { 'accept-encoding': 'gzip' } });
+    const text = await res.text();
+    requests += 1;
+    json += Buffer.byteLength(text);
+    // fetch inflates the answer: its gzip size is measured again here (the server's level, the default).
+    wire += gzipSync(text).length;
+    const answer = JSON.parse(text) as ChangesAnswer;
+    if ('reset' in answer) throw new Error('the log answered reset');
+    changes += answer.changes.length;
+    cursor = answer.lastSeq;
+    if (answer.changes.length < 1_000) break;
+  }
+  return { ms: performance.now() - started, requests, wire, json, changes };
+}
+
 const database = await createTestDatabase();
 const env = {
   DATABASE_URL: database.url,
@@ -158,4 +218,21 @@ async function benchDelivery(): Promise<void> {
   );
   console.log(`throughput: ${(result.delivered / result.seconds).toFixed(0)} events/s delivered over ${result.seconds.toFixed(1)} s (${(K / result.seconds).toFixed(1)} actions/s, sequential)`);
   console.log(`server heap per idle socket: ${(heapPerSocket / 1024).toFixed(1)} KB (after a forced GC: ${heapIdle1.gc ? 'yes' : 'no'})`);
+  for (const socket of sockets.splice(0)) socket.disconnect();
+
+  // Catch-up: an anonymous client misses `missed` public changes, then pulls them (warm: the
+  // first pull of a run also warms the route, so each size is pulled three times, best and worst printed).
+  const writers = await Promise.all(Array.from({ length: 8 }, () => signUpUser(one.url, 'benchw').then((u) => u.client)));
+  const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+  for (const missed of [100, 1_000]) {
+    const since = await logHead(one.url);
+    await writeChanges(writers, pin, missed);
+    const runs = [];
+    for (let i = 0; i < 3; i++) runs.push(await catchUp(two.url, since));
+    const [best, worst] = [Math.min(...runs.map((r) => r.ms)), Math.max(...runs.map((r) => r.ms))];
+    const run = runs[0] as Awaited<ReturnType<typeof catchUp>>;
+    console.log(
+      `catch-up after ${missed} missed changes: ${run.changes} changes in ${run.requests} request(s), ${ms(best)} (worst of 3 ${ms(worst)}), ${kb(run.wire)} on the wire (gzip), ${kb(run.json)} of JSON`,
+    );
+  }
 }

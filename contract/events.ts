@@ -10,20 +10,24 @@ import type { PresenceTarget, PresentUser } from './presence.ts';
 // The real-time contract (DESIGN §5): one typed event map for server and client. Payloads carry the
 // same shapes as the REST answers.
 
+// Every event that is a change carries `seq`, its number in the change log (DESIGN §12): the
+// client applies each seq at most once and, after a reconnect, asks GET /api/changes?since=N for
+// what it missed (contract/changes.ts). `session:ended` and `changes:head` are not changes.
+
 export interface ServerToClientEvents {
   // room `feed` (every socket)
-  'pin:created': (payload: { pin: Pin }) => void;
-  'pin:updated': (payload: { pin: Pin }) => void;
-  'pin:deleted': (payload: { pinId: number }) => void;
+  'pin:created': (payload: { pin: Pin; seq: number }) => void;
+  'pin:updated': (payload: { pin: Pin; seq: number }) => void;
+  'pin:deleted': (payload: { pinId: number; seq: number }) => void;
   // room `pin:<id>` (joined with pins:watch)
   /** `version` grows with every change of the count: keep the count of the highest version seen. */
-  'pin:likes': (payload: { pinId: number; likesCount: number; version: number }) => void;
-  'comment:created': (payload: { comment: Comment }) => void;
-  'comment:updated': (payload: { comment: Comment }) => void;
-  'comment:deleted': (payload: { commentId: number; pinId: number }) => void;
+  'pin:likes': (payload: { pinId: number; likesCount: number; version: number; seq: number }) => void;
+  'comment:created': (payload: { comment: Comment; seq: number }) => void;
+  'comment:updated': (payload: { comment: Comment; seq: number }) => void;
+  'comment:deleted': (payload: { commentId: number; pinId: number; seq: number }) => void;
   // room `user:<id>` (every socket of a signed-in user)
-  'favorite:added': (payload: { favorite: Favorite }) => void;
-  'favorite:removed': (payload: { favoriteId: number; pinId: number }) => void;
+  'favorite:added': (payload: { favorite: Favorite; seq: number }) => void;
+  'favorite:removed': (payload: { favoriteId: number; pinId: number; seq: number }) => void;
   // Board events go to every member's `user:<id>` room (owner and collaborators, as of the change);
   // a board's `role` is the recipient's own. `seq` is the change-log number (DESIGN §12).
   'board:created': (payload: { board: Board; seq: number }) => void;
@@ -37,6 +41,13 @@ export interface ServerToClientEvents {
   /** To the remaining members and to the removed user (whose open board page closes). */
   'board:member-removed': (payload: { boardId: number; userId: number; seq: number }) => void;
   'session:ended': (payload: Record<string, never>) => void;
+  /**
+   * The newest seq of the change log, sent to the socket when it connects, by its instance after
+   * that instance's Redis adapter reconnects (room events of other instances may have been lost
+   * meanwhile), and now and then while the log moves. A client whose complete-through cursor is
+   * behind it asks GET /api/changes for the rest (a "poke", then a pull).
+   */
+  'changes:head': (payload: { seq: number }) => void;
   // Presence (contract/presence.ts): room `pin:<id>` and the pin's presence subscribers; a board's
   // present members
   presence: (payload: { pinId: number; viewers: number }) => void;
@@ -60,3 +71,8 @@ export const WatchPayload = z.object({
 
 export type ServerEventName = keyof ServerToClientEvents;
 export type ServerEventPayload<E extends ServerEventName> = Parameters<ServerToClientEvents[E]>[0];
+
+/** The events the change log numbers: every server event but the ones that are not changes. */
+export type ChangeEventName = Exclude<ServerEventName, 'session:ended' | 'changes:head' | 'presence' | 'board:presence'>;
+/** A change's payload as the log keeps it (and GET /api/changes answers it): without its `seq`. */
+export type ChangeData<E extends ChangeEventName> = Omit<ServerEventPayload<E>, 'seq'>;

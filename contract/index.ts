@@ -12,3 +12,4 @@ export * from './paging.ts';
 export * from './pins.ts';
 export * from './users.ts';
 export * from './events.ts';
+export * from './changes.ts';

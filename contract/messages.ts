@@ -42,6 +42,7 @@ export const MSG = {
   cursorInvalid: 'The cursor is not valid for this list. Start again from the first page.',
   orderInvalid: 'order must be newest or shuffle.',
   seedInvalid: 'seed must be a whole number from 0 to 2147483647.',
+  sinceInvalid: 'since must be a whole number: the last change number you applied (0 or more).',
   seedRequired: 'seed is required with order=shuffle.',
   userIdWithShuffle: 'userId lists pins newest first; it cannot be combined with order=shuffle.',
   busy: 'The server is busy. Please try again in a moment.',

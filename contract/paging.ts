@@ -7,7 +7,7 @@ import { MSG } from './messages.ts';
 // server; a malformed, tampered or foreign one answers 400.
 
 /** A query-string integer: digits only (no "1.5", "1e3", "-1", " 7"), within `min`..`max`. */
-function queryInt(message: string, min: number, max: number) {
+export function queryInt(message: string, min: number, max: number) {
   return z
     .string({ error: message })
     .regex(/^[0-9]{1,10}$/, { error: message })

@@ -1,12 +1,12 @@
 import { type Kysely, sql } from 'kysely';
-import type { ServerEventName, ServerEventPayload } from '../../contract/events.ts';
+import type { ChangeData, ChangeEventName } from '../../contract/events.ts';
 import type { DB } from '../../db/schema.ts';
 
 /** Who may read a change from the log: everyone, or only these users (an actor, a board's members). */
 export type Audience = { public: true } | { userIds: readonly number[] };
 
-/** A socket event's payload as the log keeps it: everything but its `seq`, which the log assigns. */
-export type ChangeData<E extends ServerEventName> = Omit<ServerEventPayload<E>, 'seq'>;
+/** Everyone may read it: pins, likes counts, comments. */
+export const PUBLIC: Audience = { public: true };
 
 /**
  * Writes one change to the log in the caller's transaction and returns its `seq` (DESIGN §12).
@@ -14,7 +14,7 @@ export type ChangeData<E extends ServerEventName> = Omit<ServerEventPayload<E>, 
  * the transaction ends, which is what makes numbers visible in commit order, and every writer
  * waits for that lock.
  */
-export async function recordChange<E extends ServerEventName>(
+export async function recordChange<E extends ChangeEventName>(
   trx: Kysely<DB>,
   event: E,
   data: ChangeData<E>,
@@ -37,4 +37,12 @@ export async function recordChange<E extends ServerEventName>(
     })
     .execute();
   return Number(seq);
+}
+
+/**
+ * Runs `work` in the caller's transaction when `db` is one (an idempotent create runs the service
+ * on its transaction), else in a new one. Writes that record a change always run in one.
+ */
+export function inTransaction<T>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
 }

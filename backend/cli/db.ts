@@ -32,7 +32,7 @@ try {
       const storage = await createMediaStorage(config.media);
       const jobs = await startJobQueue({
         database,
-        setup: appJobs({ storage, imports: config.imports }),
+        setup: appJobs({ storage, imports: config.imports, changeRetentionHours: config.changes.retentionHours }),
         events: new EventBus((error) => logger.error({ err: error }, 'event listener failed')),
         logger,
         config: { ...config.jobs, workers: false },

@@ -3,6 +3,7 @@ import type { Comment, CommentList } from '../../contract/comments.ts';
 import type { PageParams } from '../../contract/paging.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../context.ts';
+import { inTransaction, PUBLIC, recordChange } from '../changes/change-log.ts';
 import { forbidden, notFound } from '../errors.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
 import { keyset } from '../paging/keyset.ts';
@@ -52,13 +53,13 @@ async function getComment(db: Kysely<DB>, id: number): Promise<Comment> {
 /** One comment per user and pin: the unique constraint answers a second one with 409. */
 export async function createComment(ctx: ServiceContext, userId: number, pinId: number, text: string): Promise<Comment> {
   await assertPinExists(ctx.db, pinId);
-  const { id } = await ctx.db
-    .insertInto('comments')
-    .values({ user_id: userId, pin_id: pinId, text })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const comment = await getComment(ctx.db, id);
-  ctx.events.publish('comment.created', { comment });
+  // The comment and its change-log row commit together (the log's number last: see recordChange).
+  const { comment, seq } = await inTransaction(ctx.db, async (db) => {
+    const { id } = await db.insertInto('comments').values({ user_id: userId, pin_id: pinId, text }).returning('id').executeTakeFirstOrThrow();
+    const created = await getComment(db, id);
+    return { comment: created, seq: await recordChange(db, 'comment:created', { comment: created }, PUBLIC) };
+  });
+  ctx.events.publish('comment.created', { comment, seq });
   return comment;
 }
 
@@ -69,29 +70,35 @@ async function assertOwnComment(db: Kysely<DB>, userId: number, id: number): Pro
 }
 
 export async function updateComment(ctx: ServiceContext, userId: number, id: number, text: string): Promise<Comment> {
-  await assertOwnComment(ctx.db, userId, id);
-  const updated = await ctx.db
-    .updateTable('comments')
-    .set({ text, updated_at: new Date() })
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .returning('id')
-    .executeTakeFirst();
-  if (!updated) throw notFound('Comment');
-  const comment = await getComment(ctx.db, id);
-  ctx.events.publish('comment.updated', { comment });
+  const { comment, seq } = await inTransaction(ctx.db, async (db) => {
+    await assertOwnComment(db, userId, id);
+    const updated = await db
+      .updateTable('comments')
+      .set({ text, updated_at: new Date() })
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .returning('id')
+      .executeTakeFirst();
+    if (!updated) throw notFound('Comment');
+    const changed = await getComment(db, id);
+    return { comment: changed, seq: await recordChange(db, 'comment:updated', { comment: changed }, PUBLIC) };
+  });
+  ctx.events.publish('comment.updated', { comment, seq });
   return comment;
 }
 
 export async function deleteComment(ctx: ServiceContext, userId: number, id: number): Promise<{ pinId: number }> {
-  await assertOwnComment(ctx.db, userId, id);
-  const deleted = await ctx.db
-    .deleteFrom('comments')
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .returning('pin_id')
-    .executeTakeFirst();
-  if (!deleted) throw notFound('Comment');
-  ctx.events.publish('comment.deleted', { commentId: id, pinId: deleted.pin_id });
-  return { pinId: deleted.pin_id };
+  const { pinId, seq } = await inTransaction(ctx.db, async (db) => {
+    await assertOwnComment(db, userId, id);
+    const deleted = await db
+      .deleteFrom('comments')
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .returning('pin_id')
+      .executeTakeFirst();
+    if (!deleted) throw notFound('Comment');
+    return { pinId: deleted.pin_id, seq: await recordChange(db, 'comment:deleted', { commentId: id, pinId: deleted.pin_id }, PUBLIC) };
+  });
+  ctx.events.publish('comment.deleted', { commentId: id, pinId, seq });
+  return { pinId };
 }

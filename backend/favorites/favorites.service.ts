@@ -3,6 +3,7 @@ import type { Favorite, FavoriteList } from '../../contract/favorites.ts';
 import type { PageParams } from '../../contract/paging.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../context.ts';
+import { inTransaction, PUBLIC, recordChange } from '../changes/change-log.ts';
 import { forbidden, notFound } from '../errors.ts';
 import { imageOf, toPinImage } from '../images/media-urls.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
@@ -24,9 +25,10 @@ export async function listFavorites(db: Kysely<DB>, cursors: CursorCodec, userId
   return { pins: items.map((row) => ({ ...row, image: row.image && toPinImage(row.image) })), nextCursor };
 }
 
-// The writes are one call each to a function of migration 20261124_0006 (one round trip; the
-// function runs in the statement's own transaction, the likes count and version included). Their
-// `outcome` says which answer the API gives.
+// The writes are one call each to a function of migration 20261124_0006 (the likes count and
+// version included), in a transaction that also writes their two change-log rows: the favorite
+// (only its owner may read it) and the pin's new count (public). Their `outcome` says which answer
+// the API gives.
 type FavoriteAddRow =
   | { outcome: 'added'; favorite_id: number; title: string; image_url: string; likes_count: number; likes_version: number }
   | { outcome: 'already' | 'no_pin' };
@@ -39,26 +41,32 @@ type FavoriteRemoveRow =
  * (user_id, pin_id) constraint with ON CONFLICT DO NOTHING makes parallel requests safe.
  */
 export async function addFavorite(ctx: ServiceContext, userId: number, pinId: number): Promise<Favorite | undefined> {
-  const { rows } = await sql<FavoriteAddRow>`select * from favorite_add(${userId}, ${pinId})`.execute(ctx.db);
-  const row = rows[0];
-  if (row?.outcome === 'already') return undefined;
-  if (row?.outcome !== 'added') throw notFound('Pin');
-  // The function predates stored images; their fields are one primary-key read more (an add is rare
-  // next to reads), not a change of the function's signature.
-  const image = await ctx.db.selectFrom('pins').select((eb) => imageOf(eb).as('image')).where('pins.id', '=', pinId).executeTakeFirst();
-  const favorite: Favorite = {
-    id: row.favorite_id,
-    pin_id: pinId,
-    title: row.title,
-    image_url: row.image_url,
-    image: image?.image ? toPinImage(image.image) : null,
-    likes_count: row.likes_count,
-  };
-  // Published after the commit: the call was its own transaction (or, on a transaction's context,
-  // the events are buffered until that one commits).
-  ctx.events.publish('favorite.added', { userId, favorite });
-  ctx.events.publish('pin.likes', { pinId, likesCount: row.likes_count, version: row.likes_version });
-  return favorite;
+  const done = await inTransaction(ctx.db, async (db) => {
+    const { rows } = await sql<FavoriteAddRow>`select * from favorite_add(${userId}, ${pinId})`.execute(db);
+    const row = rows[0];
+    if (row?.outcome === 'already') return undefined;
+    if (row?.outcome !== 'added') throw notFound('Pin');
+    // The function predates stored images; their fields are one primary-key read more (an add is
+    // rare next to reads), not a change of the function's signature.
+    const image = await db.selectFrom('pins').select((eb) => imageOf(eb).as('image')).where('pins.id', '=', pinId).executeTakeFirst();
+    const favorite: Favorite = {
+      id: row.favorite_id,
+      pin_id: pinId,
+      title: row.title,
+      image_url: row.image_url,
+      image: image?.image ? toPinImage(image.image) : null,
+      likes_count: row.likes_count,
+    };
+    const likes = { pinId, likesCount: row.likes_count, version: row.likes_version };
+    const favoriteSeq = await recordChange(db, 'favorite:added', { favorite }, { userIds: [userId] });
+    const likesSeq = await recordChange(db, 'pin:likes', likes, PUBLIC);
+    return { favorite, favoriteSeq, likes, likesSeq };
+  });
+  if (!done) return undefined;
+  // After the commit (or, on a transaction's context, buffered until that one commits).
+  ctx.events.publish('favorite.added', { userId, favorite: done.favorite, seq: done.favoriteSeq });
+  ctx.events.publish('pin.likes', { ...done.likes, seq: done.likesSeq });
+  return done.favorite;
 }
 
 /** Removes one of the user's favorites: 404 when there is no such favorite, 403 when it is someone else's. */
@@ -67,12 +75,18 @@ export async function removeFavorite(
   userId: number,
   favoriteId: number,
 ): Promise<{ pinId: number; likesCount: number }> {
-  const { rows } = await sql<FavoriteRemoveRow>`select * from favorite_remove(${userId}, ${favoriteId})`.execute(ctx.db);
-  const row = rows[0];
-  if (row?.outcome === 'not_yours') throw forbidden();
-  if (row?.outcome !== 'removed') throw notFound('Favorite');
-  const { pin_id: pinId, likes_count: likesCount, likes_version: version } = row;
-  ctx.events.publish('favorite.removed', { userId, favoriteId, pinId });
-  ctx.events.publish('pin.likes', { pinId, likesCount, version });
-  return { pinId, likesCount };
+  const done = await inTransaction(ctx.db, async (db) => {
+    const { rows } = await sql<FavoriteRemoveRow>`select * from favorite_remove(${userId}, ${favoriteId})`.execute(db);
+    const row = rows[0];
+    if (row?.outcome === 'not_yours') throw forbidden();
+    if (row?.outcome !== 'removed') throw notFound('Favorite');
+    const likes = { pinId: row.pin_id, likesCount: row.likes_count, version: row.likes_version };
+    const removedSeq = await recordChange(db, 'favorite:removed', { favoriteId, pinId: row.pin_id }, { userIds: [userId] });
+    const likesSeq = await recordChange(db, 'pin:likes', likes, PUBLIC);
+    return { likes, removedSeq, likesSeq };
+  });
+  const { likes } = done;
+  ctx.events.publish('favorite.removed', { userId, favoriteId, pinId: likes.pinId, seq: done.removedSeq });
+  ctx.events.publish('pin.likes', { ...likes, seq: done.likesSeq });
+  return { pinId: likes.pinId, likesCount: likes.likesCount };
 }

@@ -5,6 +5,7 @@ import { IMAGE_LIMITS } from '../../contract/images.ts';
 import { DEMO_IMAGES_DIR } from '../../db/demo-catalog.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Config } from '../config.ts';
+import { inTransaction, PUBLIC, recordChange } from '../changes/change-log.ts';
 import { HttpError } from '../errors.ts';
 import type { AppJobs } from '../jobs/catalog.ts';
 import type { JobContext, JobSender } from '../jobs/define.ts';
@@ -68,16 +69,20 @@ export async function importImage(deps: ImportDeps, data: ImportImageData, ctx: 
     }
     throw error;
   }
-  const updated = await ctx.db
-    .updateTable('pins')
-    .set({ image_sha256: stored.sha256, image_url: stored.image.url, updated_at: new Date() })
-    .where('id', '=', data.pinId)
-    .where('image_url', '=', data.url)
-    .where('image_sha256', 'is', null)
-    .returning('id')
-    .executeTakeFirst();
-  if (!updated) return;
-  ctx.events.publish('pin.updated', { pin: await getPin(ctx.db, data.pinId) });
+  const changed = await inTransaction(ctx.db, async (db) => {
+    const updated = await db
+      .updateTable('pins')
+      .set({ image_sha256: stored.sha256, image_url: stored.image.url, updated_at: new Date() })
+      .where('id', '=', data.pinId)
+      .where('image_url', '=', data.url)
+      .where('image_sha256', 'is', null)
+      .returning('id')
+      .executeTakeFirst();
+    if (!updated) return undefined;
+    const pin = await getPin(db, data.pinId);
+    return { pin, seq: await recordChange(db, 'pin:updated', { pin }, PUBLIC) };
+  });
+  if (changed) ctx.events.publish('pin.updated', changed);
 }
 
 function isPassing(error: SafeFetchError): boolean {

@@ -1,3 +1,4 @@
+import { pruneChanges } from '../changes/changes.service.ts';
 import { importImage, type ImportDeps } from '../images/import-job.ts';
 import { JOBS } from './catalog.ts';
 import { jobSetup, type JobSetup } from './define.ts';
@@ -7,8 +8,12 @@ import { jobSetup, type JobSetup } from './define.ts';
  * each takes its job's payload), with their dependencies. The server runs them; `npm run db:seed`
  * builds the same setup to queue the demo's imports without running any.
  */
-export function appJobs(deps: ImportDeps): JobSetup {
+export function appJobs(deps: ImportDeps & { changeRetentionHours: number }): JobSetup {
   return jobSetup(JOBS, {
     'image.import': (data, ctx) => importImage(deps, data, ctx),
+    'changes.prune': async (_data, ctx) => {
+      const deleted = await pruneChanges(ctx.db, deps.changeRetentionHours);
+      if (deleted) ctx.logger.info({ deleted }, 'old change-log rows pruned');
+    },
   });
 }

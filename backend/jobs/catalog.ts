@@ -13,6 +13,15 @@ export const JOBS = defineJobs({
     retryLimit: 4,
     retryDelaySeconds: 10,
   },
+  /**
+   * Delete change-log rows older than CHANGES_RETENTION_HOURS (backend/changes/prune.ts sends one
+   * now and then from every instance; a second run in a row deletes nothing).
+   */
+  'changes.prune': {
+    data: z.object({}),
+    retryLimit: 1,
+    retryDelaySeconds: 60,
+  },
 });
 
 export type AppJobs = typeof JOBS;

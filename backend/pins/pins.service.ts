@@ -6,6 +6,7 @@ import type { Pin, PinList } from '../../contract/pins.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../context.ts';
 import { imageOf, MEDIA_PATH, parseMediaKey, toPinImage } from '../images/media-urls.ts';
+import { inTransaction, PUBLIC, recordChange } from '../changes/change-log.ts';
 import { forbidden, notFound } from '../errors.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
 import { keyset } from '../paging/keyset.ts';
@@ -139,30 +140,25 @@ async function storedImageOf(db: Kysely<DB>, imageUrl: string): Promise<string |
   return row?.sha256;
 }
 
-/** Runs `work` in the caller's transaction when there is one (an idempotent create), else in a new one. */
-function inTransaction<T>(db: Kysely<DB>, work: (db: Kysely<DB>) => Promise<T>): Promise<T> {
-  return db.isTransaction ? work(db) : db.transaction().execute(work);
-}
-
 export async function createPin(
   ctx: ServiceContext,
   userId: number,
   input: { title: string; imageUrl: string; description: string },
 ): Promise<Pin> {
   const stored = await storedImageOf(ctx.db, input.imageUrl);
-  // The pin and its import job commit together: no pin without its import, no job for a pin that
-  // was never saved.
-  const id = await inTransaction(ctx.db, async (db) => {
+  // The pin, its import job and its change-log row commit together: no pin without its import, no
+  // job for a pin that was never saved, no change that the log does not have.
+  const { pin, seq } = await inTransaction(ctx.db, async (db) => {
     const row = await db
       .insertInto('pins')
       .values({ user_id: userId, title: input.title, image_url: input.imageUrl, description: input.description, image_sha256: stored ?? null })
       .returning('id')
       .executeTakeFirstOrThrow();
     if (!stored && !input.imageUrl.startsWith(`${MEDIA_PATH}/`)) await ctx.jobs.send(db, 'image.import', { pinId: row.id, url: input.imageUrl });
-    return row.id;
+    const created = await getPin(db, row.id);
+    return { pin: created, seq: await recordChange(db, 'pin:created', { pin: created }, PUBLIC) };
   });
-  const pin = await getPin(ctx.db, id);
-  ctx.events.publish('pin.created', { pin });
+  ctx.events.publish('pin.created', { pin, seq });
   return pin;
 }
 
@@ -172,28 +168,34 @@ export async function updatePin(
   id: number,
   input: { title: string; description: string },
 ): Promise<Pin> {
-  await assertOwnPin(ctx.db, userId, id);
-  const updated = await ctx.db
-    .updateTable('pins')
-    .set({ title: input.title, description: input.description, updated_at: new Date() })
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .returning('id')
-    .executeTakeFirst();
-  if (!updated) throw notFound('Pin');
-  const pin = await getPin(ctx.db, id);
-  ctx.events.publish('pin.updated', { pin });
+  const { pin, seq } = await inTransaction(ctx.db, async (db) => {
+    await assertOwnPin(db, userId, id);
+    const updated = await db
+      .updateTable('pins')
+      .set({ title: input.title, description: input.description, updated_at: new Date() })
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .returning('id')
+      .executeTakeFirst();
+    if (!updated) throw notFound('Pin');
+    const changed = await getPin(db, id);
+    return { pin: changed, seq: await recordChange(db, 'pin:updated', { pin: changed }, PUBLIC) };
+  });
+  ctx.events.publish('pin.updated', { pin, seq });
   return pin;
 }
 
 export async function deletePin(ctx: ServiceContext, userId: number, id: number): Promise<void> {
-  await assertOwnPin(ctx.db, userId, id);
-  const deleted = await ctx.db
-    .deleteFrom('pins')
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .returning('id')
-    .executeTakeFirst();
-  if (!deleted) throw notFound('Pin');
-  ctx.events.publish('pin.deleted', { pinId: id, ownerId: userId });
+  const seq = await inTransaction(ctx.db, async (db) => {
+    await assertOwnPin(db, userId, id);
+    const deleted = await db
+      .deleteFrom('pins')
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .returning('id')
+      .executeTakeFirst();
+    if (!deleted) throw notFound('Pin');
+    return recordChange(db, 'pin:deleted', { pinId: id }, PUBLIC);
+  });
+  ctx.events.publish('pin.deleted', { pinId: id, ownerId: userId, seq });
 }

@@ -13,20 +13,21 @@ const memberRooms = (memberIds: readonly number[]) => memberIds.map(userRoom);
  */
 export function startRelay(io: IO, events: EventBus): () => void {
   const offs = [
-    events.on('pin.created', ({ pin }) => io.to(FEED_ROOM).emit('pin:created', { pin })),
-    events.on('pin.updated', ({ pin }) => io.to(FEED_ROOM).emit('pin:updated', { pin })),
-    events.on('pin.deleted', ({ pinId }) => io.to(FEED_ROOM).emit('pin:deleted', { pinId })),
-    events.on('pin.likes', ({ pinId, likesCount, version }) =>
-      io.to(pinRoom(pinId)).emit('pin:likes', { pinId, likesCount, version }),
+    // Every change's `seq` goes on with it (DESIGN §12): the client applies each seq once.
+    events.on('pin.created', ({ pin, seq }) => io.to(FEED_ROOM).emit('pin:created', { pin, seq })),
+    events.on('pin.updated', ({ pin, seq }) => io.to(FEED_ROOM).emit('pin:updated', { pin, seq })),
+    events.on('pin.deleted', ({ pinId, seq }) => io.to(FEED_ROOM).emit('pin:deleted', { pinId, seq })),
+    events.on('pin.likes', ({ pinId, likesCount, version, seq }) =>
+      io.to(pinRoom(pinId)).emit('pin:likes', { pinId, likesCount, version, seq }),
     ),
-    events.on('comment.created', ({ comment }) => io.to(pinRoom(comment.pin_id)).emit('comment:created', { comment })),
-    events.on('comment.updated', ({ comment }) => io.to(pinRoom(comment.pin_id)).emit('comment:updated', { comment })),
-    events.on('comment.deleted', ({ commentId, pinId }) =>
-      io.to(pinRoom(pinId)).emit('comment:deleted', { commentId, pinId }),
+    events.on('comment.created', ({ comment, seq }) => io.to(pinRoom(comment.pin_id)).emit('comment:created', { comment, seq })),
+    events.on('comment.updated', ({ comment, seq }) => io.to(pinRoom(comment.pin_id)).emit('comment:updated', { comment, seq })),
+    events.on('comment.deleted', ({ commentId, pinId, seq }) =>
+      io.to(pinRoom(pinId)).emit('comment:deleted', { commentId, pinId, seq }),
     ),
-    events.on('favorite.added', ({ userId, favorite }) => io.to(userRoom(userId)).emit('favorite:added', { favorite })),
-    events.on('favorite.removed', ({ userId, favoriteId, pinId }) =>
-      io.to(userRoom(userId)).emit('favorite:removed', { favoriteId, pinId }),
+    events.on('favorite.added', ({ userId, favorite, seq }) => io.to(userRoom(userId)).emit('favorite:added', { favorite, seq })),
+    events.on('favorite.removed', ({ userId, favoriteId, pinId, seq }) =>
+      io.to(userRoom(userId)).emit('favorite:removed', { favoriteId, pinId, seq }),
     ),
     events.on('board.created', ({ board, seq }) => io.to(userRoom(board.user_id)).emit('board:created', { board, seq })),
     events.on('board.updated', ({ board, memberIds, seq }) =>

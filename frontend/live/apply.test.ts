@@ -13,7 +13,7 @@ import { createEventApplier } from './apply.ts';
 function setup() {
   const store = createStore();
   const applier = createEventApplier(store);
-  const send = <E extends ServerEventName>(name: E, payload: ServerEventPayload<E>) => applier.apply(name, payload);
+  const send = <E extends ServerEventName>(name: E, payload: Omit<ServerEventPayload<E>, 'seq'>) => applier.apply(name, payload);
   return { store, applier, send };
 }
 
@@ -55,8 +55,8 @@ describe('server events → store', () => {
     send('pin:created', { pin: p1 });
     send('comment:created', { comment: makeComment(4, 1, bob, 'late', '2025-03-01T00:00:00.000Z') });
     send('favorite:added', { favorite: fav(11, 1) });
-    send('board:pin-added', { boardId: 5, pin: { id: 1, title: 'Pin 1', image_url: '/x.svg', image: null }, pinCount: 3, seq: 1 });
-    send('board:updated', { board: makeBoard(5, [p1, p2]), seq: 1 });
+    send('board:pin-added', { boardId: 5, pin: { id: 1, title: 'Pin 1', image_url: '/x.svg', image: null }, pinCount: 3 });
+    send('board:updated', { board: makeBoard(5, [p1, p2]) });
     expect(store.get(pinsByIdAtom)[1]).toBeUndefined();
     expect(store.get(commentsByIdAtom)).toEqual({});
     expect(Object.keys(store.get(favoritesByIdAtom))).toEqual(['10']);
@@ -115,25 +115,25 @@ describe('server events → store', () => {
   it('board events create, rename, add and remove pins, delete — each idempotent', () => {
     const { store, send } = setup();
     const board = makeBoard(5);
-    send('board:created', { board, seq: 1 });
-    send('board:created', { board, seq: 1 });
-    send('board:updated', { board: { ...board, name: 'Renamed' }, seq: 1 });
+    send('board:created', { board });
+    send('board:created', { board });
+    send('board:updated', { board: { ...board, name: 'Renamed' } });
     const pin = { id: 1, title: 'Pin 1', image_url: '/seed-images/1.svg', image: null };
-    send('board:pin-added', { boardId: 5, pin, pinCount: 1, seq: 1 });
-    send('board:pin-added', { boardId: 5, pin, pinCount: 1, seq: 1 });
+    send('board:pin-added', { boardId: 5, pin, pinCount: 1 });
+    send('board:pin-added', { boardId: 5, pin, pinCount: 1 });
     expect(store.get(boardsByIdAtom)[5]).toEqual({ ...board, name: 'Renamed', pin_count: 1, pins: [pin] });
-    send('board:pin-removed', { boardId: 5, pinId: 1, pinCount: 0, seq: 1 });
-    send('board:pin-removed', { boardId: 5, pinId: 1, pinCount: 0, seq: 1 });
+    send('board:pin-removed', { boardId: 5, pinId: 1, pinCount: 0 });
+    send('board:pin-removed', { boardId: 5, pinId: 1, pinCount: 0 });
     expect(store.get(boardsByIdAtom)[5]).toMatchObject({ pin_count: 0, pins: [] });
     // The server's count wins over counting: a board with pins this tab never loaded.
-    send('board:pin-added', { boardId: 5, pin, pinCount: 40, seq: 1 });
+    send('board:pin-added', { boardId: 5, pin, pinCount: 40 });
     expect(store.get(boardsByIdAtom)[5]).toMatchObject({ pin_count: 40, pins: [pin] });
-    send('board:pin-removed', { boardId: 5, pinId: 99, pinCount: 39, seq: 1 });
+    send('board:pin-removed', { boardId: 5, pinId: 99, pinCount: 39 });
     expect(store.get(boardsByIdAtom)[5]).toMatchObject({ pin_count: 39 });
-    send('board:deleted', { boardId: 5, seq: 1 });
-    send('board:deleted', { boardId: 5, seq: 1 });
+    send('board:deleted', { boardId: 5 });
+    send('board:deleted', { boardId: 5 });
     expect(store.get(boardsByIdAtom)).toEqual({});
-    send('board:updated', { board: { ...board, name: 'Late' }, seq: 1 });
+    send('board:updated', { board: { ...board, name: 'Late' } });
     expect(store.get(boardsByIdAtom)).toEqual({});
   });
 

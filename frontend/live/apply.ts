@@ -16,7 +16,8 @@ import { clearSession } from '../state/session.ts';
 import type { Store } from '../state/store.ts';
 import { setBoardPresence, setPinViewers } from './presence-state.ts';
 
-type Handlers = { [E in ServerEventName]: (payload: ServerEventPayload<E>) => void };
+/** `changes:head` is not applied to the store: the change tracker (./changes.ts) reads it. */
+type Handlers = { [E in Exclude<ServerEventName, 'changes:head'>]: (payload: ServerEventPayload<E>) => void };
 
 export interface EventApplier {
   /** Applies one server event; returns false for an unknown event name or a payload that failed. */
@@ -117,7 +118,7 @@ export function createEventApplier(store: Store): EventApplier {
   return {
     apply(name, payload) {
       if (!Object.hasOwn(handlers, name) || !payload || typeof payload !== 'object') return false;
-      const handler = handlers[name as ServerEventName] as (payload: unknown) => void;
+      const handler = handlers[name as keyof Handlers] as (payload: unknown) => void;
       try {
         handler(payload);
         return true;

@@ -7,11 +7,17 @@
 //   ./load-replay.ts   events that arrive during a screen's load are applied again after it
 //   ./watch.ts         which pins the screens show, told to the server (`pins:watch`)
 //   ./visibility.ts    grid cards watch their pin while on screen
-//   ./resync.ts        after a reconnect, what the screens show is fetched again
+//   ./changes.ts       each numbered change applied once; after a reconnect, what was missed is
+//                      pulled from GET /api/changes
+//   ./resync.ts        when the change log no longer reaches back that far, what the screens
+//                      show is fetched again
+import { fetchChanges } from '../api/changes.ts';
+import type { ChangesAnswer } from '../../contract/changes.ts';
 //   ./presence.ts      which pins and boards this tab is present on (`presence:join`)
 import type { PresenceTarget } from '../../contract/presence.ts';
 import type { Store } from '../state/store.ts';
 import { createEventApplier } from './apply.ts';
+import { createChangeTracker, type ChangeTracker } from './changes.ts';
 import { LiveConnection, type ConnectionOptions } from './connection.ts';
 import { createLoadReplay } from './load-replay.ts';
 import { PresenceRegistry } from './presence.ts';
@@ -22,6 +28,8 @@ import { WatchRegistry, type WatchOptions } from './watch.ts';
 
 export interface LiveClientOptions extends ConnectionOptions {
   watch?: WatchOptions;
+  /** GET /api/changes (a fake in tests). */
+  fetchChanges?: (since: number) => Promise<ChangesAnswer>;
 }
 
 export interface LiveClient {
@@ -37,8 +45,10 @@ export interface LiveClient {
   observeCard(element: Element, pinId: number): () => void;
   /** This tab is logging out: close the socket now (its session:ended is expected, not news). */
   prepareForLogout(): void;
-  /** Resolves when the resync in progress (if any) has been applied. */
+  /** Resolves when the catch-up or resync in progress (if any) has been applied. */
   settled(): Promise<void>;
+  /** The change log's cursor (tests, the benchmark). */
+  changes: ChangeTracker;
   /**
    * Runs a screen's load (fetch, then replace a collection with the answer) and then applies again
    * every event that arrived meanwhile: the answer may predate them, and must not undo them.
@@ -83,18 +93,23 @@ export function createLiveClient(store: Store, options: LiveClientOptions): Live
   );
   const replay = createLoadReplay(createEventApplier(store));
   const resync = createResync(store, { watchedPins: () => watches.watched(), listRefreshers: () => [...refreshers] }, replay);
+  const changes = createChangeTracker({
+    apply: (name, payload) => replay.apply(name, payload),
+    fetchChanges: options.fetchChanges ?? fetchChanges,
+    refetchScreens: (isCurrent) => resync.run(isCurrent),
+  });
   const connection = new LiveConnection(store, options, {
     connected(send, reconnect, isCurrent, sendPresence) {
       presence.connected(sendPresence);
       const watched = watches.connected(send);
-      // Refetch once the pins are watched again, so nothing falls between the fetch and the events.
-      if (reconnect) void watched.then(() => resync.run(isCurrent));
+      // Catch up once the pins are watched again, so nothing falls between the pull and the events.
+      changes.connected(reconnect, isCurrent, watched);
     },
     disconnected: () => {
       watches.disconnected();
       presence.disconnected();
     },
-    event: (name, payload) => replay.apply(name, payload),
+    event: (name, payload) => changes.event(name, payload),
   });
 
   const client: LiveClient = {
@@ -123,7 +138,11 @@ export function createLiveClient(store: Store, options: LiveClientOptions): Live
     },
     observeCard: (element, pinId) => cards.observe(element, pinId),
     prepareForLogout: () => connection.prepareForLogout(),
-    settled: () => resync.settled(),
+    settled: async () => {
+      await changes.settled();
+      await resync.settled();
+    },
+    changes,
     replayDuring: (load) => replay.during(load),
   };
   return client;

@@ -83,7 +83,8 @@ export class FakeSocket implements LiveSocket {
     this.#fire('connect_error', new Error(message));
   }
 
-  serverEmit<E extends ServerEventName>(event: E, payload: ServerEventPayload<E>): void {
+  /** A server event; a change's `seq` may be left out (the live client then applies it unnumbered). */
+  serverEmit<E extends ServerEventName>(event: E, payload: Omit<ServerEventPayload<E>, 'seq'> & { seq?: number }): void {
     for (const listener of this.#any) listener(event, payload);
   }
 

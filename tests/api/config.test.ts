@@ -31,3 +31,10 @@ test('presence: TTL and heartbeat have defaults (crash bound 60 s) and a heartbe
   expect(() => loadConfig({ PRESENCE_TTL_SECONDS: '10', PRESENCE_HEARTBEAT_SECONDS: '6' })).toThrow(/PRESENCE_HEARTBEAT_SECONDS/);
   expect(() => loadConfig({ PRESENCE_TTL_SECONDS: '0' })).toThrow(/PRESENCE_TTL_SECONDS/);
 });
+
+test('the change log keeps a day by default; CHANGES_* set its retention and intervals', () => {
+  expect(loadConfig({}).changes).toEqual({ retentionHours: 24, pruneIntervalMs: 600_000, headIntervalMs: 30_000 });
+  const set = loadConfig({ CHANGES_RETENTION_HOURS: '2', CHANGES_PRUNE_INTERVAL_SECONDS: '60', CHANGES_HEAD_INTERVAL_SECONDS: '0.5' });
+  expect(set.changes).toEqual({ retentionHours: 2, pruneIntervalMs: 60_000, headIntervalMs: 500 });
+  expect(() => loadConfig({ CHANGES_RETENTION_HOURS: '0' })).toThrow(/CHANGES_RETENTION_HOURS/);
+});

@@ -303,6 +303,13 @@ describe('real successful responses match the document', () => {
     await call(client, 'DELETE', '/api/favorites/{id}', { params: { id: favorite.body.id }, expect: 200 });
   });
 
+  test('changes: a page of the log, and a reset from ahead of it', async () => {
+    const { client } = await signUpUser(server.url, 'docchanges');
+    const page = await call<{ changes: unknown[]; lastSeq: number }>(client, 'GET', '/api/changes', { query: 'since=0', expect: 200 });
+    expect(page.body.changes.length).toBeGreaterThan(0);
+    await call(new ApiClient(server.url), 'GET', '/api/changes', { query: `since=${page.body.lastSeq + 1}`, expect: 200 });
+  });
+
   test('comments: create, list, edit, delete', async () => {
     const { client } = await signUpUser(server.url, 'doccomments');
     const pins = await client.get<{ pins: Pin[] }>('/api/pins/');

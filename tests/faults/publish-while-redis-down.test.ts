@@ -32,8 +32,8 @@ test('events published while Redis is down are dropped and logged, not crashing 
   try {
     // What the services publish after a commit; the relay turns each into an adapter publish.
     for (let i = 0; i < 5; i++) {
-      server.server.events.publish('pin.updated', { pin: { ...pin, title: `During the outage ${i}` } });
-      server.server.events.publish('pin.likes', { pinId: pin.id, likesCount: i, version: i + 1 });
+      server.server.events.publish('pin.updated', { pin: { ...pin, title: `During the outage ${i}` }, seq: 1_000_000 + 2 * i });
+      server.server.events.publish('pin.likes', { pinId: pin.id, likesCount: i, version: i + 1, seq: 1_000_001 + 2 * i });
       server.server.events.publish('session.ended', { userId: user.id, sessionId: 'not-a-session' });
     }
     // Time for the publishes' failures to surface; not a limit on anything.

@@ -39,7 +39,7 @@ describe('feed room', () => {
     const updated = (await client.put<Pin>(`/api/pins/${pin.id}`, { title: 'Fresher', description: 'd' })).body;
     expect((await nextEvent(anon, 'pin:updated', (p) => p.pin.id === pin.id)).pin).toEqual(updated);
     await client.delete(`/api/pins/${pin.id}`);
-    expect(await nextEvent(anon, 'pin:deleted', (p) => p.pinId === pin.id)).toEqual({ pinId: pin.id });
+    expect(await nextEvent(anon, 'pin:deleted', (p) => p.pinId === pin.id)).toEqual({ pinId: pin.id, seq: expect.any(Number) });
   });
 });
 
@@ -56,18 +56,18 @@ describe('pin rooms', () => {
     await fan.client.post('/api/favorites/', { pin_id: unwatched.id });
     await fan.client.post(`/api/comments/pins/${unwatched.id}/comments`, { text: 'not for you' });
     const favorite = (await fan.client.post<Favorite>('/api/favorites/', { pin_id: watched.id })).body;
-    expect(await nextEvent(viewer, 'pin:likes', (p) => p.pinId === watched.id)).toEqual({ pinId: watched.id, likesCount: 1, version: 1 });
+    expect(await nextEvent(viewer, 'pin:likes', (p) => p.pinId === watched.id)).toEqual({ pinId: watched.id, likesCount: 1, version: 1, seq: expect.any(Number) });
     const comment = (await fan.client.post<Comment>(`/api/comments/pins/${watched.id}/comments`, { text: 'hello' })).body;
     expect((await nextEvent(viewer, 'comment:created', (p) => p.comment.id === comment.id)).comment).toEqual(comment);
-    expect(eventsNamed(viewer, 'pin:likes')).toEqual([{ pinId: watched.id, likesCount: 1, version: 1 }]);
-    expect(eventsNamed(viewer, 'comment:created')).toEqual([{ comment }]);
+    expect(eventsNamed(viewer, 'pin:likes')).toEqual([{ pinId: watched.id, likesCount: 1, version: 1, seq: expect.any(Number) }]);
+    expect(eventsNamed(viewer, 'comment:created')).toEqual([{ comment, seq: expect.any(Number) }]);
 
     const edited = (await fan.client.put<Comment>(`/api/comments/${comment.id}`, { text: 'hello again' })).body;
     expect((await nextEvent(viewer, 'comment:updated', (p) => p.comment.id === comment.id)).comment).toEqual(edited);
     await fan.client.delete(`/api/comments/${comment.id}`);
-    expect(await nextEvent(viewer, 'comment:deleted')).toEqual({ commentId: comment.id, pinId: watched.id });
+    expect(await nextEvent(viewer, 'comment:deleted')).toEqual({ commentId: comment.id, pinId: watched.id, seq: expect.any(Number) });
     await fan.client.delete(`/api/favorites/${favorite.id}`);
-    expect(await nextEvent(viewer, 'pin:likes', (p) => p.likesCount === 0)).toEqual({ pinId: watched.id, likesCount: 0, version: 2 });
+    expect(await nextEvent(viewer, 'pin:likes', (p) => p.likesCount === 0)).toEqual({ pinId: watched.id, likesCount: 0, version: 2, seq: expect.any(Number) });
 
     // After unwatching, nothing more arrives for that pin (checked after a control on the feed).
     expect(await watch(viewer, { pinIds: [watched.id] }, 'pins:unwatch')).toEqual({ ok: true });
@@ -91,11 +91,11 @@ describe('pin rooms', () => {
     expect(favorites.map((r) => r.status)).toEqual(fans.map(() => 201));
     await vi.waitFor(() => expect(eventsNamed(viewer, 'pin:likes')).toHaveLength(8));
     expect(new Set(likes().map((e) => e.version)).size).toBe(8);
-    expect(latest()).toEqual({ pinId: pin.id, likesCount: 8, version: 8 });
+    expect(latest()).toEqual({ pinId: pin.id, likesCount: 8, version: 8, seq: expect.any(Number) });
 
     await Promise.all(fans.slice(0, 5).map(({ client }, i) => client.delete(`/api/favorites/${favorites[i]?.body.id}`)));
     await vi.waitFor(() => expect(eventsNamed(viewer, 'pin:likes')).toHaveLength(13));
-    expect(latest()).toEqual({ pinId: pin.id, likesCount: 3, version: 13 });
+    expect(latest()).toEqual({ pinId: pin.id, likesCount: 3, version: 13, seq: expect.any(Number) });
     expect((await author.client.get<Pin>(`/api/pins/${pin.id}`)).body.likes_count).toBe(3);
   });
 });
@@ -112,7 +112,7 @@ describe('user rooms', () => {
 
     const favorite = (await alice.client.post<Favorite>('/api/favorites/', { pin_id: pin.id })).body;
     for (const tab of [aliceTab1, aliceTab2]) {
-      expect(await nextEvent(tab, 'favorite:added')).toEqual({ favorite });
+      expect(await nextEvent(tab, 'favorite:added')).toEqual({ favorite, seq: expect.any(Number) });
     }
     const board = (await alice.client.post<Board>('/api/boards/', { name: 'Live board' })).body;
     expect(await nextEvent(aliceTab2, 'board:created')).toEqual({ board, seq: expect.any(Number) });
@@ -128,7 +128,7 @@ describe('user rooms', () => {
     await alice.client.delete(`/api/boards/${board.id}/pins/${pin.id}`);
     expect(await nextEvent(aliceTab2, 'board:pin-removed')).toEqual({ boardId: board.id, pinId: pin.id, pinCount: 0, seq: expect.any(Number) });
     await alice.client.delete(`/api/favorites/${favorite.id}`);
-    expect(await nextEvent(aliceTab1, 'favorite:removed')).toEqual({ favoriteId: favorite.id, pinId: pin.id });
+    expect(await nextEvent(aliceTab1, 'favorite:removed')).toEqual({ favoriteId: favorite.id, pinId: pin.id, seq: expect.any(Number) });
     await alice.client.delete(`/api/boards/${board.id}`);
     expect(await nextEvent(aliceTab1, 'board:deleted')).toEqual({ boardId: board.id, seq: expect.any(Number) });
 

@@ -94,7 +94,7 @@ describe('pins watched per socket', () => {
     expect(await watch(viewer, { pinIds: [far] }, 'pins:unwatch')).toEqual({ ok: true });
     expect(await watch(viewer, { pinIds: [pin.id] })).toEqual({ ok: true });
     await author.client.post('/api/favorites/', { pin_id: pin.id });
-    expect(await nextEvent(viewer, 'pin:likes', (p) => p.pinId === pin.id)).toEqual({ pinId: pin.id, likesCount: 2, version: 2 });
+    expect(await nextEvent(viewer, 'pin:likes', (p) => p.pinId === pin.id)).toEqual({ pinId: pin.id, likesCount: 2, version: 2, seq: expect.any(Number) });
     expect(pinRoomsOf(viewer)).toHaveLength(CAP);
   });
 

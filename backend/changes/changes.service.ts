@@ -1,0 +1,78 @@
+import { type Kysely, sql } from 'kysely';
+import { CHANGES_PAGE_MAX, type ChangeEntry, type ChangesAnswer } from '../../contract/changes.ts';
+import type { DB } from '../../db/schema.ts';
+import { changeForReader } from '../boards/board-reader.ts';
+
+interface Row {
+  head: string;
+  pruned_through: string;
+  seq: string | null;
+  event: string | null;
+  data: Record<string, unknown> | null;
+}
+
+/**
+ * GET /api/changes (contract/changes.ts): what `userId` (undefined: anonymous) may see after
+ * `since`. One statement, so the counter and the changes come from one snapshot: every seq up to
+ * the counter's value has committed (numbers become visible in commit order, change-log.ts), so a
+ * page that is not full is complete up to it. The scan walks the primary key from `since` and
+ * stops after a page of visible rows: its cost is bounded by the log's length (a day by default).
+ */
+export async function readChanges(db: Kysely<DB>, userId: number | undefined, since: number): Promise<ChangesAnswer> {
+  const visible = userId === undefined ? sql`changes.public` : sql`(changes.public or ${userId}::integer = any(changes.user_ids))`;
+  const { rows } = await sql<Row>`
+    select counter.seq as head, counter.pruned_through, page.seq, page.event, page.data
+    from change_counter counter
+    left join lateral (
+      select changes.seq, changes.event, changes.data from changes
+      where changes.seq > ${since} and ${visible}
+      order by changes.seq
+      limit ${CHANGES_PAGE_MAX}
+    ) page on true
+    order by page.seq`.execute(db);
+  const first = rows[0];
+  if (!first) throw new Error('change_counter has no row');
+  const head = Number(first.head);
+  // Asked from before what pruning kept, or from ahead of the log (a reset database): start over.
+  if (since < Number(first.pruned_through) || since > head) return { reset: true, lastSeq: head };
+  const changes: ChangeEntry[] = [];
+  for (const row of rows) {
+    if (row.seq === null || row.event === null || row.data === null) continue;
+    // A board's `role` is the reader's own: the log keeps one copy for all its members.
+    const data = userId === undefined ? row.data : changeForReader(row.event, row.data, userId);
+    changes.push({ seq: Number(row.seq), event: row.event, data } as ChangeEntry);
+  }
+  const full = changes.length === CHANGES_PAGE_MAX;
+  return { changes, lastSeq: full ? (changes.at(-1)?.seq ?? head) : head };
+}
+
+/** The log's newest seq (`changes:head`): a plain read, it never waits for a writer's lock. */
+export async function readHead(db: Kysely<DB>): Promise<number> {
+  const row = await db.selectFrom('change_counter').select('seq').executeTakeFirstOrThrow();
+  return Number(row.seq);
+}
+
+/**
+ * Deletes the changes older than `retentionHours` and raises `pruned_through`, in one transaction
+ * (a reader sees both or neither). It deletes a prefix of seqs, up to the newest old row: `created_at`
+ * is a transaction's start time, so ages are not quite in seq order, and a hole in the middle of
+ * the log would make a reader miss a change without being told to reset. Returns the rows deleted.
+ */
+export async function pruneChanges(db: Kysely<DB>, retentionHours: number): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const cutoff = sql<Date>`now() - make_interval(hours => ${retentionHours})`;
+    const last = await trx
+      .selectFrom('changes')
+      .select((eb) => eb.fn.max('seq').as('seq'))
+      .where('created_at', '<', cutoff)
+      .executeTakeFirst();
+    if (last?.seq == null) return 0;
+    const deleted = await trx.deleteFrom('changes').where('seq', '<=', last.seq).executeTakeFirst();
+    // Last, so writers wait for this row lock only for the commit.
+    await trx
+      .updateTable('change_counter')
+      .set({ pruned_through: sql<string>`greatest(pruned_through, ${last.seq}::bigint)` })
+      .execute();
+    return Number(deleted.numDeletedRows);
+  });
+}

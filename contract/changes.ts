@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import type { ChangeData, ChangeEventName } from './events.ts';
+import { MSG } from './messages.ts';
+import { queryInt } from './paging.ts';
+
+// GET /api/changes?since=N (DESIGN §12): the change log, for a client that missed socket events
+// (a reconnect, a head it has no event for). Signed in or anonymous: a reader sees the public
+// changes, and the ones whose audience names them (their own favorites, their boards' changes).
+
+/** At most this many changes per answer; a client asks again from the answer's `lastSeq`. */
+export const CHANGES_PAGE_MAX = 1_000;
+
+export const ChangesQuery = z.object({
+  since: queryInt(MSG.sinceInvalid, 0, 9_999_999_999),
+});
+export type ChangesQuery = z.input<typeof ChangesQuery>;
+
+/** One change: `event` and `data` exactly as the socket event carried them, `data` without `seq`. */
+export const Change = z
+  .object({ seq: z.number().int().positive(), event: z.string(), data: z.record(z.string(), z.unknown()) })
+  .meta({ id: 'Change' });
+
+/**
+ * The changes with `seq > since` this reader may see, oldest first, at most CHANGES_PAGE_MAX.
+ *
+ * `lastSeq` is where the reader's cursor goes next, and the one rule a client needs is "set the
+ * cursor to `lastSeq`; ask again while the answer was full":
+ *   - an answer with fewer than CHANGES_PAGE_MAX changes is complete: `lastSeq` is the log's
+ *     newest seq as of the same snapshot the changes were read in (so every change up to it that
+ *     this reader may see is in the answer, and an empty answer still moves the cursor on past
+ *     other readers' changes);
+ *   - a full answer may have more behind it: `lastSeq` is its last change's seq.
+ */
+export const ChangesPage = z.object({ changes: z.array(Change), lastSeq: z.number().int().nonnegative() }).meta({ id: 'ChangesPage' });
+
+/**
+ * The log no longer reaches back to `since` (pruned), or `since` is ahead of it (the log was
+ * reset): fetch the screens again and go on from `lastSeq`, the log's newest seq.
+ */
+export const ChangesReset = z.object({ reset: z.literal(true), lastSeq: z.number().int().nonnegative() }).meta({ id: 'ChangesReset' });
+
+export const ChangesAnswer = z.union([ChangesPage, ChangesReset]).meta({ id: 'ChangesAnswer' });
+
+/** A change as clients read it: `event` names one of the change events, `data` is its payload. */
+export type ChangeEntry = { [E in ChangeEventName]: { seq: number; event: E; data: ChangeData<E> } }[ChangeEventName];
+export type ChangesAnswer = { changes: ChangeEntry[]; lastSeq: number } | { reset: true; lastSeq: number };

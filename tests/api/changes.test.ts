@@ -1,0 +1,183 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { ChangeEntry, ChangesAnswer } from '../../contract/changes.ts';
+import type { Comment } from '../../contract/comments.ts';
+import type { ErrorBody } from '../../contract/errors.ts';
+import type { Favorite } from '../../contract/favorites.ts';
+import { MSG } from '../../contract/messages.ts';
+import type { Pin } from '../../contract/pins.ts';
+import { pruneChanges } from '../../backend/changes/changes.service.ts';
+import { ApiClient, signUpUser } from '../support/client.ts';
+import { startServer, testDatabaseKind, type TestServer } from '../support/server.ts';
+
+let server: TestServer;
+let anonymous: ApiClient;
+beforeAll(async () => {
+  server = await startServer();
+  anonymous = new ApiClient(server.url);
+});
+afterAll(() => server?.stop());
+
+const db = () => server.server.database.db;
+
+async function changesSince(client: ApiClient, since: number): Promise<ChangesAnswer> {
+  const res = await client.get<ChangesAnswer>(`/api/changes?since=${since}`);
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
+/** Pages through the log from `since` as a client does: cursor = lastSeq, again while full. */
+async function pullAll(client: ApiClient, since: number): Promise<{ changes: ChangeEntry[]; lastSeq: number }> {
+  const changes: ChangeEntry[] = [];
+  let cursor = since;
+  for (;;) {
+    const answer = await changesSince(client, cursor);
+    if ('reset' in answer) throw new Error(`unexpected reset from ${cursor}`);
+    changes.push(...answer.changes);
+    cursor = answer.lastSeq;
+    if (answer.changes.length < 1_000) return { changes, lastSeq: cursor };
+  }
+}
+
+async function head(): Promise<number> {
+  const row = await db().selectFrom('change_counter').select('seq').executeTakeFirstOrThrow();
+  return Number(row.seq);
+}
+
+async function newPin(client: ApiClient, title = 'Pin'): Promise<Pin> {
+  return (await client.post<Pin>('/api/pins/', { title, imageUrl: 'https://a.test/x.png' })).body;
+}
+
+describe('GET /api/changes', () => {
+  test('answers the changes after `since` oldest first, as their socket events carried them (without seq)', async () => {
+    const start = await head();
+    const { client } = await signUpUser(server.url);
+    const pin = await newPin(client, 'Logged');
+    const comment = (await client.post<Comment>(`/api/comments/pins/${pin.id}/comments`, { text: 'Nice' })).body;
+    await client.put(`/api/pins/${pin.id}`, { title: 'Logged again', description: '' });
+    const { changes, lastSeq } = await pullAll(anonymous, start);
+    expect(changes.map((c) => c.event)).toEqual(['pin:created', 'comment:created', 'pin:updated']);
+    expect(changes[0]).toEqual({ seq: start + 1, event: 'pin:created', data: { pin } });
+    expect(changes[1]).toEqual({ seq: start + 2, event: 'comment:created', data: { comment } });
+    expect(changes[2]?.data).toMatchObject({ pin: { id: pin.id, title: 'Logged again' } });
+    expect(lastSeq).toBe(await head());
+    // Nothing new: an empty answer that still says where the log is.
+    expect(await changesSince(anonymous, lastSeq)).toEqual({ changes: [], lastSeq });
+  });
+
+  test("another user's favorites never appear to anonymous readers or other users; their own do", async () => {
+    const start = await head();
+    const owner = await signUpUser(server.url);
+    const fan = await signUpUser(server.url);
+    const other = await signUpUser(server.url);
+    const pin = await newPin(owner.client);
+    const favorite = (await fan.client.post<Favorite>('/api/favorites/', { pin_id: pin.id })).body;
+    await fan.client.delete(`/api/favorites/${favorite.id}`);
+
+    const events = async (client: ApiClient) => (await pullAll(client, start)).changes.map((c) => c.event);
+    const publicOnly = ['pin:created', 'pin:likes', 'pin:likes'];
+    expect(await events(anonymous)).toEqual(publicOnly);
+    expect(await events(other.client)).toEqual(publicOnly);
+    expect(await events(owner.client)).toEqual(publicOnly);
+    const own = (await pullAll(fan.client, start)).changes;
+    expect(own.map((c) => c.event)).toEqual(['pin:created', 'favorite:added', 'pin:likes', 'favorite:removed', 'pin:likes']);
+    expect(own[1]?.data).toEqual({ favorite });
+    expect(own[2]?.data).toEqual({ pinId: pin.id, likesCount: 1, version: expect.any(Number) });
+    // The anonymous reader's lastSeq still goes past the private rows.
+    expect((await pullAll(anonymous, start)).lastSeq).toBe(await head());
+  });
+
+  test('a bad `since` is 400 with the one error shape', async () => {
+    for (const query of ['', '?since=', '?since=abc', '?since=-1', '?since=1.5', '?since=1e3', '?since=99999999999']) {
+      const res = await anonymous.get<ErrorBody>(`/api/changes${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.message, query).toBe(MSG.sinceInvalid);
+    }
+  });
+
+  test('at most 1,000 changes per answer: a full answer ends at its last seq, the next one goes on from there', async () => {
+    const start = await head();
+    // 1,500 public changes written straight into the log (requests would take a while).
+    await db().transaction().execute(async (trx) => {
+      const { rows } = await sql<{ seq: string }>`update change_counter set seq = seq + 1500 returning seq`.execute(trx);
+      const top = Number(rows[0]?.seq);
+      await sql`
+        insert into changes (seq, event, data, public)
+        select s, 'pin:deleted', jsonb_build_object('pinId', s), true from generate_series(${top - 1499}::bigint, ${top}::bigint) s`.execute(trx);
+    });
+    const first = await changesSince(anonymous, start);
+    if ('reset' in first) throw new Error('reset');
+    expect(first.changes).toHaveLength(1_000);
+    expect(first.lastSeq).toBe(start + 1_000);
+    const second = await changesSince(anonymous, first.lastSeq);
+    if ('reset' in second) throw new Error('reset');
+    expect(second.changes).toHaveLength(500);
+    expect(second.changes[0]?.seq).toBe(start + 1_001);
+    expect(second.lastSeq).toBe(start + 1_500);
+  });
+
+  test('concurrent writers: a poller that loops from its cursor reads every change once, with no gaps (numbers are visible in commit order)', async () => {
+    // PGlite has one connection: requests queue for it, and 20 writers plus a poller on a loaded
+    // machine could wait past the pool's timeout (503). Postgres gets the full crowd.
+    const writerCount = testDatabaseKind() === 'pglite' ? 5 : 20;
+    const writers = await Promise.all(Array.from({ length: writerCount }, () => signUpUser(server.url)));
+    const pins = await Promise.all(writers.slice(0, 4).map((w) => newPin(w.client)));
+    const start = await head();
+    const seen: number[] = [];
+    let writing = true;
+    const poll = (async () => {
+      let cursor = start;
+      let rounds = 0;
+      // Until the writers are done and one more pull found the rest.
+      for (let last = false; ; ) {
+        if (!writing) last = true;
+        const answer = await changesSince(anonymous, cursor);
+        if ('reset' in answer) throw new Error('reset');
+        seen.push(...answer.changes.map((c) => c.seq));
+        cursor = answer.lastSeq;
+        rounds += 1;
+        if (last && answer.changes.length < 1_000) return rounds;
+      }
+    })();
+    await Promise.all(
+      writers.map(async ({ client }, i) => {
+        for (let round = 0; round < 3; round++) {
+          const pin = pins[(i + round) % pins.length] as Pin;
+          const fav = await client.post<Favorite>('/api/favorites/', { pin_id: pin.id });
+          await client.post(`/api/comments/pins/${pin.id}/comments`, { text: `from ${i}` });
+          await client.delete(`/api/favorites/${fav.body.id}`);
+        }
+      }),
+    );
+    writing = false;
+    const rounds = await poll;
+    const expected = await db()
+      .selectFrom('changes')
+      .select('seq')
+      .where('seq', '>', String(start))
+      .where('public', '=', true)
+      .orderBy('seq')
+      .execute();
+    console.log(`concurrent writers: ${expected.length} public changes read in ${rounds} polls`);
+    expect(seen).toEqual(expected.map((r) => Number(r.seq)));
+    // Writers × 3 rounds: 2 likes changes each, plus the comments that were new (one per user and pin).
+    expect(seen.length).toBeGreaterThanOrEqual(writerCount * 3 * 2);
+  });
+
+  // Last: it prunes the log.
+  test('from before what pruning kept, or from ahead of the log: {reset: true, lastSeq}', async () => {
+    const { client } = await signUpUser(server.url);
+    await newPin(client, 'Old');
+    const oldHead = await head();
+    await sql`update changes set created_at = now() - interval '25 hours' where seq <= ${oldHead}`.execute(db());
+    await newPin(client, 'New');
+    expect(await pruneChanges(db(), 24)).toBeGreaterThan(0);
+    const now = await head();
+    expect(await changesSince(anonymous, oldHead - 1)).toEqual({ reset: true, lastSeq: now });
+    expect(await changesSince(anonymous, 0)).toEqual({ reset: true, lastSeq: now });
+    const kept = await changesSince(anonymous, oldHead);
+    expect(kept).toEqual({ changes: [expect.objectContaining({ seq: now, event: 'pin:created' })], lastSeq: now });
+    expect(await changesSince(anonymous, now + 1)).toEqual({ reset: true, lastSeq: now });
+    expect(Number((await db().selectFrom('change_counter').select('pruned_through').executeTakeFirstOrThrow()).pruned_through)).toBe(oldHead);
+  });
+});
