@@ -7,7 +7,9 @@ import { addPinToBoard as addPinCall, createBoard } from '../api/boards.ts';
 import { useDismiss } from '../hooks/useDismiss.ts';
 import { useBoardList } from '../hooks/useBoardList.ts';
 import { boardsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
+import { takeOffBoard } from '../state/board-pin-actions.ts';
 import { addBoard, addPinToBoard } from '../state/boards.ts';
+import { showToast, undoAction } from '../state/toasts.ts';
 import { ChevronDownIcon } from './Icons.tsx';
 import { ShowMore } from './ShowMore.tsx';
 
@@ -61,6 +63,8 @@ export function AddToBoard({ pin }: { pin: Pin }) {
       const added = await addPinCall(boardId, pin.id);
       addPinToBoard(store, boardId, { id: added.id ?? pin.id, title: added.title ?? pin.title, image_url: added.image_url ?? pin.image_url, image: added.image ?? pin.image });
       await navigate(`/boards/${boardId}`);
+      const name = store.get(boardsByIdAtom)[boardId]?.name ?? 'the board';
+      showToast(store, `Saved to ${name}`, { action: undoAction(store, () => takeOffBoard(store, boardId, pin.id), `Removed from ${name}`) });
     } catch (error) {
       console.error(error);
       setFailed(true);

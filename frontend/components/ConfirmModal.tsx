@@ -4,6 +4,8 @@ import { Modal } from './Modal.tsx';
 type Props = {
   title: string;
   message: string;
+  /** A second line that says more (e.g. what is not affected). */
+  detail?: string;
   confirmLabel?: string;
   cancelLabel?: string;
   /** Performs the action; the modal closes when it settles (SPEC §4: Yes deletes and closes). */
@@ -11,7 +13,7 @@ type Props = {
   onClose: () => void;
 };
 
-export function ConfirmModal({ title, message, confirmLabel = 'Yes', cancelLabel = 'No', onConfirm, onClose }: Props) {
+export function ConfirmModal({ title, message, detail, confirmLabel = 'Yes', cancelLabel = 'No', onConfirm, onClose }: Props) {
   const [busy, setBusy] = useState(false);
   async function confirm() {
     setBusy(true);
@@ -25,6 +27,7 @@ export function ConfirmModal({ title, message, confirmLabel = 'Yes', cancelLabel
   return (
     <Modal title={title} onClose={onClose} role="alertdialog" className="modal--confirm">
       <p className="modal__message">{message}</p>
+      {detail ? <p className="modal__detail">{detail}</p> : null}
       <div className="modal__actions">
         <button type="button" className="button button--danger" onClick={() => void confirm()} disabled={busy}>
           {confirmLabel}

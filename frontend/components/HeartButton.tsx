@@ -1,10 +1,16 @@
-import { useFavoriteToggle } from '../hooks/useFavoriteToggle.ts';
+import { useStore } from 'jotai';
+import { refavorite, useFavoriteToggle } from '../hooks/useFavoriteToggle.ts';
+import { showToast, undoAction } from '../state/toasts.ts';
 import { HeartIcon } from './Icons.tsx';
 
 /** The heart toggle on grid cards; renders nothing for anonymous visitors. */
 export function HeartButton({ pinId, title }: { pinId: number; title: string }) {
+  const store = useStore();
   const { signedIn, favorited, busy, toggle } = useFavoriteToggle(pinId);
   if (!signedIn) return null;
+  async function onToggle() {
+    if ((await toggle()) === 'removed') showToast(store, `Removed ${title} from favorites`, { action: undoAction(store, () => refavorite(store, pinId)) });
+  }
   const label = favorited ? `Remove ${title} from favorites` : `Add ${title} to favorites`;
   return (
     <button
@@ -14,7 +20,7 @@ export function HeartButton({ pinId, title }: { pinId: number; title: string }) 
       aria-label={label}
       title={favorited ? 'Remove from favorites' : 'Add to favorites'}
       disabled={busy}
-      onClick={() => void toggle()}
+      onClick={() => void onToggle()}
     >
       <HeartIcon filled={favorited} />
     </button>

@@ -9,6 +9,7 @@ import { useAfterNavigation } from '../hooks/afterNavigation.ts';
 import { LiveIndicator } from './LiveIndicator.tsx';
 import { MODAL_LAYER_ID } from './Modal.tsx';
 import { NavBar } from './NavBar.tsx';
+import { Toaster } from './Toaster.tsx';
 
 /** The one layout (SPEC §2): navigation bar, routed page, modal layer. */
 export function Layout() {
@@ -37,6 +38,7 @@ export function Layout() {
         {checked ? <Outlet /> : <p className="status status--loading">Loading…</p>}
       </main>
       <LiveIndicator />
+      <Toaster />
       <div id={MODAL_LAYER_ID} />
       <ScrollRestoration />
     </>

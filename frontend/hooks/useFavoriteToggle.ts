@@ -36,6 +36,13 @@ export function useHeartFavorites(userId: number | undefined): void {
 
 type ToggleResult = 'added' | 'removed' | 'unchanged';
 
+/** Favorites the pin again (Undo of a removal); "Already favorited" counts as done. */
+export async function refavorite(store: Store, pinId: number): Promise<void> {
+  const result = await addFavoriteCall(pinId);
+  if (result.kind === 'added') addFavorite(store, result.favorite);
+  else if (result.kind === 'unknown') throw new Error('Failed to favorite pin');
+}
+
 /** Favorite state of one pin for the signed-in user, and the toggle every heart uses. */
 export function useFavoriteToggle(pinId: number) {
   const store = useStore();

@@ -4,7 +4,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import type { Board, BoardPin } from '../../contract/index.ts';
 import { LIMITS } from '../../contract/limits.ts';
 import { MSG } from '../../contract/messages.ts';
-import { deleteBoard, fetchBoard, removePinFromBoard as removePinCall, renameBoard } from '../api/boards.ts';
+import { deleteBoard, renameBoard } from '../api/boards.ts';
 import { BoardMembersDialog } from '../components/boards/BoardMembersDialog.tsx';
 import { MemberAvatars } from '../components/boards/MemberAvatars.tsx';
 import { BoardPresence } from '../components/BoardPresence.tsx';
@@ -21,30 +21,16 @@ import { usePagedList, type PagedListView } from '../hooks/usePagedList.ts';
 import { useParamId } from '../hooks/useParamId.ts';
 import { boardPinsByIdAtom, boardsByIdAtom, boardsLostAtom, sessionUserAtom } from '../state/atoms.ts';
 import { removeBoardMember } from '../state/board-members.ts';
-import { keepBoardPins, removeBoard, removePinFromBoard, upsertBoard } from '../state/boards.ts';
-import { loadFirstPage, type ListSource } from '../state/list-loader.ts';
+import { keepBoardPins, removeBoard, upsertBoard } from '../state/boards.ts';
 import { LIST } from '../state/lists.ts';
-import type { Store } from '../state/store.ts';
+import { boardPinsSource, REMOVE_NOT_DELETE, removeFromBoard } from '../state/board-pin-actions.ts';
+import { showToast } from '../state/toasts.ts';
 
 export const LOADING_BOARD = 'Loading board details...';
 
 /** What the boards page shows once, when a board page was closed for the reader (location state). */
 export type BoardsNotice = { notice: string };
 const BOARD_EMPTY = 'No pins in this board yet.';
-
-/** A board's pins, most recently added first, page by page; page one also brings the board. */
-function boardPinsSource(store: Store, boardId: number): ListSource<BoardPin> {
-  return {
-    key: LIST.board(boardId),
-    fetchPage: async (cursor) => {
-      const { nextCursor, ...board } = await fetchBoard(boardId, { cursor });
-      upsertBoard(store, board, cursor === null);
-      return { items: board.pins, nextCursor };
-    },
-    keep: keepBoardPins,
-    idOf: (pin) => pin.id,
-  };
-}
 
 /** The board of the route and its pins (the board page and Manage Pins share them). */
 export function useBoard(idParam: string): { id: number | null; board: Board | undefined; pins: PagedListView; restoreKey: string } {
@@ -72,17 +58,6 @@ export function useBoard(idParam: string): { id: number | null; board: Board | u
 function renameTarget(current: string, draft: string): string | null {
   const trimmed = draft.trim();
   return trimmed && trimmed !== current ? trimmed : null;
-}
-
-export async function removeFromBoard(store: Store, boardId: number, pinId: number): Promise<void> {
-  try {
-    await removePinCall(boardId, pinId);
-    removePinFromBoard(store, boardId, pinId);
-  } catch (error) {
-    console.error(error);
-  }
-  // The list is reloaded after a delete (SPEC §4): page one again.
-  await loadFirstPage(store, boardPinsSource(store, boardId));
 }
 
 /** The board's pins as a grid; `footer` gives each card its remove button. */
@@ -133,7 +108,7 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
   const isOwner = board.role === 'owner';
   const removeButton = useCallback(
     (pin: BoardPin) => (
-      <button type="button" className="link-button link-button--danger" onClick={() => setRemoving(pin.id)} aria-label={`Delete Pin ${pin.title} from this board`}>
+      <button type="button" className="link-button link-button--danger" onClick={() => setRemoving(pin.id)} aria-label={`Delete Pin ${pin.title} from this board`} title={REMOVE_NOT_DELETE}>
         Delete Pin
       </button>
     ),
@@ -175,6 +150,7 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
       await deleteBoard(board.id);
       runAfterNavigation(() => removeBoard(store, board.id));
       await navigate('/boards'); // the boards page reloads the list (SPEC §4)
+      showToast(store, `Board "${board.name}" deleted`);
     } catch (error) {
       console.error(error);
     }
@@ -273,6 +249,7 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
         <ConfirmModal
           title="Delete Pin"
           message="Are you sure you want to remove this pin from the board?"
+          detail={REMOVE_NOT_DELETE}
           onConfirm={() => removeFromBoard(store, board.id, removing)}
           onClose={() => setRemoving(null)}
         />

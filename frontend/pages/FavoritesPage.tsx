@@ -3,6 +3,8 @@ import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import type { Favorite } from '../../contract/index.ts';
 import { fetchFavoritePage, removeFavorite as removeFavoriteCall } from '../api/favorites.ts';
+import { refavorite } from '../hooks/useFavoriteToggle.ts';
+import { showToast, undoAction } from '../state/toasts.ts';
 import { MasonryGrid } from '../components/grid/MasonryGrid.tsx';
 import { SkeletonGrid } from '../components/grid/SkeletonGrid.tsx';
 import { HeartIcon } from '../components/Icons.tsx';
@@ -78,6 +80,7 @@ function FavoriteCard({ favoriteId }: { favoriteId: number }) {
     try {
       const removed = await removeFavoriteCall(fav.id);
       removeFavorite(store, fav.id, removed.pin_id, removed.likes_count);
+      showToast(store, `Removed ${fav.title} from favorites`, { action: undoAction(store, () => refavorite(store, fav.pin_id)) });
     } catch (error) {
       console.error(error);
       setBusy(false);

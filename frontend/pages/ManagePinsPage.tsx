@@ -6,7 +6,8 @@ import { NotFound } from '../components/ErrorPage.tsx';
 import { SkeletonGrid } from '../components/grid/SkeletonGrid.tsx';
 import { Empty, Loading, RetryLoad } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
-import { BoardPinsGrid, LOADING_BOARD, removeFromBoard, useBoard } from './BoardDetailPage.tsx';
+import { REMOVE_NOT_DELETE, removeFromBoard } from '../state/board-pin-actions.ts';
+import { BoardPinsGrid, LOADING_BOARD, useBoard } from './BoardDetailPage.tsx';
 
 const MANAGE_EMPTY = 'No pins found in this board.';
 const MANAGE_CONFIRM = 'Are you sure you want to remove this pin?';
@@ -25,6 +26,7 @@ export function ManagePinsPage() {
           if (boardId !== undefined && window.confirm(MANAGE_CONFIRM)) void removeFromBoard(store, boardId, pin.id);
         }}
         aria-label={`Delete ${pin.title}`}
+        title={REMOVE_NOT_DELETE}
       >
         Delete
       </button>

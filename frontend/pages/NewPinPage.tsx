@@ -5,6 +5,7 @@ import { LIMITS } from '../../contract/limits.ts';
 import { MSG } from '../../contract/messages.ts';
 import { isApiError } from '../api/client.ts';
 import { createPin } from '../api/pins.ts';
+import { showToast } from '../state/toasts.ts';
 import { FormField } from '../components/FormField.tsx';
 import { isAllowedImageUrl } from '../../contract/urls.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
@@ -63,6 +64,7 @@ export function NewPinPage() {
       const url = image ? image.url : imageUrl.trim();
       upsertPin(store, await createPin({ title: title.trim(), imageUrl: url, description: description.trim() }));
       await navigate('/pins');
+      showToast(store, 'Pin created');
     },
     failed(error) {
       // The upload's own error is already shown beside it.

@@ -1,5 +1,5 @@
 import { useAtomValue, useStore } from 'jotai';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { Pin } from '../../contract/index.ts';
 import { isAllowedImageUrl } from '../../contract/urls.ts';
@@ -16,12 +16,13 @@ import { ViewersCount } from '../components/ViewersCount.tsx';
 import { Loading, RetryLoad } from '../components/Status.tsx';
 import { runAfterNavigation } from '../hooks/afterNavigation.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
-import { useFavoriteToggle } from '../hooks/useFavoriteToggle.ts';
+import { refavorite, useFavoriteToggle } from '../hooks/useFavoriteToggle.ts';
 import { useLoad } from '../hooks/useLoad.ts';
 import { useParamId } from '../hooks/useParamId.ts';
 import { useWatchPins } from '../live/hooks.ts';
 import { deletedPinIdsAtom, pinsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
 import { removePin, upsertPin } from '../state/pins.ts';
+import { showToast, undoAction } from '../state/toasts.ts';
 
 const FAVORITED_POPUP = 'Favorited!';
 const FAVORITED_POPUP_MS = 2000;
@@ -72,19 +73,15 @@ function PinDetail({ pin }: { pin: Pin }) {
   const navigate = useNavigate();
   const user = useAtomValue(sessionUserAtom);
   const { favorited, busy, toggle } = useFavoriteToggle(pin.id);
-  const [popup, setPopup] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
   const isOwner = user?.id === pin.user_id;
   const url = typeof window === 'undefined' ? `/pins/${pin.id}` : `${window.location.origin}/pins/${pin.id}`;
 
   async function onFavorite() {
-    if ((await toggle()) === 'added') {
-      setPopup(true);
-      clearTimeout(timer.current);
-      timer.current = setTimeout(() => setPopup(false), FAVORITED_POPUP_MS);
-    }
+    const result = await toggle();
+    // SPEC §2: "Favorited!" for 2 seconds; as a toast, so it never covers the pin's title.
+    if (result === 'added') showToast(store, FAVORITED_POPUP, { durationMs: FAVORITED_POPUP_MS });
+    if (result === 'removed') showToast(store, 'Removed from favorites', { action: undoAction(store, () => refavorite(store, pin.id)) });
   }
 
   async function onDelete() {
@@ -92,6 +89,7 @@ function PinDetail({ pin }: { pin: Pin }) {
       await deletePin(pin.id);
       runAfterNavigation(() => removePin(store, pin.id));
       await navigate('/pins');
+      showToast(store, 'Pin deleted');
     } catch (error) {
       console.error(error); // SPEC §8: delete failures are logged
     }
@@ -110,20 +108,15 @@ function PinDetail({ pin }: { pin: Pin }) {
             {user ? (
               <>
                 <AddToBoard pin={pin} />
-                <div className="popup-anchor">
-                  <button
-                    type="button"
-                    className={`button${favorited ? ' button--secondary' : ''}`}
-                    onClick={() => void onFavorite()}
-                    disabled={busy}
-                    aria-pressed={favorited}
-                  >
-                    {favorited ? 'Remove from Favorites' : 'Add To Favorites'}
-                  </button>
-                  <p className="popup" role="status" aria-live="polite">
-                    {popup ? FAVORITED_POPUP : ''}
-                  </p>
-                </div>
+                <button
+                  type="button"
+                  className={`button favorite-button${favorited ? ' button--secondary' : ''}`}
+                  onClick={() => void onFavorite()}
+                  disabled={busy}
+                  aria-pressed={favorited}
+                >
+                  {favorited ? 'Remove from Favorites' : 'Add To Favorites'}
+                </button>
               </>
             ) : null}
           </div>

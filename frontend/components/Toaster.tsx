@@ -1,0 +1,64 @@
+import { useAtomValue, useStore } from 'jotai';
+import { useEffect, useRef, useState } from 'react';
+import { dismissToast, type Toast, toastsAtom } from '../state/toasts.ts';
+
+/** How long a toast stays; the timer pauses while the pointer or the focus is on it. */
+export const TOAST_MS = 6000;
+
+/**
+ * The toasts (frontend/state/toasts.ts), bottom left, above the page but beside what the user is
+ * reading. The region is always in the document so screen readers announce what is added to it.
+ */
+export function Toaster() {
+  const toasts = useAtomValue(toastsAtom);
+  return (
+    <div className="toaster" role="status" aria-live="polite" aria-label="Notifications">
+      {toasts.map((toast) => (
+        <ToastItem key={toast.id} toast={toast} />
+      ))}
+    </div>
+  );
+}
+
+function ToastItem({ toast }: { toast: Toast }) {
+  const store = useStore();
+  const [paused, setPaused] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const left = useRef(toast.durationMs ?? TOAST_MS);
+  useEffect(() => {
+    if (paused) return;
+    const started = Date.now();
+    const timer = setTimeout(() => dismissToast(store, toast.id), left.current);
+    return () => {
+      clearTimeout(timer);
+      left.current -= Date.now() - started;
+    };
+  }, [paused, store, toast.id]);
+
+  async function onAction() {
+    if (!toast.action || busy) return;
+    setBusy(true);
+    dismissToast(store, toast.id);
+    await toast.action.run();
+  }
+
+  return (
+    <div
+      className="toast"
+      onMouseEnter={() => setPaused(true)}
+      onMouseLeave={() => setPaused(false)}
+      onFocus={() => setPaused(true)}
+      onBlur={() => setPaused(false)}
+    >
+      <span className="toast__message">{toast.message}</span>
+      {toast.action ? (
+        <button type="button" className="toast__action" onClick={() => void onAction()} disabled={busy}>
+          {toast.action.label}
+        </button>
+      ) : null}
+      <button type="button" className="toast__close" aria-label="Dismiss" onClick={() => dismissToast(store, toast.id)}>
+        ×
+      </button>
+    </div>
+  );
+}
