@@ -1,0 +1,60 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { alice, makeBoard, makePin, renderApp } from '../test-support/render.tsx';
+
+
+describe('toasts with Undo', () => {
+  it('removing a pin from a board says so, says the pin itself stays, and Undo puts it back', async () => {
+    const pins = [makePin(1), makePin(2)];
+    let board = makeBoard(3, pins, alice, 'Ideas');
+    const { ui, sent } = renderApp('/boards/3', {
+      user: alice,
+      handlers: {
+        'GET /api/boards/3': () => ({ body: board }),
+        'DELETE /api/boards/3/pins/1': () => {
+          board = makeBoard(3, [pins[1]!], alice, 'Ideas');
+          return { body: { message: 'Removed', board_id: 3, pin_id: 1 } };
+        },
+        'POST /api/boards/3/pins': () => {
+          board = makeBoard(3, pins, alice, 'Ideas');
+          return { status: 201, body: { id: 1, title: 'Pin 1', image_url: pins[0]!.image_url, image: null } };
+        },
+      },
+    });
+    await screen.findByRole('heading', { name: 'Ideas' });
+    const remove = await screen.findByRole('button', { name: 'Delete Pin Pin 1 from this board' });
+    expect(remove.getAttribute('title')).toMatch(/not deleted/);
+    await ui.click(remove);
+    expect(within(screen.getByRole('alertdialog')).getByText(/the pin itself is not deleted/)).toBeTruthy();
+    await ui.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
+    const toasts = screen.getByRole('status', { name: 'Notifications' });
+    expect(await within(toasts).findByText('Removed from Ideas')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('link', { name: 'Pin 1' })).toBeNull());
+    await ui.click(within(toasts).getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(sent('POST', '/api/boards/3/pins')[0]?.body).toEqual({ pin_id: 1 }));
+    expect(await screen.findByRole('link', { name: 'Pin 1' })).toBeTruthy();
+    expect(await within(toasts).findByText('Back in Ideas')).toBeTruthy();
+  });
+
+  it('removing a favorite offers Undo, which favorites the pin again; Dismiss closes the toast', async () => {
+    const pin = makePin(5);
+    const { ui, sent } = renderApp('/pins/5', {
+      user: alice,
+      handlers: {
+        'GET /api/pins/5': { body: pin },
+        'GET /api/comments/pins/5/comments': { body: { comments: [] } },
+        'GET /api/favorites/': { body: { pins: [{ id: 40, pin_id: 5, title: pin.title, image_url: pin.image_url, image: null, likes_count: 1 }], nextCursor: null } },
+        'DELETE /api/favorites/40': { body: { message: 'Removed', id: 40, pin_id: 5, likes_count: 0 } },
+        'POST /api/favorites/': { status: 201, body: { id: 41, pin_id: 5, title: pin.title, image_url: pin.image_url, image: null, likes_count: 1 } },
+      },
+    });
+    await ui.click(await screen.findByRole('button', { name: 'Remove from Favorites' }));
+    const toasts = screen.getByRole('status', { name: 'Notifications' });
+    expect(await within(toasts).findByText('Removed from favorites')).toBeTruthy();
+    await ui.click(within(toasts).getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(sent('POST', '/api/favorites/')[0]?.body).toEqual({ pin_id: 5 }));
+    expect(await screen.findByRole('button', { name: 'Remove from Favorites' })).toBeTruthy();
+    await ui.click(within(toasts).getByRole('button', { name: 'Dismiss' }));
+    await waitFor(() => expect(within(toasts).queryByText('Undone')).toBeNull());
+  });
+});
