@@ -67,5 +67,6 @@ export const MSG = {
   boardMemberAdded: 'Added to the board.',
   boardLeft: 'You left the board.',
   userSearchQueryInvalid: `q must be 1 to ${LIMITS.usernameMax} characters.`,
+  usernameQueryInvalid: `username must be 1 to ${LIMITS.usernameMax} characters.`,
   uploadFormTooBig: 'The upload form has too many or too large fields besides the image.',
 } as const;

@@ -88,3 +88,16 @@ export const UserSearchResult = z
   .object({ users: z.array(z.object({ id: z.number().int(), username: z.string() })) })
   .meta({ id: 'UserSearchResult' });
 export type UserSearchResult = z.infer<typeof UserSearchResult>;
+
+/** GET /api/users/lookup?username=: a user's public profile (never their email), by exact username. */
+export const UserLookupQuery = z.object({
+  username: z
+    .string({ error: MSG.usernameQueryInvalid })
+    .normalize('NFKC')
+    .trim()
+    .min(1, { error: MSG.usernameQueryInvalid })
+    .max(LIMITS.usernameMax, { error: MSG.usernameQueryInvalid }),
+});
+
+export const PublicUser = z.object({ id: z.number().int(), username: z.string() }).meta({ id: 'PublicUser' });
+export type PublicUser = z.infer<typeof PublicUser>;

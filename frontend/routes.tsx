@@ -14,6 +14,7 @@ import { ManagePinsPage } from './pages/ManagePinsPage.tsx';
 import { NewPinPage } from './pages/NewPinPage.tsx';
 import { PinDetailPage } from './pages/PinDetailPage.tsx';
 import { SignupPage } from './pages/SignupPage.tsx';
+import { UserPinsPage } from './pages/UserPinsPage.tsx';
 import { YourPinsPage } from './pages/YourPinsPage.tsx';
 
 const signedIn = (page: ReactNode) => <RequireAuth>{page}</RequireAuth>;
@@ -41,6 +42,7 @@ export const routes: RouteObject[] = [
           { path: 'pins/new', element: signedIn(<NewPinPage />) },
           { path: 'pins/:id', element: <PinDetailPage /> },
           { path: 'pins/:id/edit', element: signedIn(<EditPinPage />) },
+          { path: 'users/:username', element: <UserPinsPage /> },
           { path: '*', element: <NotFound /> },
         ],
       },

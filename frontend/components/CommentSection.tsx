@@ -1,14 +1,16 @@
 import { useAtomValue, useStore } from 'jotai';
 import { useMemo, useState } from 'react';
+import { Link, useLocation } from 'react-router';
 import type { Comment } from '../../contract/index.ts';
 import { deleteComment, fetchCommentPage } from '../api/comments.ts';
 import { usePagedList } from '../hooks/usePagedList.ts';
 import { useWatchPins } from '../live/hooks.ts';
-import { commentsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
+import { commentsByIdAtom, sessionCheckedAtom, sessionUserAtom } from '../state/atoms.ts';
 import { formatCommentDate, removeComment, upsertComments } from '../state/comments.ts';
 import { LIST } from '../state/lists.ts';
 import { CommentModal } from './CommentModal.tsx';
 import { ConfirmModal } from './ConfirmModal.tsx';
+import { RelativeTime } from './RelativeTime.tsx';
 import { ShowMore } from './ShowMore.tsx';
 
 /** The comment list under a pin: newest first, page by page, month and year, author-only Edit and Delete. */
@@ -28,6 +30,9 @@ export function CommentSection({ pinId }: { pinId: number }) {
   const byId = useAtomValue(commentsByIdAtom);
   const comments = useMemo(() => list.ids.map((id) => byId[id]).filter((c): c is Comment => c !== undefined), [list.ids, byId]);
   const status = list.loaded ? 'ready' : list.status;
+  const mine = user ? comments.find((comment) => comment.user_id === user.id) : undefined;
+  const signedOut = useAtomValue(sessionCheckedAtom) && !user;
+  const location = useLocation();
   const [editing, setEditing] = useState<{ comment?: Comment } | null>(null);
   const [deleting, setDeleting] = useState<Comment | null>(null);
   useWatchPins([pinId]); // comments added, edited or deleted elsewhere show up here
@@ -48,10 +53,19 @@ export function CommentSection({ pinId }: { pinId: number }) {
         <h2 id="comments-title">
           Comments <span className="comments__count">{comments.length}{list.hasMore ? '+' : ''}</span>
         </h2>
-        {user ? (
+        {user && mine ? (
+          // One comment per pin (SPEC §6): say so up front by offering to edit it.
+          <button type="button" className="button button--small" onClick={() => setEditing({ comment: mine })}>
+            Edit Your Comment
+          </button>
+        ) : user ? (
           <button type="button" className="button button--small" onClick={() => setEditing({})}>
             Add Comment
           </button>
+        ) : signedOut ? (
+          <Link className="button button--small button--secondary" to="/login" state={{ from: `${location.pathname}${location.search}` }}>
+            Log in to comment
+          </Link>
         ) : null}
       </div>
       {comments.length === 0 ? (
@@ -67,8 +81,10 @@ export function CommentSection({ pinId }: { pinId: number }) {
               </div>
               <div className="comment__main">
                 <p className="comment__meta">
-                  <span className="comment__author">{comment.username}</span>{' '}
-                  <time dateTime={comment.created_at}>{formatCommentDate(comment.created_at)}</time>
+                  <Link className="comment__author" to={`/users/${encodeURIComponent(comment.username)}`}>
+                    {comment.username}
+                  </Link>{' '}
+                  <RelativeTime iso={comment.created_at} label={formatCommentDate(comment.created_at)} />
                 </p>
                 <p className="comment__text">{comment.text}</p>
                 {user?.id === comment.user_id ? (

@@ -33,12 +33,13 @@ export function isPinDeleted(store: Store, pinId: number): boolean {
 }
 
 /**
- * A new pin joins the signed-in owner's "your pins" list (newest first). The home grid does not
+ * A new pin joins the signed-in owner's "your pins" list and its owner's user page list (newest first). The home grid does not
  * take it in under the reader: it counts it for its "N new pins" pill (../pages/HomePage.tsx).
  */
 function addCreatedPin(store: Store, pin: Pin): void {
   upsertPin(store, pin);
   if (store.get(sessionUserAtom)?.id === pin.user_id) updateList(store, LIST.yourPins(pin.user_id), (list) => withFirst(list, pin.id));
+  updateList(store, LIST.userPins(pin.user_id), (list) => withFirst(list, pin.id));
 }
 
 /** Removes a pin everywhere (grids, favorites, boards, its comments) and remembers it is gone. */

@@ -121,7 +121,10 @@ function PinDetail({ pin }: { pin: Pin }) {
             ) : null}
           </div>
           <h1 className="pin-detail__title">{pin.title}</h1>
-          <p className="pin-detail__owner">Pin owner: {ownerName(pin)}</p>
+          <p className="pin-detail__owner">
+            Pin owner:{' '}
+            {pin.user?.username ? <Link to={`/users/${encodeURIComponent(pin.user.username)}`}>{ownerName(pin)}</Link> : ownerName(pin)}
+          </p>
           <p className="pin-detail__likes">
             <HeartIcon filled className="pin-detail__likes-icon" />
             <span>

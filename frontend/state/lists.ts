@@ -25,6 +25,7 @@ export const LIST = {
   /** The home grid of one visit (one history entry). */
   home: (visit: string) => `home:${visit}`,
   yourPins: (userId: number) => `your-pins:${userId}`,
+  userPins: (userId: number) => `user-pins:${userId}`,
   favorites: (userId: number) => `favorites:${userId}`,
   boards: (userId: number) => `boards:${userId}`,
   /** A board's pins (the board page and its Manage Pins page share it). */

@@ -285,6 +285,9 @@ describe('real successful responses match the document', () => {
     const friend = await signUpUser(server.url, 'docfriend');
     const found = await call<{ users: Array<{ id: number }> }>(client, 'GET', '/api/users/', { query: `q=${friend.user.username}`, expect: 200 });
     expect(found.body.users.map((u) => u.id)).toEqual([friend.user.id]);
+    const profile = await call<{ id: number }>(new ApiClient(server.url), 'GET', '/api/users/lookup', { query: `username=${friend.user.username.toUpperCase()}`, expect: 200 });
+    expect(profile.body).toEqual({ id: friend.user.id, username: friend.user.username });
+    await call(new ApiClient(server.url), 'GET', '/api/users/lookup', { query: 'username=nobody-here-at-all', expect: 404 });
     const board = await call<Board>(client, 'POST', '/api/boards/', { json: { name: 'Shared board' }, expect: 201 });
     const params = { id: board.body.id, userId: friend.user.id };
     await call(client, 'POST', '/api/boards/{id}/members', { params, json: { username: friend.user.username }, expect: 201 });

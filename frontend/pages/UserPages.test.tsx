@@ -1,0 +1,68 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { relativeTime } from '../components/RelativeTime.tsx';
+import { alice, bob, makeComment, makePin, renderApp } from '../test-support/render.tsx';
+
+describe('user pages and name links', () => {
+  it("the pin owner's name links to their page, which lists their pins (GET /api/pins/?userId=)", async () => {
+    const pins = [makePin(3, bob), makePin(2, bob)];
+    const { ui, sent, router } = renderApp('/pins/3', {
+      handlers: {
+        'GET /api/pins/3': { body: pins[0] },
+        'GET /api/comments/pins/3/comments': { body: { comments: [] } },
+        'GET /api/users/lookup': { body: { id: bob.id, username: bob.username } },
+        'GET /api/pins/': (call) =>
+          call.query.get('cursor') ? { body: { pins: [pins[1]], nextCursor: null } } : { body: { pins: [pins[0]], nextCursor: 'next' } },
+      },
+    });
+    const owner = await screen.findByRole('link', { name: 'bob' });
+    expect(owner.closest('p')?.textContent).toBe('Pin owner: bob');
+    await ui.click(owner);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/users/bob'));
+    expect(await screen.findByRole('heading', { name: "bob's pins" })).toBeTruthy();
+    expect(await screen.findByRole('link', { name: 'Pin 3' })).toBeTruthy();
+    expect(sent('GET', '/api/pins/').map((call) => call.query.get('userId'))).toContain(String(bob.id));
+  });
+
+  it('an unknown user says "User not found"', async () => {
+    renderApp('/users/nobody', { handlers: { 'GET /api/users/lookup': { status: 404, body: { message: 'User not found.' } } } });
+    expect(await screen.findByRole('heading', { name: 'User not found' })).toBeTruthy();
+  });
+
+  it('comments: author links, month and year with how long ago, the exact time on hover, and "Edit Your Comment" once you have one', async () => {
+    const now = new Date(Date.now() - 2 * 3600_000).toISOString();
+    const mine = makeComment(7, 5, alice, 'Mine', now);
+    renderApp('/pins/5', {
+      user: alice,
+      handlers: {
+        'GET /api/pins/5': { body: makePin(5, bob) },
+        'GET /api/comments/pins/5/comments': { body: { comments: [mine, makeComment(6, 5, bob, 'Theirs', now)] } },
+      },
+    });
+    const section = await screen.findByRole('region', { name: /Comments/ });
+    expect(await within(section).findByRole('button', { name: 'Edit Your Comment' })).toBeTruthy();
+    expect(within(section).queryByRole('button', { name: 'Add Comment' })).toBeNull();
+    expect(within(section).getAllByRole('link', { name: 'bob' })[0]?.getAttribute('href')).toBe('/users/bob');
+    const time = section.querySelector('time');
+    expect(time?.textContent).toMatch(/ · 2 hours ago$/);
+    expect(time?.getAttribute('title')).toBeTruthy();
+  });
+
+  it('a signed-out visitor is offered "Log in to comment"', async () => {
+    renderApp('/pins/5', {
+      handlers: { 'GET /api/pins/5': { body: makePin(5, bob) }, 'GET /api/comments/pins/5/comments': { body: { comments: [] } } },
+    });
+    const login = await screen.findByRole('link', { name: 'Log in to comment' });
+    expect(login.getAttribute('href')).toBe('/login');
+    expect(screen.queryByRole('button', { name: 'Add Comment' })).toBeNull();
+  });
+
+  it('relative times', () => {
+    const at = Date.parse('2026-11-23T12:00:00Z');
+    expect(relativeTime('2026-11-23T11:59:30Z', at)).toBe('just now');
+    expect(relativeTime('2026-11-23T11:55:00Z', at)).toBe('5 minutes ago');
+    expect(relativeTime('2026-11-23T11:00:00Z', at)).toBe('1 hour ago');
+    expect(relativeTime('2026-11-20T12:00:00Z', at)).toBe('3 days ago');
+    expect(relativeTime('2026-09-01T12:00:00Z', at)).toBeNull();
+  });
+});

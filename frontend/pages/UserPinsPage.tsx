@@ -1,0 +1,72 @@
+import { useState } from 'react';
+import { useLocation, useParams } from 'react-router';
+import type { Pin, PublicUser } from '../../contract/index.ts';
+import { fetchPinPage } from '../api/pins.ts';
+import { lookupUser } from '../api/users.ts';
+import { NotFound } from '../components/ErrorPage.tsx';
+import { MasonryGrid } from '../components/grid/MasonryGrid.tsx';
+import { SkeletonGrid } from '../components/grid/SkeletonGrid.tsx';
+import { renderPinGridCard } from '../components/PinGridCard.tsx';
+import { Empty, RetryLoad } from '../components/Status.tsx';
+import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
+import { useLoad } from '../hooks/useLoad.ts';
+import { usePagedList } from '../hooks/usePagedList.ts';
+import { pinsByIdAtom } from '../state/atoms.ts';
+import { LIST } from '../state/lists.ts';
+import { upsertPins } from '../state/pins.ts';
+
+/** `/users/:username`: someone's pins, newest first, paged like every list (owner and author names link here). */
+export function UserPinsPage() {
+  const username = useParams().username ?? '';
+  const [user, setUser] = useState<PublicUser | null>(null);
+  const { status, reload } = useLoad(async () => {
+    setUser(null);
+    setUser(await lookupUser(username));
+  }, `user:${username}`);
+  useDocumentTitle(status === 'notFound' ? 'User not found' : `${username}'s pins`);
+  if (status === 'notFound') return <NotFound title="User not found" text="There is no user with this name." />;
+  if (status === 'error') return <RetryLoad onRetry={reload} />;
+  if (!user || user.username.toLowerCase() !== username.toLowerCase()) return <SkeletonGrid text="Loading pins..." />;
+  return <UserPins user={user} />;
+}
+
+function UserPins({ user }: { user: PublicUser }) {
+  const location = useLocation();
+  const key = LIST.userPins(user.id);
+  const list = usePagedList<Pin>({
+    key,
+    fetchPage: async (cursor) => {
+      const page = await fetchPinPage({ userId: user.id, cursor });
+      return { items: page.pins, nextCursor: page.nextCursor };
+    },
+    keep: upsertPins,
+    idOf: (pin) => pin.id,
+    entities: pinsByIdAtom,
+  });
+  return (
+    <>
+      <header className="page-header">
+        <h1>{user.username}'s pins</h1>
+      </header>
+      {list.ids.length > 0 || list.hasMore ? (
+        <MasonryGrid
+          label={`Pins by ${user.username}`}
+          ids={list.ids}
+          renderCard={renderPinGridCard}
+          hasMore={list.hasMore}
+          status={list.status}
+          loadMore={list.loadMore}
+          restoreKey={`${key}@${location.key}`}
+        />
+      ) : !list.loaded && (list.status === 'error' || list.status === 'notFound') ? (
+        <RetryLoad onRetry={() => void list.reload()} />
+      ) : !list.loaded ? (
+        <SkeletonGrid text="Loading pins..." />
+      ) : (
+        <Empty>
+          <p>{user.username} has not pinned anything yet.</p>
+        </Empty>
+      )}
+    </>
+  );
+}
