@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
 
 type Props = {
   label: string;
@@ -6,19 +6,24 @@ type Props = {
   hint?: ReactNode;
   multiline?: boolean;
   rows?: number;
+  /** Marks the field invalid, described by a message shown elsewhere (a form's list of problems). */
+  invalidBy?: string | undefined;
+  ref?: Ref<HTMLInputElement & HTMLTextAreaElement>;
 } & Omit<InputHTMLAttributes<HTMLInputElement & HTMLTextAreaElement>, 'id'>;
 
 /** A labelled input (or textarea) with its error message under it, tied by aria-describedby. */
-export function FormField({ label, error, hint, multiline, rows = 4, ...input }: Props) {
+export function FormField({ label, error, hint, multiline, rows = 4, invalidBy, ref, ...input }: Props) {
   const id = useId();
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
-  const describedBy = [hint ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
+  const describedBy = [hint ? hintId : '', error ? errorId : '', invalidBy ?? ''].filter(Boolean).join(' ') || undefined;
+  const invalid = Boolean(error || invalidBy);
   const shared = {
     id,
-    'aria-invalid': error ? true : undefined,
+    ref,
+    'aria-invalid': invalid ? true : undefined,
     'aria-describedby': describedBy,
-    className: `field__input${error ? ' field__input--invalid' : ''}`,
+    className: `field__input${invalid ? ' field__input--invalid' : ''}`,
   };
   return (
     <div className="field">

@@ -27,6 +27,8 @@ type Props = {
    * its own height once loaded, or, for a stored image, its own shape from the start.
    */
   aspect?: number;
+  /** Told when the image could not be shown (the New Pin page warns before saving such a URL). */
+  onFailed?: () => void;
 };
 
 /**
@@ -84,10 +86,16 @@ function PinImageInner(props: Props) {
         src={sources.src}
         ref={(img) => {
           // A cached image may have finished before React attached its listeners.
-          if (img?.complete && state === 'loading') setState(img.naturalWidth > 0 ? 'loaded' : 'error');
+          if (img?.complete && state === 'loading') {
+            setState(img.naturalWidth > 0 ? 'loaded' : 'error');
+            if (img.naturalWidth === 0) props.onFailed?.();
+          }
         }}
         onLoad={() => setState('loaded')}
-        onError={() => setState('error')}
+        onError={() => {
+          setState('error');
+          props.onFailed?.();
+        }}
       />
     </div>
   );

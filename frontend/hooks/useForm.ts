@@ -35,11 +35,18 @@ export function useForm<V extends Record<string, string>>({ initial, validate, s
     }
   }
 
-  function onSubmit(event: FormEvent): void {
+  function onSubmit(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
+    if (!submitNow()) focusFirstInvalid(event.currentTarget);
+  }
+
+  /** Checks and sends, as a submit does (after a page's own confirmation); false when refused. */
+  function submitNow(): boolean {
     const found = validate(values);
     setErrors(found);
-    if (Object.keys(found).length === 0) void run(() => submit(values), failed);
+    if (Object.keys(found).length > 0) return false;
+    void run(() => submit(values), failed);
+    return true;
   }
 
   /** Sets a value from the page's own code (a field filled in for the user). */
@@ -51,9 +58,25 @@ export function useForm<V extends Record<string, string>>({ initial, validate, s
     return {
       name,
       value: values[name],
-      onChange: (event: { target: { value: string } }) => setValues((current) => ({ ...current, [name]: event.target.value })),
+      onChange: (event: { target: { value: string } }) => {
+        const next = { ...values, [name]: event.target.value };
+        setValues(next);
+        // A field's message goes as soon as the field is fixed (the same checks as on submit).
+        if (errors[name] !== undefined) setErrors((current) => recheck(current, name, validate(next)[name]));
+      },
     };
   }
 
-  return { values, errors, busy, field, set, onSubmit, run };
+  return { values, errors, busy, field, set, onSubmit, submitNow, run };
+}
+
+/** `errors` with `name`'s message replaced by `message` (or removed when there is none now). */
+function recheck(errors: FormErrors, name: string, message: string | undefined): FormErrors {
+  const { [name]: _old, ...rest } = errors;
+  return message === undefined ? rest : { ...rest, [name]: message };
+}
+
+/** After a refused submit, the first field with a message gets the focus (once React has marked it). */
+function focusFirstInvalid(form: HTMLFormElement): void {
+  setTimeout(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), 0);
 }

@@ -1,11 +1,12 @@
 import { useStore } from 'jotai';
-import { useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { LIMITS } from '../../contract/limits.ts';
 import { MSG } from '../../contract/messages.ts';
 import { isApiError } from '../api/client.ts';
 import { createPin } from '../api/pins.ts';
 import { showToast } from '../state/toasts.ts';
+import { ConfirmModal } from '../components/ConfirmModal.tsx';
 import { FormField } from '../components/FormField.tsx';
 import { isAllowedImageUrl } from '../../contract/urls.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
@@ -28,10 +29,13 @@ function validateNewPin({ title, imageUrl }: { title: string; imageUrl: string }
   return errors;
 }
 
-function ErrorList({ errors, label }: { errors: readonly string[]; label: string }) {
+const ERRORS_ID = 'new-pin-errors';
+export const SAVE_ANYWAY = 'This image could not be loaded. Save anyway?';
+
+function ErrorList({ id, errors, label }: { id: string; errors: readonly string[]; label: string }) {
   if (errors.length === 0) return null;
   return (
-    <div role="alert">
+    <div role="alert" id={id}>
       <ul className="error-list" aria-label={label}>
         {errors.map((error) => (
           <li key={error}>{error}</li>
@@ -49,6 +53,9 @@ export function NewPinPage() {
   const upload = useImageUpload({ onUploaded: (image) => form.set('imageUrl', image.url) });
   const uploading = upload.state.phase === 'uploading';
   const [waiting, setWaiting] = useState(false);
+  const [brokenPreview, setBrokenPreview] = useState<string | null>(null);
+  const [confirmBroken, setConfirmBroken] = useState(false);
+  const urlInput = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
   const form = useForm({
     initial: { title: '', imageUrl: '', description: '' },
     validate: (values) => validateNewPin(values, uploading),
@@ -97,15 +104,43 @@ export function NewPinPage() {
   const imageUrl = form.values.imageUrl.trim();
   const preview = imageUrl && isAllowedImageUrl(imageUrl, [window.location.host]) ? imageUrl : '';
 
+  /** A typed URL whose preview failed is saved only once the user says so. */
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    if (upload.state.phase === 'empty' && preview && preview === brokenPreview) {
+      event.preventDefault();
+      setConfirmBroken(true);
+      return;
+    }
+    form.onSubmit(event);
+  }
+
   return (
     <div className="form-page form-page--wide">
-      <form className="form-card form-card--split" onSubmit={form.onSubmit} noValidate aria-labelledby="new-pin-title">
-        <ImagePicker upload={upload.state} error={upload.error} status={upload.status} urlPreview={preview} onFile={takeFile} onRemove={removeFile} />
+      <form className="form-card form-card--split" onSubmit={onSubmit} noValidate aria-labelledby="new-pin-title">
+        <ImagePicker
+          upload={upload.state}
+          error={upload.error}
+          status={upload.status}
+          urlPreview={preview}
+          onUrlPreviewFailed={setBrokenPreview}
+          onFile={takeFile}
+          onRemove={removeFile}
+        />
         <div className="form-card__fields">
           <h1 id="new-pin-title">Create a New Pin</h1>
-          <ErrorList errors={Object.values(form.errors)} label="Problems with this pin" />
-          <FormField label="Title" maxLength={LIMITS.title} {...form.field('title')} />
-          <FormField label="Image URL" type="url" inputMode="url" placeholder="https://…" maxLength={LIMITS.imageUrl} {...urlField} onChange={onUrlChange} />
+          <ErrorList id={ERRORS_ID} errors={Object.values(form.errors)} label="Problems with this pin" />
+          <FormField label="Title" maxLength={LIMITS.title} {...form.field('title')} invalidBy={form.errors.title ? ERRORS_ID : undefined} />
+          <FormField
+            label="Image URL"
+            type="url"
+            inputMode="url"
+            placeholder="https://…"
+            maxLength={LIMITS.imageUrl}
+            {...urlField}
+            onChange={onUrlChange}
+            invalidBy={form.errors.imageUrl ? ERRORS_ID : undefined}
+            ref={urlInput}
+          />
           <FormField label="Description (optional)" multiline maxLength={LIMITS.description} {...form.field('description')} />
           <button type="submit" className="button button--block" disabled={form.busy} aria-describedby={waiting ? 'new-pin-waiting' : undefined}>
             Save Pin
@@ -115,6 +150,22 @@ export function NewPinPage() {
           </p>
         </div>
       </form>
+      {confirmBroken ? (
+        <ConfirmModal
+          title="Image not loaded"
+          message={SAVE_ANYWAY}
+          confirmLabel="Save anyway"
+          cancelLabel="Cancel"
+          onConfirm={() => {
+            form.submitNow();
+          }}
+          onClose={() => {
+            setConfirmBroken(false);
+            // After the dialog has given the focus back to Save Pin: the URL is what to fix.
+            setTimeout(() => urlInput.current?.focus(), 0);
+          }}
+        />
+      ) : null}
     </div>
   );
 }

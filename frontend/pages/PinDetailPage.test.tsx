@@ -13,7 +13,9 @@ describe('Pin detail page', () => {
   it('shows title, owner line, favorites count and description; anonymous visitors get no actions', async () => {
     renderApp('/pins/5', { handlers: base });
     expect(await screen.findByRole('heading', { name: 'Lake' })).toBeTruthy();
-    expect(screen.getByText('Pin owner: alice')).toBeTruthy();
+    const owner = screen.getByRole('link', { name: 'alice' });
+    expect(owner.closest('p')?.textContent).toBe('Pin owner: alice');
+    expect(owner.getAttribute('href')).toBe('/users/alice');
     expect(screen.getByText('2 favorites')).toBeTruthy();
     expect(screen.getByText('About pin 5')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Add To Favorites' })).toBeNull();

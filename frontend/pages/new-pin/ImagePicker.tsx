@@ -13,6 +13,8 @@ interface Props {
   status: string;
   /** The typed image URL to preview when no file is chosen ('' for none). */
   urlPreview: string;
+  /** The typed URL's preview could not be loaded. */
+  onUrlPreviewFailed: (url: string) => void;
   onFile: (file: File) => void;
   onRemove: () => void;
 }
@@ -63,13 +65,13 @@ function Progress({ upload }: { upload: Extract<UploadState, { phase: 'uploading
   );
 }
 
-function Preview({ upload, urlPreview }: Pick<Props, 'upload' | 'urlPreview'>) {
+function Preview({ upload, urlPreview, onUrlPreviewFailed }: Pick<Props, 'upload' | 'urlPreview' | 'onUrlPreviewFailed'>) {
   const [broken, setBroken] = useState<string | null>(null);
   if (upload.phase !== 'empty') {
     if (broken === upload.preview) return <div className="preview-empty">No preview for this file</div>;
     return <img className="upload__preview" src={upload.preview} alt="Preview of the image" onError={() => setBroken(upload.preview)} />;
   }
-  if (urlPreview) return <PinImage src={urlPreview} alt="Preview of the image" eager />;
+  if (urlPreview) return <PinImage src={urlPreview} alt="Preview of the image" eager onFailed={() => onUrlPreviewFailed(urlPreview)} />;
   return (
     <div className="preview-empty">
       Image preview
@@ -78,7 +80,7 @@ function Preview({ upload, urlPreview }: Pick<Props, 'upload' | 'urlPreview'>) {
   );
 }
 
-export function ImagePicker({ upload, error, status, urlPreview, onFile, onRemove }: Props) {
+export function ImagePicker({ upload, error, status, urlPreview, onUrlPreviewFailed, onFile, onRemove }: Props) {
   const input = useRef<HTMLInputElement>(null);
   const chooseButton = useRef<HTMLButtonElement>(null);
   const [dragging, setDragging] = useState(false);
@@ -111,7 +113,7 @@ export function ImagePicker({ upload, error, status, urlPreview, onFile, onRemov
   return (
     <div className="upload">
       <div className={`form-card__preview upload__zone${dragging ? ' upload__zone--over' : ''}`} onDragOver={onDragOver} onDragEnter={onDragOver} onDragLeave={onDragLeave} onDrop={onDrop} data-testid="image-drop-zone">
-        <Preview upload={upload} urlPreview={urlPreview} />
+        <Preview upload={upload} urlPreview={urlPreview} onUrlPreviewFailed={onUrlPreviewFailed} />
       </div>
       <div className="upload__controls">
         <input
