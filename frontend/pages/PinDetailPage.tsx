@@ -115,7 +115,13 @@ function PinDetail({ pin }: { pin: Pin }) {
                   disabled={busy}
                   aria-pressed={favorited}
                 >
-                  {favorited ? 'Remove from Favorites' : 'Add To Favorites'}
+                  {/* Both labels take the same cell, the other one hidden: the button keeps one size. */}
+                  <span className="favorite-button__label" aria-hidden={favorited}>
+                    Add To Favorites
+                  </span>
+                  <span className="favorite-button__label" aria-hidden={!favorited}>
+                    Remove from Favorites
+                  </span>
                 </button>
               </>
             ) : null}

@@ -153,12 +153,19 @@ export async function demoLogin(page: Page): Promise<void> {
   await expectVisible(page.getByRole('link', { name: 'Favorites' })); // shown at every width once signed in
 }
 
-export async function createPin(page: Page, pin: { title: string; imageUrl: string; description?: string }): Promise<number> {
+/** `broken`: the image does not load, so the page asks "… Save anyway?" first (after its preview failed). */
+export async function createPin(page: Page, pin: { title: string; imageUrl: string; description?: string; broken?: boolean }): Promise<number> {
   await page.goto('/pins/new');
   await page.getByLabel('Title').fill(pin.title);
   await page.getByLabel('Image URL').fill(pin.imageUrl);
   if (pin.description) await page.getByLabel('Description (optional)').fill(pin.description);
+  if (pin.broken) await expectVisible(page.getByRole('img', { name: 'Preview of the image' }).and(page.locator('.pin-image--fallback')));
   await page.getByRole('button', { name: 'Save Pin' }).click();
+  if (pin.broken) {
+    const dialog = page.getByRole('alertdialog');
+    await expectVisible(dialog.getByText('This image could not be loaded. Save anyway?'));
+    await dialog.getByRole('button', { name: 'Save anyway' }).click();
+  }
   await expectPath(page, '/pins');
   const link = page.getByRole('link', { name: pin.title, exact: true });
   await expectVisible(link);

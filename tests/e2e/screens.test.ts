@@ -56,7 +56,7 @@ async function run(viewport: { width: number; height: number }) {
   const mayas = await firstPinId(user.page, (seededImages[1] as DemoImage).title);
   const photoWalk = await boardId(user.page, 'Photo walk');
   // A pin whose image is missing shows the fallback.
-  const broken = await createPin(user.page, { title: `Broken image ${viewport.width}`, imageUrl: '/seed-images/does-not-exist.jpg', description: 'The image URL of this pin does not load.' });
+  const broken = await createPin(user.page, { title: `Broken image ${viewport.width}`, imageUrl: '/seed-images/does-not-exist.jpg', description: 'The image URL of this pin does not load.', broken: true });
 
   const anonShots: Shot[] = [
     { name: 'home-anonymous', open: async (p) => { await p.goto('/'); await expectVisible(p.locator('article')); } },

@@ -1,0 +1,121 @@
+// Issue #12 in Chromium: toasts with Undo (saved to a board, removed from a board, favorite removed)
+// restore exactly what REST held before; "Favorited!" no longer moves or covers the title; names
+// link to user pages; a signed-out visitor is offered "Log in to comment". Phone and desktop, with
+// screenshots and axe checks.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BoardPage } from '../../contract/boards.ts';
+import { DEMO_PINS } from '../support/demo.ts';
+import { startServer, type TestServer } from '../support/server.ts';
+import { DESKTOP, PHONE, ensureClientBuilt, expectGone, expectPath, expectVisible, launchChromium, newAccount, openTab, screenshot, seriousA11yViolations, signUp } from './browser.ts';
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  ensureClientBuilt();
+  server = await startServer({ seed: { pins: DEMO_PINS } });
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** The board's pin ids as the server holds them (the page's own session). */
+async function boardPinIds(page: Page, boardId: number): Promise<number[]> {
+  const res = await page.request.get(`/api/boards/${boardId}`);
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as BoardPage).pins.map((pin) => pin.id);
+}
+
+async function firstPin(): Promise<{ id: number; owner: string }> {
+  const res = await fetch(`${server.url}/api/pins/?limit=1`);
+  const { pins } = (await res.json()) as { pins: Array<{ id: number; user: { username: string } | null }> };
+  const pin = pins[0];
+  if (!pin?.user) throw new Error('the seed has no pin');
+  return { id: pin.id, owner: pin.user.username };
+}
+
+describe('toasts with Undo', () => {
+  for (const viewport of [PHONE, { width: 1440, height: 900 }]) {
+    it(`save to a new board, Undo, save again, remove, Undo: the board ends as it was (${viewport.width} px)`, async () => {
+      const { page, errors, context } = await openTab(browser, server.url, viewport);
+      await signUp(page, newAccount('toast'));
+      const pin = await firstPin();
+      await page.goto(`/pins/${pin.id}`);
+      const toasts = page.getByRole('status', { name: 'Notifications' });
+
+      // Favorite: "Favorited!" shows without moving the title; removing offers Undo.
+      const title = page.locator('.pin-detail__title');
+      const before = await title.boundingBox();
+      await page.getByRole('button', { name: 'Add To Favorites' }).click();
+      await expectVisible(toasts.getByText('Favorited!', { exact: true }));
+      await expectVisible(page.getByRole('button', { name: 'Remove from Favorites' }));
+      expect((await title.boundingBox())?.y).toBe(before?.y);
+      console.log('screenshot', await screenshot(page, `favorited-toast-${viewport.width}`));
+      await page.getByRole('button', { name: 'Remove from Favorites' }).click();
+      await toasts.locator('.toast', { hasText: 'Removed from favorites' }).getByRole('button', { name: 'Undo' }).click();
+      await expectVisible(page.getByRole('button', { name: 'Remove from Favorites' }));
+      const favorites = (await (await page.request.get('/api/favorites/')).json()) as { pins: Array<{ pin_id: number }> };
+      expect(favorites.pins.map((f) => f.pin_id)).toEqual([pin.id]);
+
+      // Save to a new board: the toast offers Undo, which takes the pin off again.
+      await page.getByRole('button', { name: /Add To Board/ }).click();
+      await page.getByRole('button', { name: '+ Create New Board' }).click();
+      await page.getByLabel('New board name').fill(`Toasts ${viewport.width}`);
+      await page.getByRole('button', { name: 'Create', exact: true }).click();
+      await expectPath(page, /^\/boards\/\d+$/);
+      const boardId = Number(new URL(page.url()).pathname.split('/').pop());
+      await expectVisible(toasts.getByText(`Saved to Toasts ${viewport.width}`));
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      console.log('screenshot', await screenshot(page, `saved-toast-${viewport.width}`));
+      expect(await boardPinIds(page, boardId)).toEqual([pin.id]);
+      await toasts.locator('.toast', { hasText: 'Saved to' }).getByRole('button', { name: 'Undo' }).click();
+      await expectVisible(page.getByText('No pins in this board yet.'));
+      expect(await boardPinIds(page, boardId)).toEqual([]);
+
+      // Remove from the board through Delete Pin, then Undo: REST holds exactly what it held.
+      await page.goto(`/pins/${pin.id}`);
+      await page.getByRole('button', { name: /Add To Board/ }).click();
+      await page.getByRole('list', { name: 'Your boards' }).getByRole('button', { name: new RegExp(`Toasts ${viewport.width}`) }).click();
+      await expectPath(page, `/boards/${boardId}`);
+      await expectVisible(page.getByRole('button', { name: /^Delete Pin / }));
+      const held = await boardPinIds(page, boardId);
+      await page.getByRole('button', { name: /^Delete Pin / }).click();
+      const dialog = page.getByRole('alertdialog');
+      await expectVisible(dialog.getByText('the pin itself is not deleted', { exact: false }));
+      await dialog.getByRole('button', { name: 'Yes' }).click();
+      await expectVisible(toasts.getByText(`Removed from Toasts ${viewport.width}`));
+      console.log('screenshot', await screenshot(page, `removed-toast-${viewport.width}`));
+      await toasts.locator('.toast', { hasText: 'Removed from Toasts' }).getByRole('button', { name: 'Undo' }).click();
+      await expectVisible(toasts.getByText(`Back in Toasts ${viewport.width}`));
+      expect(await boardPinIds(page, boardId)).toEqual(held);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
+});
+
+describe('names and signed-out prompts', () => {
+  it("the pin owner's name opens their pins; a signed-out visitor is offered \"Log in to comment\" and comes back", async () => {
+    const { page, errors, context } = await openTab(browser, server.url, DESKTOP);
+    const pin = await firstPin();
+    await page.goto(`/pins/${pin.id}`);
+    await page.getByRole('link', { name: 'Log in to comment' }).click();
+    await expectPath(page, '/login');
+    await page.goto(`/pins/${pin.id}`);
+    await page.locator('.pin-detail__owner').getByRole('link', { name: pin.owner }).click();
+    await expectPath(page, `/users/${pin.owner}`);
+    await expectVisible(page.getByRole('heading', { name: `${pin.owner}'s pins` }));
+    await expectVisible(page.getByLabel(`Pins by ${pin.owner}`).getByRole('link', { name: /./ }).first());
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    console.log('screenshot', await screenshot(page, 'user-page'));
+    await page.goto('/users/nobody-at-all');
+    await expectVisible(page.getByRole('heading', { name: 'User not found' }));
+    await expectGone(page.getByText('Loading pins...'));
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
