@@ -1,6 +1,7 @@
 import { useAtomValue } from 'jotai';
 import { Link, useLocation } from 'react-router';
 import { MemberAvatars } from '../components/boards/MemberAvatars.tsx';
+import { LIMITS } from '../../contract/limits.ts';
 import { PinImage } from '../components/PinImage.tsx';
 import { ShowMore } from '../components/ShowMore.tsx';
 import { Empty, Loading, RetryLoad } from '../components/Status.tsx';
@@ -16,6 +17,8 @@ export const BOARDS_EMPTY = 'No boards found.';
 const COVER_ASPECT = 4 / 3;
 /** A cover's width (.board-grid): two columns on a phone, else columns of about 220–260 px. */
 const COVER_SIZES = '(max-width: 520px) calc(50vw - 22px), 260px';
+/** A collage tile: about half a cover's width. */
+const TILE_SIZES = '(max-width: 520px) calc(25vw - 11px), 130px';
 
 export function BoardsPage() {
   useDocumentTitle('Boards');
@@ -64,19 +67,28 @@ export function BoardsPage() {
   );
 }
 
-/** A board card: its newest pin as the cover (or "No Image"), its name and its pin count. */
+/** A board card: a collage of its newest pins (up to 4, or "No Image"), its name and its pin count. */
 function BoardCard({ boardId }: { boardId: number }) {
   const board = useEntity(boardsByIdAtom, boardId);
   if (!board) return null;
-  const cover = board.pins[0];
-  const coverUrl = cover ? cover.image_url || (cover as { imageUrl?: string }).imageUrl || '' : '';
-  const coverImage = cover?.image ?? null;
+  const covers = board.pins.slice(0, LIMITS.boardCovers);
   return (
     <li className="board-card">
       <Link to={`/boards/${board.id}`} className="board-card__link">
-        <div className="board-card__cover">
-          {cover ? (
-            <PinImage src={coverUrl} image={coverImage} sizes={COVER_SIZES} aspect={coverImage ? COVER_ASPECT : undefined} alt="" />
+        <div className={`board-card__cover board-card__cover--${covers.length}`}>
+          {covers.length > 0 ? (
+            covers.map((cover, index) => (
+              <div key={cover.id} className="board-card__tile">
+                <PinImage
+                  src={cover.image_url}
+                  image={cover.image}
+                  // The first tile is the whole cover, or its larger half; the others a quarter.
+                  sizes={index === 0 && covers.length < 4 ? COVER_SIZES : TILE_SIZES}
+                  aspect={covers.length === 1 && cover.image ? COVER_ASPECT : undefined}
+                  alt=""
+                />
+              </div>
+            ))
           ) : (
             <div className="board-card__no-image">No Image</div>
           )}

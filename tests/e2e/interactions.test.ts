@@ -119,3 +119,31 @@ describe('names and signed-out prompts', () => {
     await context.close();
   });
 });
+
+describe('board covers', () => {
+  it('a board card is a collage of up to 4 of its newest pins', async () => {
+    const { page, errors, context } = await openTab(browser, server.url, { width: 1440, height: 900 });
+    await signUp(page, newAccount('covers'));
+    const token = (await context.cookies()).find((cookie) => cookie.name === 'XSRF-TOKEN')?.value ?? '';
+    const headers = { 'X-XSRF-TOKEN': token };
+    const { pins } = (await (await fetch(`${server.url}/api/pins/?limit=5`)).json()) as { pins: Array<{ id: number }> };
+    for (const count of [0, 1, 2, 3, 4, 5]) {
+      const res = await page.request.post('/api/boards/', { data: { name: `Cover ${count}` }, headers });
+      expect(res.status()).toBe(201);
+      const board = (await res.json()) as { id: number };
+      for (const pin of pins.slice(0, count)) {
+        expect((await page.request.post(`/api/boards/${board.id}/pins`, { data: { pin_id: pin.id }, headers })).status()).toBe(201);
+      }
+    }
+    await page.goto('/boards');
+    for (const count of [1, 2, 3, 4, 5]) {
+      const card = page.locator('.board-card', { hasText: `Cover ${count}` });
+      await expectVisible(card);
+      expect(await card.locator('.board-card__tile').count()).toBe(Math.min(count, 4));
+    }
+    await expectVisible(page.locator('.board-card', { hasText: 'Cover 0' }).getByText('No Image'));
+    console.log('screenshot', await screenshot(page, 'board-covers'));
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
