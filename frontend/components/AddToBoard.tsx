@@ -124,8 +124,8 @@ export function AddToBoard({ pin }: { pin: Pin }) {
   );
 }
 
-/** The user's boards in the dropdown, page by page (they load when the dropdown first opens). */
-function BoardChoices({ userId, pinId, busy, onChoose }: { userId: number; pinId: number; busy: boolean; onChoose: (boardId: number) => void }) {
+/** The user's boards in the dropdown (and the cards' Save dialog), page by page, loaded when first shown. */
+export function BoardChoices({ userId, pinId, busy, onChoose }: { userId: number; pinId: number; busy: boolean; onChoose: (boardId: number) => void }) {
   const list = useBoardList(userId, 'keep');
   const byId = useAtomValue(boardsByIdAtom);
   if (!list.loaded) {

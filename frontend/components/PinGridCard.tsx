@@ -2,10 +2,11 @@ import { useAtomValue } from 'jotai';
 import { Link } from 'react-router';
 import { useEntity } from '../hooks/useEntity.ts';
 import { pinsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
+import { CardSave } from './CardSave.tsx';
 import { HeartButton } from './HeartButton.tsx';
 import { PinCard } from './PinCard.tsx';
 
-/** A pin card of the home and "your pins" grids: heart for signed-in users, Edit for the owner. */
+/** A pin card of the home, user and "your pins" grids: Save, a heart for signed-in users, the author's link, Edit for the owner. */
 export function PinGridCard({ pinId }: { pinId: number }) {
   const pin = useEntity(pinsByIdAtom, pinId);
   const user = useAtomValue(sessionUserAtom);
@@ -16,10 +17,17 @@ export function PinGridCard({ pinId }: { pinId: number }) {
       title={pin.title}
       imageUrl={pin.image_url}
       image={pin.image}
-      actions={user ? <HeartButton pinId={pin.id} title={pin.title} /> : null}
+      actions={
+        <>
+          <CardSave pin={pin} />
+          {user ? <HeartButton pinId={pin.id} title={pin.title} /> : null}
+        </>
+      }
       footer={
         <>
-          <span className="pin-card__author">{pin.user.username}</span>
+          <Link to={`/users/${encodeURIComponent(pin.user.username)}`} className="pin-card__author">
+            {pin.user.username}
+          </Link>
           {user?.id === pin.user_id ? (
             <Link to={`/pins/${pin.id}/edit`} className="pin-card__edit" aria-label={`Edit ${pin.title}`}>
               Edit

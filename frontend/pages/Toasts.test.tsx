@@ -2,6 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { alice, makeBoard, makePin, renderApp } from '../test-support/render.tsx';
 
+const homePins = { 'GET /api/pins/': { body: { pins: [makePin(9)], nextCursor: null } } };
+
 
 describe('toasts with Undo', () => {
   it('removing a pin from a board says so, says the pin itself stays, and Undo puts it back', async () => {
@@ -56,5 +58,39 @@ describe('toasts with Undo', () => {
     expect(await screen.findByRole('button', { name: 'Remove from Favorites' })).toBeTruthy();
     await ui.click(within(toasts).getByRole('button', { name: 'Dismiss' }));
     await waitFor(() => expect(within(toasts).queryByText('Undone')).toBeNull());
+  });
+
+  it('Save on a grid card opens the board picker, saves without leaving the grid, and Undo takes the pin off', async () => {
+    const board = makeBoard(3, [], alice, 'Ideas');
+    const { ui, sent, router } = renderApp('/', {
+      user: alice,
+      handlers: {
+        ...homePins,
+        'GET /api/boards/': { body: { boards: [board], nextCursor: null } },
+        'GET /api/boards/3': { body: { ...board, nextCursor: null } },
+        'POST /api/boards/3/pins': { status: 201, body: { id: 9, title: 'Pin 9', image_url: '/seed-images/9.svg', image: null } },
+        'DELETE /api/boards/3/pins/9': { body: { message: 'Removed', board_id: 3, pin_id: 9 } },
+      },
+    });
+    await ui.click(await screen.findByRole('button', { name: 'Save Pin 9 to a board' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Save to board' });
+    await ui.click(await within(dialog).findByRole('button', { name: 'Ideas' }));
+    const toasts = screen.getByRole('status', { name: 'Notifications' });
+    expect(await within(toasts).findByText('Saved to Ideas')).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(router.state.location.pathname).toBe('/');
+    expect(sent('POST', '/api/boards/3/pins')[0]?.body).toEqual({ pin_id: 9 });
+    await ui.click(within(toasts).getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(sent('DELETE', '/api/boards/3/pins/9')).toHaveLength(1));
+  });
+
+  it('a signed-out visitor pressing Save is offered to log in and come back', async () => {
+    const { ui, router } = renderApp('/', { handlers: homePins });
+    await ui.click(await screen.findByRole('button', { name: 'Save Pin 9 to a board' }));
+    const toasts = screen.getByRole('status', { name: 'Notifications' });
+    expect(await within(toasts).findByText('Log in to save pins to your boards.')).toBeTruthy();
+    await ui.click(within(toasts).getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(router.state.location.state).toEqual({ from: '/' });
   });
 });
