@@ -10,12 +10,12 @@ describe('Home page', () => {
     expect(await screen.findByText("No pins yet. Let's get creative!")).toBeTruthy();
   });
 
-  it('anonymous visitors see pins without hearts or Edit links', async () => {
+  it('anonymous visitors see pins without hearts or Edit links (only Save, which asks them to log in)', async () => {
     renderApp('/', { handlers: { 'GET /api/pins/': { body: { pins: [makePin(1), makePin(2)] } } } });
     const grid = await screen.findByRole('region', { name: 'All pins' });
     // The region shows before the grid has measured and placed its cards: wait for them.
     expect(await within(grid).findAllByRole('article')).toHaveLength(2);
-    expect(within(grid).queryByRole('button')).toBeNull();
+    expect(within(grid).getAllByRole('button').map((button) => button.getAttribute('aria-label'))).toEqual(['Save Pin 1 to a board', 'Save Pin 2 to a board']);
     expect(within(grid).queryByRole('link', { name: /^Edit/ })).toBeNull();
   });
 

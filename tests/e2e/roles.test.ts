@@ -53,7 +53,9 @@ describe('roles and routing', () => {
     const grid = page.getByRole('region', { name: 'All pins' });
     await expectVisible(grid.getByRole('article'));
     expect(await grid.getByRole('article').count()).toBe(DEMO_PINS);
-    expect(await grid.getByRole('button').count()).toBe(0);
+    // No heart: only Save, which asks a signed-out visitor to log in.
+    expect(await grid.getByRole('button', { name: /favorites/ }).count()).toBe(0);
+    expect(await grid.getByRole('button', { name: /^Save .* to a board$/ }).count()).toBe(DEMO_PINS);
     expect(await grid.getByRole('link', { name: /^Edit / }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Favorites' }).count()).toBe(0);
 
