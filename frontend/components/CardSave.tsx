@@ -10,10 +10,11 @@ import { addBoard } from '../state/boards.ts';
 import { showToast, undoAction } from '../state/toasts.ts';
 import { BoardChoices } from './AddToBoard.tsx';
 import { Modal } from './Modal.tsx';
+import { ShareButton } from './ShareButton.tsx';
 
 /**
  * Save from a grid card: the board picker of the pin page in a dialog (boards that hold the pin are
- * marked, a new board can be made inline). Saving stays on the grid and says so in a toast with Undo.
+ * marked, a new board can be made inline), and Share. Saving stays on the grid and says so in a toast with Undo.
  * A signed-out visitor is offered to log in and come back here instead.
  */
 export function CardSave({ pin }: { pin: Pick<Pin, 'id' | 'title' | 'image_url' | 'image'> }) {
@@ -72,6 +73,10 @@ export function CardSave({ pin }: { pin: Pick<Pin, 'id' | 'title' | 'image_url' 
       </button>
       {open && user ? (
         <Modal title="Save to board" onClose={() => setOpen(false)} className="modal--save">
+          <div className="card-save__share">
+            <ShareButton title={pin.title} url={`${window.location.origin}/pins/${pin.id}`} />
+            <span>Share this pin</span>
+          </div>
           {failed ? <p className="field__error">Something went wrong.</p> : null}
           <div className="card-save__choices">
             <BoardChoices userId={user.id} pinId={pin.id} busy={busy} onChoose={(id) => void saveTo(id)} />

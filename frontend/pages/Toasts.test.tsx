@@ -74,6 +74,7 @@ describe('toasts with Undo', () => {
     });
     await ui.click(await screen.findByRole('button', { name: 'Save Pin 9 to a board' }));
     const dialog = await screen.findByRole('dialog', { name: 'Save to board' });
+    expect(within(dialog).getByRole('button', { name: 'Share' })).toBeTruthy();
     await ui.click(await within(dialog).findByRole('button', { name: 'Ideas' }));
     const toasts = screen.getByRole('status', { name: 'Notifications' });
     expect(await within(toasts).findByText('Saved to Ideas')).toBeTruthy();
