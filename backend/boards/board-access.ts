@@ -52,8 +52,3 @@ export async function memberIdsOf(db: Kysely<DB>, boardId: number, ownerId: numb
   const rows = await db.selectFrom('board_members').select('user_id').where('board_id', '=', boardId).orderBy('user_id').execute();
   return [ownerId, ...rows.map((row) => row.user_id)];
 }
-
-/** Runs `work` in the caller's transaction when there is one (an idempotent create), else in a new one. */
-export function inTransaction<T>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
-  return db.isTransaction ? work(db) : db.transaction().execute(work);
-}

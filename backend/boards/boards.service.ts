@@ -4,13 +4,13 @@ import { type Board, type BoardList, type BoardMemberSummary, type BoardPage, ty
 import { LIMITS } from '../../contract/limits.ts';
 import type { PageParams } from '../../contract/paging.ts';
 import type { DB } from '../../db/schema.ts';
-import { recordChange } from '../changes/change-log.ts';
+import { inTransaction, recordChange } from '../changes/change-log.ts';
 import type { ServiceContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { imageOf, toPinImage, type ImageFields } from '../images/media-urls.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
 import { keyset } from '../paging/keyset.ts';
-import { boardAccess, inTransaction, memberIdsOf, requireOwner } from './board-access.ts';
+import { boardAccess, memberIdsOf, requireOwner } from './board-access.ts';
 
 /**
  * A board's members for avatars: the owner, then the first collaborators to join, at most

@@ -1,13 +1,12 @@
 import { useState } from 'react';
-import { useLocation, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import type { Pin, PublicUser } from '../../contract/index.ts';
 import { fetchPinPage } from '../api/pins.ts';
 import { lookupUser } from '../api/users.ts';
 import { NotFound } from '../components/ErrorPage.tsx';
-import { MasonryGrid } from '../components/grid/MasonryGrid.tsx';
 import { SkeletonGrid } from '../components/grid/SkeletonGrid.tsx';
-import { renderPinGridCard } from '../components/PinGridCard.tsx';
-import { Empty, RetryLoad } from '../components/Status.tsx';
+import { PagedPinGrid } from '../components/PagedPinGrid.tsx';
+import { RetryLoad } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useLoad } from '../hooks/useLoad.ts';
 import { usePagedList } from '../hooks/usePagedList.ts';
@@ -31,7 +30,6 @@ export function UserPinsPage() {
 }
 
 function UserPins({ user }: { user: PublicUser }) {
-  const location = useLocation();
   const key = LIST.userPins(user.id);
   const list = usePagedList<Pin>({
     key,
@@ -48,25 +46,7 @@ function UserPins({ user }: { user: PublicUser }) {
       <header className="page-header">
         <h1>{user.username}'s pins</h1>
       </header>
-      {list.ids.length > 0 || list.hasMore ? (
-        <MasonryGrid
-          label={`Pins by ${user.username}`}
-          ids={list.ids}
-          renderCard={renderPinGridCard}
-          hasMore={list.hasMore}
-          status={list.status}
-          loadMore={list.loadMore}
-          restoreKey={`${key}@${location.key}`}
-        />
-      ) : !list.loaded && (list.status === 'error' || list.status === 'notFound') ? (
-        <RetryLoad onRetry={() => void list.reload()} />
-      ) : !list.loaded ? (
-        <SkeletonGrid text="Loading pins..." />
-      ) : (
-        <Empty>
-          <p>{user.username} has not pinned anything yet.</p>
-        </Empty>
-      )}
+      <PagedPinGrid label={`Pins by ${user.username}`} list={list} listKey={key} empty={<p>{user.username} has not pinned anything yet.</p>} />
     </>
   );
 }
