@@ -140,7 +140,8 @@ async function run(viewport: { width: number; height: number }) {
       name: 'pin-comment-modal',
       overlay: true,
       open: async (p) => {
-        await p.goto(`/pins/${mayas}`);
+        // A pin the demo user has not commented on (on Maya's, "Edit Your Comment" replaces Add Comment).
+        await p.goto(`/pins/${broken}`);
         await p.getByRole('button', { name: 'Add Comment' }).click();
         await p.getByRole('dialog').getByRole('button', { name: 'Submit' }).click();
         await expectVisible(p.getByText('Text is required'));
