@@ -22,8 +22,8 @@ export function renameBoard(id: number, name: string): Promise<Board> {
   return api<Board>('PATCH', `/api/boards/${id}`, { name });
 }
 
-export function deleteBoard(id: number): Promise<BoardDeleted> {
-  return api<BoardDeleted>('DELETE', `/api/boards/${id}`);
+export function deleteBoard(id: number, options: { keepalive?: boolean } = {}): Promise<BoardDeleted> {
+  return api<BoardDeleted>('DELETE', `/api/boards/${id}`, undefined, options);
 }
 
 export function addPinToBoard(boardId: number, pinId: number): Promise<BoardPin> {

@@ -58,6 +58,8 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 interface CallOptions {
   /** Makes a create safe to repeat (see `createOnce`). */
   idempotencyKey?: string;
+  /** The request outlives the page (sent while it is being closed: a deferred delete). */
+  keepalive?: boolean;
 }
 
 /** The anti-forgery header every call carries (read fresh: login and logout rotate the token). */
@@ -89,6 +91,7 @@ async function send(method: Method, path: string, body: unknown, options: CallOp
   Object.assign(headers, csrfHeaders());
   const init: RequestInit = { method, headers, credentials: 'same-origin' };
   if (body !== undefined) init.body = JSON.stringify(body);
+  if (options.keepalive) init.keepalive = true;
   return fetch(path, init);
 }
 

@@ -28,6 +28,6 @@ export function updatePin(id: number, body: { title: string; description: string
   return api<Pin>('PUT', `/api/pins/${id}`, body);
 }
 
-export function deletePin(id: number): Promise<PinDeleted> {
-  return api<PinDeleted>('DELETE', `/api/pins/${id}`);
+export function deletePin(id: number, options: { keepalive?: boolean } = {}): Promise<PinDeleted> {
+  return api<PinDeleted>('DELETE', `/api/pins/${id}`, undefined, options);
 }

@@ -2,6 +2,7 @@ import { useAtomValue, useStore } from 'jotai';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { logout } from '../api/auth.ts';
+import { sendDeferredDeletes } from '../state/deferred-deletes.ts';
 import { liveClientFor } from '../live/client.ts';
 import { sessionUserAtom } from '../state/atoms.ts';
 import { clearSession, displayName } from '../state/session.ts';
@@ -31,6 +32,7 @@ export function ProfileMenu() {
     // a signed-in-only page (see below).
     liveClientFor(store)?.prepareForLogout();
     try {
+      await sendDeferredDeletes(store); // while the session can still delete
       await logout();
     } catch (error) {
       console.error(error);

@@ -1,6 +1,7 @@
 import { useAtomValue, useStore } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
-import { dismissToast, type Toast, toastsAtom } from '../state/toasts.ts';
+import { sendDeferredDeletes } from '../state/deferred-deletes.ts';
+import { dismissToast, takeToast, type Toast, toastsAtom } from '../state/toasts.ts';
 
 /** How long a toast stays; the timer pauses while the pointer or the focus is on it. */
 export const TOAST_MS = 6000;
@@ -11,6 +12,13 @@ export const TOAST_MS = 6000;
  */
 export function Toaster() {
   const toasts = useAtomValue(toastsAtom);
+  const store = useStore();
+  // A page being closed or left sends the deletes still waiting for their Undo (keepalive fetch).
+  useEffect(() => {
+    const onPageHide = () => void sendDeferredDeletes(store, true);
+    window.addEventListener('pagehide', onPageHide);
+    return () => window.removeEventListener('pagehide', onPageHide);
+  }, [store]);
   return (
     <div className="toaster" role="status" aria-live="polite" aria-label="Notifications">
       {toasts.map((toast) => (
@@ -38,7 +46,7 @@ function ToastItem({ toast }: { toast: Toast }) {
   async function onAction() {
     if (!toast.action || busy) return;
     setBusy(true);
-    dismissToast(store, toast.id);
+    takeToast(store, toast.id);
     await toast.action.run();
   }
 

@@ -1,7 +1,7 @@
 import type { Board } from '../../contract/index.ts';
 import { fetchBoardPage } from '../api/boards.ts';
-import { boardsByIdAtom } from '../state/atoms.ts';
 import { upsertBoards } from '../state/boards.ts';
+import { visibleBoardsByIdAtom } from '../state/hidden.ts';
 import { LIST } from '../state/lists.ts';
 import { type PagedListView, usePagedList } from './usePagedList.ts';
 
@@ -18,7 +18,7 @@ export function useBoardList(userId: number | undefined, onShow: 'keep' | 'reloa
     },
     keep: upsertBoards,
     idOf: (board) => board.id,
-    entities: boardsByIdAtom,
+    entities: visibleBoardsByIdAtom,
     onShow,
   });
 }

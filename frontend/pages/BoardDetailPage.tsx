@@ -4,7 +4,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import type { Board, BoardPin } from '../../contract/index.ts';
 import { LIMITS } from '../../contract/limits.ts';
 import { MSG } from '../../contract/messages.ts';
-import { deleteBoard, renameBoard } from '../api/boards.ts';
+import { renameBoard } from '../api/boards.ts';
 import { BoardMembersDialog } from '../components/boards/BoardMembersDialog.tsx';
 import { MemberAvatars } from '../components/boards/MemberAvatars.tsx';
 import { BoardPresence } from '../components/BoardPresence.tsx';
@@ -19,12 +19,13 @@ import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useEntity } from '../hooks/useEntity.ts';
 import { usePagedList, type PagedListView } from '../hooks/usePagedList.ts';
 import { useParamId } from '../hooks/useParamId.ts';
-import { boardPinsByIdAtom, boardsByIdAtom, boardsLostAtom, sessionUserAtom } from '../state/atoms.ts';
+import { boardPinsByIdAtom, boardsLostAtom, sessionUserAtom } from '../state/atoms.ts';
 import { removeBoardMember } from '../state/board-members.ts';
-import { keepBoardPins, removeBoard, upsertBoard } from '../state/boards.ts';
+import { keepBoardPins, upsertBoard } from '../state/boards.ts';
 import { LIST } from '../state/lists.ts';
 import { boardPinsSource, REMOVE_NOT_DELETE, removeFromBoard } from '../state/board-pin-actions.ts';
-import { showToast } from '../state/toasts.ts';
+import { deleteLater } from '../state/deferred-deletes.ts';
+import { hiddenBoardIdsAtom, visibleBoardPinsByIdAtom, visibleBoardsByIdAtom } from '../state/hidden.ts';
 
 export const LOADING_BOARD = 'Loading board details...';
 
@@ -33,11 +34,13 @@ export type BoardsNotice = { notice: string };
 const BOARD_EMPTY = 'No pins in this board yet.';
 
 /** The board of the route and its pins (the board page and Manage Pins share them). */
-export function useBoard(idParam: string): { id: number | null; board: Board | undefined; pins: PagedListView; restoreKey: string } {
+export function useBoard(idParam: string): { id: number | null; board: Board | undefined; deleting: boolean; pins: PagedListView; restoreKey: string } {
   const store = useStore();
   const navigate = useNavigate();
   const id = useParamId(idParam);
-  const board = useAtomValue(boardsByIdAtom)[id ?? 0];
+  const board = useAtomValue(visibleBoardsByIdAtom)[id ?? 0];
+  // Its delete waits for its Undo (Back to its page): it reads as gone.
+  const deleting = useAtomValue(hiddenBoardIdsAtom).has(id ?? 0);
   // Removed from this board (live): its page closes, and the boards page says why.
   const lost = useAtomValue(boardsLostAtom).has(id ?? 0);
   useEffect(() => {
@@ -49,9 +52,9 @@ export function useBoard(idParam: string): { id: number | null; board: Board | u
     fetchPage: (cursor) => (source ? source.fetchPage(cursor) : Promise.resolve({ items: [], nextCursor: null })),
     keep: keepBoardPins,
     idOf: (pin) => pin.id,
-    entities: boardPinsByIdAtom,
+    entities: visibleBoardPinsByIdAtom,
   });
-  return { id, board, pins, restoreKey: `${LIST.board(id ?? 0)}@${useLocation().key}` };
+  return { id, board, deleting, pins, restoreKey: `${LIST.board(id ?? 0)}@${useLocation().key}` };
 }
 
 /** Board rename rule (SPEC §5): the trimmed name, when non-empty and different; else null. */
@@ -83,9 +86,9 @@ function BoardPinCard({ pinId, footer }: { pinId: number; footer: (pin: BoardPin
 }
 
 export function BoardDetailPage() {
-  const { id, board, pins, restoreKey } = useBoard('boardId');
+  const { id, board, deleting, pins, restoreKey } = useBoard('boardId');
   useDocumentTitle(board?.name ?? 'Board');
-  if (id === null) return <NotFound title="Board not found" text="This board does not exist or was deleted." />;
+  if (id === null || deleting) return <NotFound title="Board not found" text="This board does not exist or was deleted." />;
   if (!board || pins.status === 'notFound') {
     if (pins.status === 'error') return <RetryLoad onRetry={() => void pins.reload()} />;
     if (pins.status !== 'notFound') return <Loading text={LOADING_BOARD} />;
@@ -145,15 +148,10 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
     }
   }
 
+  // Sent when the Undo toast goes (state/deferred-deletes.ts); hidden everywhere until then.
   async function onDeleteBoard() {
-    try {
-      await deleteBoard(board.id);
-      runAfterNavigation(() => removeBoard(store, board.id));
-      await navigate('/boards'); // the boards page reloads the list (SPEC §4)
-      showToast(store, `Board "${board.name}" deleted`);
-    } catch (error) {
-      console.error(error);
-    }
+    await navigate('/boards'); // the boards page reloads the list (SPEC §4)
+    deleteLater(store, 'board', board.id, `Board "${board.name}" deleted`);
   }
 
   return (

@@ -14,6 +14,7 @@ import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useEntity } from '../hooks/useEntity.ts';
 import { usePagedList } from '../hooks/usePagedList.ts';
 import { favoritesByIdAtom, sessionUserAtom } from '../state/atoms.ts';
+import { visibleFavoritesByIdAtom } from '../state/hidden.ts';
 import { removeFavorite, upsertFavorites } from '../state/favorites.ts';
 import { LIST } from '../state/lists.ts';
 
@@ -34,7 +35,7 @@ export function FavoritesPage() {
     },
     keep: upsertFavorites,
     idOf: (favorite) => favorite.id,
-    entities: favoritesByIdAtom,
+    entities: visibleFavoritesByIdAtom,
   });
 
   return (

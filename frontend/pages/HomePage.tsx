@@ -8,7 +8,8 @@ import { renderPinGridCard } from '../components/PinGridCard.tsx';
 import { Empty, RetryLoad } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { usePagedList } from '../hooks/usePagedList.ts';
-import { pinsByIdAtom, sessionUserAtom, type ById } from '../state/atoms.ts';
+import { sessionUserAtom, type ById } from '../state/atoms.ts';
+import { visiblePinsByIdAtom } from '../state/hidden.ts';
 import { LIST, updateList } from '../state/lists.ts';
 import { upsertPins } from '../state/pins.ts';
 import type { Pin } from '../../contract/index.ts';
@@ -45,7 +46,7 @@ export function HomePage() {
     },
     keep: upsertPins,
     idOf: (pin) => pin.id,
-    entities: pinsByIdAtom,
+    entities: visiblePinsByIdAtom,
     // The visit's pages stay as they are: Back returns to the same order at the same card.
     onShow: 'keep',
     // After a reconnect: the pins created meanwhile, for the pill (the grid itself stays put).
@@ -65,7 +66,7 @@ export function HomePage() {
     };
   }, [store, visit, visitKey, newestId]);
 
-  const byId = useAtomValue(pinsByIdAtom);
+  const byId = useAtomValue(visiblePinsByIdAtom);
   const fresh = useMemo(() => newPinIds(byId, list.ids, newestId), [byId, list.ids, newestId]);
   const showNew = useCallback(() => {
     updateList(store, key, (current) => ({ ...current, ids: [...fresh, ...current.ids.filter((id) => !fresh.includes(id))] }));

@@ -14,7 +14,7 @@ const MANAGE_CONFIRM = 'Are you sure you want to remove this pin?';
 
 export function ManagePinsPage() {
   const store = useStore();
-  const { id, board, pins, restoreKey } = useBoard('boardId');
+  const { id, board, deleting, pins, restoreKey } = useBoard('boardId');
   useDocumentTitle(board ? `Manage ${board.name} Pins` : 'Manage Pins');
   const boardId = board?.id;
   const deleteButton = useCallback(
@@ -34,7 +34,7 @@ export function ManagePinsPage() {
     [store, boardId],
   );
 
-  if (id === null) return <NotFound title="Board not found" text="This board does not exist or was deleted." />;
+  if (id === null || deleting) return <NotFound title="Board not found" text="This board does not exist or was deleted." />;
   if (!board || pins.status === 'notFound') {
     if (pins.status === 'error') return <RetryLoad onRetry={() => void pins.reload()} />;
     if (pins.status !== 'notFound') return <Loading text={LOADING_BOARD} />;

@@ -81,7 +81,12 @@ describe('Pin detail page', () => {
     await ui.click(screen.getByRole('button', { name: 'Delete This Pin' }));
     await ui.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/pins'));
-    expect(sent('DELETE', '/api/pins/5')).toHaveLength(1);
+    // Sent when its Undo toast goes (frontend/pages/DeferredDeletes.test.tsx has the rest).
+    const toasts = screen.getByRole('status', { name: 'Notifications' });
+    expect(await within(toasts).findByText('Pin deleted')).toBeTruthy();
+    expect(sent('DELETE', '/api/pins/5')).toHaveLength(0);
+    await ui.click(within(toasts).getByRole('button', { name: 'Dismiss' }));
+    await waitFor(() => expect(sent('DELETE', '/api/pins/5')).toHaveLength(1));
   });
 
   it('another user sees no Edit This Pin / Delete This Pin', async () => {

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { Pin } from '../../contract/index.ts';
 import { isAllowedImageUrl } from '../../contract/urls.ts';
-import { deletePin, fetchPin } from '../api/pins.ts';
+import { fetchPin } from '../api/pins.ts';
 import { AddToBoard } from '../components/AddToBoard.tsx';
 import { CommentSection } from '../components/CommentSection.tsx';
 import { ConfirmModal } from '../components/ConfirmModal.tsx';
@@ -14,14 +14,15 @@ import { PinImage } from '../components/PinImage.tsx';
 import { ShareButton } from '../components/ShareButton.tsx';
 import { ViewersCount } from '../components/ViewersCount.tsx';
 import { Loading, RetryLoad } from '../components/Status.tsx';
-import { runAfterNavigation } from '../hooks/afterNavigation.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { refavorite, useFavoriteToggle } from '../hooks/useFavoriteToggle.ts';
 import { useLoad } from '../hooks/useLoad.ts';
 import { useParamId } from '../hooks/useParamId.ts';
 import { useWatchPins } from '../live/hooks.ts';
-import { deletedPinIdsAtom, pinsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
-import { removePin, upsertPin } from '../state/pins.ts';
+import { deletedPinIdsAtom, sessionUserAtom } from '../state/atoms.ts';
+import { deleteLater } from '../state/deferred-deletes.ts';
+import { hiddenPinIdsAtom, visiblePinsByIdAtom } from '../state/hidden.ts';
+import { upsertPin } from '../state/pins.ts';
 import { showToast, undoAction } from '../state/toasts.ts';
 
 const FAVORITED_POPUP = 'Favorited!';
@@ -30,8 +31,10 @@ const FAVORITED_POPUP_MS = 2000;
 export function PinDetailPage() {
   const store = useStore();
   const id = useParamId('id');
-  const pin = useAtomValue(pinsByIdAtom)[id ?? 0];
-  const deleted = useAtomValue(deletedPinIdsAtom).has(id ?? 0);
+  // A pin whose delete waits for its Undo reads as deleted (Back to its page shows the notice).
+  const pin = useAtomValue(visiblePinsByIdAtom)[id ?? 0];
+  const deletedHere = useAtomValue(deletedPinIdsAtom).has(id ?? 0);
+  const deleted = useAtomValue(hiddenPinIdsAtom).has(id ?? 0) || deletedHere;
   useDocumentTitle(pin?.title ?? (deleted ? 'Pin deleted' : 'Pin'));
   useWatchPins(id === null ? [] : [id]); // likes and comments, live
   const { status, reload } = useLoad(async () => {
@@ -84,15 +87,10 @@ function PinDetail({ pin }: { pin: Pin }) {
     if (result === 'removed') showToast(store, 'Removed from favorites', { action: undoAction(store, () => refavorite(store, pin.id)) });
   }
 
+  // Sent when the Undo toast goes (state/deferred-deletes.ts); hidden everywhere until then.
   async function onDelete() {
-    try {
-      await deletePin(pin.id);
-      runAfterNavigation(() => removePin(store, pin.id));
-      await navigate('/pins');
-      showToast(store, 'Pin deleted');
-    } catch (error) {
-      console.error(error); // SPEC §8: delete failures are logged
-    }
+    await navigate('/pins');
+    deleteLater(store, 'pin', pin.id, 'Pin deleted');
   }
 
   return (

@@ -1,3 +1,4 @@
+import { visiblePinsByIdAtom } from '../state/hidden.ts';
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import type { Pin, PublicUser } from '../../contract/index.ts';
@@ -10,7 +11,6 @@ import { RetryLoad } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useLoad } from '../hooks/useLoad.ts';
 import { usePagedList } from '../hooks/usePagedList.ts';
-import { pinsByIdAtom } from '../state/atoms.ts';
 import { LIST } from '../state/lists.ts';
 import { upsertPins } from '../state/pins.ts';
 
@@ -39,7 +39,7 @@ function UserPins({ user }: { user: PublicUser }) {
     },
     keep: upsertPins,
     idOf: (pin) => pin.id,
-    entities: pinsByIdAtom,
+    entities: visiblePinsByIdAtom,
   });
   return (
     <>

@@ -5,7 +5,8 @@ import { fetchPinPage } from '../api/pins.ts';
 import { PagedPinGrid } from '../components/PagedPinGrid.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { usePagedList } from '../hooks/usePagedList.ts';
-import { pinsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
+import { sessionUserAtom } from '../state/atoms.ts';
+import { visiblePinsByIdAtom } from '../state/hidden.ts';
 import { LIST } from '../state/lists.ts';
 import { upsertPins } from '../state/pins.ts';
 
@@ -23,7 +24,7 @@ export function YourPinsPage() {
     },
     keep: upsertPins,
     idOf: (pin) => pin.id,
-    entities: pinsByIdAtom,
+    entities: visiblePinsByIdAtom,
   });
 
   return (

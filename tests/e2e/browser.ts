@@ -68,6 +68,17 @@ export async function expectGone(locator: Locator, timeout = PAGE_WAIT_MS): Prom
 }
 
 /** Asserts that the page's path becomes `pathname` (or matches it) within 10 s. */
+/**
+ * Sends a deferred delete now (frontend/state/deferred-deletes.ts): dismisses its Undo toast and
+ * waits for the DELETE's answer, so what follows sees the deletion.
+ */
+export async function commitDelete(page: Page, toastText: string): Promise<void> {
+  const toast = page.getByRole('status', { name: 'Notifications' }).locator('.toast', { hasText: toastText });
+  const answered = page.waitForResponse((response) => response.request().method() === 'DELETE', { timeout: PAGE_WAIT_MS });
+  await toast.getByRole('button', { name: 'Dismiss' }).click({ timeout: PAGE_WAIT_MS });
+  expect((await answered).ok()).toBe(true);
+}
+
 export async function expectPath(page: Page, pathname: string | RegExp): Promise<void> {
   await page.waitForURL((url) => (typeof pathname === 'string' ? url.pathname === pathname : pathname.test(url.pathname)), { timeout: PAGE_WAIT_MS });
 }

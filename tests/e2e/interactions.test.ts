@@ -1,13 +1,13 @@
 // Issue #12 in Chromium: toasts with Undo (saved to a board, removed from a board, favorite removed)
 // restore exactly what REST held before; "Favorited!" no longer moves or covers the title; names
-// link to user pages; a signed-out visitor is offered "Log in to comment". Phone and desktop, with
+// link to user pages; a deleted pin or board can be undone for a few seconds; a signed-out visitor is offered "Log in to comment". Phone and desktop, with
 // screenshots and axe checks.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BoardPage } from '../../contract/boards.ts';
-import { DEMO_PINS } from '../support/demo.ts';
+import { DEMO_PINS, PHOTO_URL } from '../support/demo.ts';
 import { startServer, type TestServer } from '../support/server.ts';
-import { DESKTOP, PHONE, ensureClientBuilt, expectGone, expectPath, expectVisible, launchChromium, newAccount, openTab, screenshot, seriousA11yViolations, signUp } from './browser.ts';
+import { DESKTOP, PHONE, commitDelete, createPin, ensureClientBuilt, expectGone, expectPath, expectVisible, launchChromium, newAccount, openTab, screenshot, seriousA11yViolations, signUp } from './browser.ts';
 
 let server: TestServer;
 let browser: Browser;
@@ -92,6 +92,65 @@ describe('toasts with Undo', () => {
       await toasts.locator('.toast', { hasText: 'Removed from Toasts' }).getByRole('button', { name: 'Undo' }).click();
       await expectVisible(toasts.getByText(`Back in Toasts ${viewport.width}`));
       expect(await boardPinIds(page, boardId)).toEqual(held);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
+});
+
+describe('deletes with Undo', () => {
+  for (const viewport of [PHONE, { width: 1440, height: 900 }]) {
+    it(`a deleted pin and a deleted board come back with Undo, untouched on the server; without Undo they go (${viewport.width} px)`, async () => {
+      const { page, errors, context } = await openTab(browser, server.url, viewport);
+      await signUp(page, newAccount('undo'));
+      const toasts = page.getByRole('status', { name: 'Notifications' });
+      const title = `Undo me ${viewport.width}`;
+      const pinId = await createPin(page, { title, imageUrl: PHOTO_URL });
+      const pinBefore = await (await page.request.get(`/api/pins/${pinId}`)).json();
+
+      const deletePin = async () => {
+        await page.goto(`/pins/${pinId}`);
+        await page.getByRole('button', { name: 'Delete This Pin' }).click();
+        await page.getByRole('alertdialog').getByRole('button', { name: 'Yes' }).click();
+        await expectPath(page, '/pins');
+        await expectVisible(toasts.getByText('Pin deleted', { exact: true }));
+        await expectVisible(page.getByText("You haven't created any pins yet."));
+      };
+      await deletePin();
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      console.log('screenshot', await screenshot(page, `pin-deleted-toast-${viewport.width}`));
+      await toasts.locator('.toast', { hasText: 'Pin deleted' }).getByRole('button', { name: 'Undo' }).click();
+      await expectVisible(toasts.getByText('Pin restored'));
+      await expectVisible(page.getByRole('link', { name: title, exact: true }));
+      expect(await (await page.request.get(`/api/pins/${pinId}`)).json()).toEqual(pinBefore);
+
+      await deletePin();
+      await commitDelete(page, 'Pin deleted');
+      expect((await page.request.get(`/api/pins/${pinId}`)).status()).toBe(404);
+      await page.reload();
+      await expectVisible(page.getByText("You haven't created any pins yet."));
+
+      // A board: Undo brings it back to the boards page; left alone, the toast runs out and it goes.
+      const token = (await context.cookies()).find((cookie) => cookie.name === 'XSRF-TOKEN')?.value ?? '';
+      const created = await page.request.post('/api/boards/', { data: { name: `Undo board ${viewport.width}` }, headers: { 'X-XSRF-TOKEN': token } });
+      expect(created.status()).toBe(201);
+      const board = (await created.json()) as { id: number; name: string };
+      const boardBefore = await (await page.request.get(`/api/boards/${board.id}`)).json();
+      const deleteBoard = async () => {
+        await page.goto(`/boards/${board.id}`);
+        await page.getByRole('button', { name: 'Delete Board' }).click();
+        await page.getByRole('alertdialog').getByRole('button', { name: 'Yes' }).click();
+        await expectPath(page, '/boards');
+        await expectVisible(toasts.getByText(`Board "${board.name}" deleted`));
+        await expectVisible(page.getByText('No boards found.'));
+      };
+      await deleteBoard();
+      await toasts.locator('.toast', { hasText: 'deleted' }).getByRole('button', { name: 'Undo' }).click();
+      await expectVisible(page.getByRole('link', { name: new RegExp(board.name) }));
+      expect(await (await page.request.get(`/api/boards/${board.id}`)).json()).toEqual(boardBefore);
+      await deleteBoard();
+      await expectGone(toasts.getByText(`Board "${board.name}" deleted`));
+      await expect.poll(async () => (await page.request.get(`/api/boards/${board.id}`)).status(), { timeout: 30_000 }).toBe(404);
       expect(errors).toEqual([]);
       await context.close();
     });

@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PINS, PHOTO_URL } from '../support/demo.ts';
 import { startServer, type TestServer } from '../support/server.ts';
-import { createPin, ensureClientBuilt, expectGone, expectPath, expectVisible, launchChromium, newAccount, openTab, type Tab } from './browser.ts';
+import { commitDelete, createPin, ensureClientBuilt, expectGone, expectPath, expectVisible, launchChromium, newAccount, openTab, type Tab } from './browser.ts';
 
 let server: TestServer;
 let browser: Browser;
@@ -162,6 +162,7 @@ describe('signed-in journey', () => {
     await page.getByRole('alertdialog').getByRole('button', { name: 'Yes' }).click();
     await expectPath(page, '/boards');
     await expectVisible(page.getByText('No boards found.'));
+    await commitDelete(page, 'deleted');
   });
 
   it('comments: add, edit yours, edit, delete', async () => {
@@ -234,6 +235,7 @@ describe('signed-in journey', () => {
     await expectPath(page, '/pins');
     await expectVisible(page.getByRole('heading', { name: 'Your Awesome Pins!' }));
     await expectVisible(page.getByText("You haven't created any pins yet."));
+    await commitDelete(page, 'Pin deleted');
   });
 
   it('logs out to / and shows the signed-out state', async () => {

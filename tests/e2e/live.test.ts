@@ -8,7 +8,7 @@ import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PINS, PHOTO_URL } from '../support/demo.ts';
 import { startServer, type TestServer } from '../support/server.ts';
-import { createPin, ensureClientBuilt, expectAccessible, expectGone, expectPath, expectVisible, launchChromium, newAccount, openTab, PAGE_WAIT_MS, signUp, type Tab } from './browser.ts';
+import { commitDelete, createPin, ensureClientBuilt, expectAccessible, expectGone, expectPath, expectVisible, launchChromium, newAccount, openTab, PAGE_WAIT_MS, signUp, type Tab } from './browser.ts';
 
 const PAUSED = 'Live updates paused — reconnecting…';
 
@@ -170,6 +170,7 @@ describe('live updates in the browser', () => {
     await a1.page.getByRole('button', { name: 'Delete This Pin' }).click();
     await a1.page.getByRole('alertdialog').getByRole('button', { name: 'Yes' }).click();
     await expectPath(a1.page, '/pins');
+    await commitDelete(a1.page, 'Pin deleted');
 
     await expectGone(bCard);
     await expectVisible(b.page.locator(`article[data-pin-id="${secondPinId}"]`)); // the rest stays

@@ -8,6 +8,7 @@ import { startServer, type TestServer } from '../support/server.ts';
 import {
   DESKTOP,
   PHONE,
+  commitDelete,
   createPin,
   demoLogin,
   ensureClientBuilt,
@@ -172,6 +173,7 @@ async function run(viewport: { width: number; height: number }) {
   await user.page.getByRole('button', { name: 'Delete This Pin' }).click();
   await user.page.getByRole('alertdialog').getByRole('button', { name: 'Yes' }).click();
   await expectPath(user.page, '/pins');
+  await commitDelete(user.page, 'Pin deleted');
   expect(findings).toEqual([]);
   expect([...anon.errors, ...user.errors]).toEqual([]);
   await anon.context.close();
