@@ -28,8 +28,14 @@ export const PAGE_WAIT_MS = 30_000;
  * none happened); browser dialogs are recorded and accepted (window.confirm answers yes, unless
  * `confirmAnswer` says otherwise).
  */
-export async function openTab(browser: Browser, baseURL: string, viewport: { width: number; height: number } = DESKTOP): Promise<Tab & { confirmAnswer: { value: boolean } }> {
-  const context = await browser.newContext({ baseURL, viewport });
+export async function openTab(
+  browser: Browser,
+  baseURL: string,
+  viewport: { width: number; height: number } = DESKTOP,
+  /** `touch`: a phone (touch screen, no hover: CSS `(hover: none)` matches). */
+  options: { touch?: boolean } = {},
+): Promise<Tab & { confirmAnswer: { value: boolean } }> {
+  const context = await browser.newContext({ baseURL, viewport, ...(options.touch ? { isMobile: true, hasTouch: true } : {}) });
   // Chromium on Linux has no Web Share: make that explicit so the share button takes the clipboard path.
   await context.addInitScript(() => {
     Reflect.deleteProperty(Navigator.prototype, 'share');

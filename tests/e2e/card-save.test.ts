@@ -1,0 +1,134 @@
+// Issue #12 in Chromium: Save from a grid card. On a desktop the card's Save shows on hover and on
+// keyboard focus; on a phone (touch, no hover) it is always there. It opens the pin page's board
+// picker in a dialog (boards holding the pin marked "Saved", a new board made inline, Share),
+// saves in place with an Undo toast, and a signed-out visitor is sent to log in and brought back.
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BoardPage } from '../../contract/boards.ts';
+import { DEMO_PINS } from '../support/demo.ts';
+import { startServer, type TestServer } from '../support/server.ts';
+import { PHONE, ensureClientBuilt, expectGone, expectPath, expectVisible, launchChromium, newAccount, openTab, screenshot, seriousA11yViolations, signUp } from './browser.ts';
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  ensureClientBuilt();
+  server = await startServer({ seed: { pins: DEMO_PINS } });
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function boardPinIds(page: Page, boardId: number): Promise<number[]> {
+  const res = await page.request.get(`/api/boards/${boardId}`);
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as BoardPage).pins.map((pin) => pin.id);
+}
+
+const opacity = (locator: Locator) => locator.evaluate((el) => getComputedStyle(el.closest('.pin-card__actions') ?? el).opacity);
+
+/** The first card of the home grid and its pin id. */
+async function firstCard(page: Page): Promise<{ card: Locator; pinId: number }> {
+  await page.goto('/');
+  const card = page.locator('article[data-pin-id]').first();
+  await expectVisible(card);
+  return { card, pinId: Number(await card.getAttribute('data-pin-id')) };
+}
+
+/** Creates a board inline in the open Save dialog; returns its id (the toast says where it went). */
+async function saveToNewBoard(page: Page, dialog: Locator, name: string): Promise<number> {
+  await dialog.getByLabel('New board name').fill(name);
+  const created = page.waitForResponse((response) => response.url().endsWith('/api/boards/') && response.request().method() === 'POST');
+  await dialog.getByRole('button', { name: 'Create', exact: true }).click();
+  const board = (await (await created).json()) as { id: number };
+  await expectGone(dialog);
+  return board.id;
+}
+
+describe('Save from the card', () => {
+  it('desktop 1440: hover or focus shows Save; it saves to a new board in place, marks it, and Undo takes the pin off', async () => {
+    const { page, errors, context } = await openTab(browser, server.url, { width: 1440, height: 900 });
+    await signUp(page, newAccount('cardsave'));
+    const { card, pinId } = await firstCard(page);
+    const save = card.getByRole('button', { name: /^Save .* to a board$/ });
+    await page.mouse.move(1, 1);
+    await expect.poll(() => opacity(save)).toBe('0');
+    await card.hover();
+    await expect.poll(() => opacity(save)).toBe('1');
+    await save.click();
+
+    const dialog = page.getByRole('dialog', { name: 'Save to board' });
+    await expectVisible(dialog.getByText('You have no boards yet.'));
+    await expectVisible(dialog.getByRole('button', { name: /Share/ }));
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    const boardId = await saveToNewBoard(page, dialog, 'Card saves 1440');
+    await expectPath(page, '/'); // saved in place
+    const toasts = page.getByRole('status', { name: 'Notifications' });
+    await expectVisible(toasts.getByText('Saved to Card saves 1440'));
+    expect(await boardPinIds(page, boardId)).toEqual([pinId]);
+
+    // Open again from the keyboard: focus shows Save, the board is marked "Saved".
+    await page.mouse.move(1, 1);
+    await save.focus();
+    await expect.poll(() => opacity(save)).toBe('1');
+    await page.keyboard.press('Enter');
+    await expectVisible(dialog.getByRole('button', { name: /Card saves 1440/ }).getByText('Saved'));
+    console.log('screenshot', await screenshot(page, 'card-save-dialog-1440'));
+    await page.keyboard.press('Escape');
+    await expectGone(dialog);
+
+    await toasts.locator('.toast', { hasText: 'Saved to Card saves 1440' }).getByRole('button', { name: 'Undo' }).click();
+    await expectVisible(toasts.getByText('Removed from Card saves 1440'));
+    expect(await boardPinIds(page, boardId)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('phone 390 (touch, no hover): Save is always on the card; a tap saves to an existing board', async () => {
+    const { page, errors, context } = await openTab(browser, server.url, PHONE, { touch: true });
+    await signUp(page, newAccount('cardtap'));
+    const { card, pinId } = await firstCard(page);
+    const save = card.getByRole('button', { name: /^Save .* to a board$/ });
+    expect(await opacity(save)).toBe('1');
+    console.log('screenshot', await screenshot(page, 'card-save-phone'));
+    await save.tap();
+    const dialog = page.getByRole('dialog', { name: 'Save to board' });
+    const boardId = await saveToNewBoard(page, dialog, 'Phone saves');
+    expect(await boardPinIds(page, boardId)).toEqual([pinId]);
+
+    // A second pin to the board that now exists, chosen from the list.
+    const second = page.locator('article[data-pin-id]').nth(1);
+    const secondId = Number(await second.getAttribute('data-pin-id'));
+    await second.getByRole('button', { name: /^Save .* to a board$/ }).tap();
+    await dialog.getByRole('button', { name: /Phone saves/ }).tap();
+    await expectGone(dialog);
+    await expectVisible(page.getByRole('status', { name: 'Notifications' }).getByText('Saved to Phone saves'));
+    expect((await boardPinIds(page, boardId)).sort()).toEqual([pinId, secondId].sort());
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('signed out: Save offers "Log in", which comes back to the same page', async () => {
+    const { page, errors, context } = await openTab(browser, server.url, { width: 1440, height: 900 });
+    const { pins } = (await (await fetch(`${server.url}/api/pins/?limit=1`)).json()) as { pins: Array<{ user: { username: string } | null }> };
+    const owner = pins[0]?.user?.username;
+    expect(owner).toBeTruthy();
+    await page.goto(`/users/${owner}`);
+    const card = page.locator('article[data-pin-id]').first();
+    await expectVisible(card);
+    await card.hover();
+    await card.getByRole('button', { name: /^Save .* to a board$/ }).click();
+    const toast = page.getByRole('status', { name: 'Notifications' }).locator('.toast', { hasText: 'Log in to save pins to your boards.' });
+    await expectVisible(toast);
+    await toast.getByRole('button', { name: 'Log in' }).click();
+    await expectPath(page, '/login');
+    await page.getByRole('button', { name: 'Log in as Demo User' }).click();
+    await expectPath(page, `/users/${owner}`);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
