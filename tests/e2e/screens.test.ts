@@ -86,6 +86,11 @@ async function run(viewport: { width: number; height: number }) {
     { name: 'pin-detail-anonymous', open: async (p) => { await p.goto(`/pins/${newest}`); await expectVisible(p.getByText('Saving this for my next trip.')); } },
     { name: 'profile-menu-anonymous', overlay: true, open: async (p) => { await p.goto('/'); await p.getByRole('button', { name: 'Profile menu' }).click(); await expectVisible(p.getByRole('link', { name: 'Sign Up', exact: true })); } },
     { name: 'not-found', open: async (p) => { await p.goto('/nothing/here'); await expectVisible(p.getByRole('heading', { name: 'Page not found' })); } },
+    { name: 'user-pins-anonymous', open: async (p) => { await p.goto('/users/demo'); await expectVisible(p.locator('article')); } },
+    // Addresses that name nothing: a not-found page each, and no uncaught error (checked below).
+    { name: 'user-not-found', open: async (p) => { await p.goto('/users/nobody-here'); await expectVisible(p.getByRole('heading', { name: /not found/i })); } },
+    { name: 'pin-bad-id', open: async (p) => { await p.goto('/pins/abc'); await expectVisible(p.getByRole('heading', { name: 'Pin not found' })); } },
+    { name: 'pin-unknown-id', open: async (p) => { await p.goto('/pins/999999999'); await expectVisible(p.getByRole('heading', { name: 'Pin not found' })); } },
   ];
 
   const userShots: Shot[] = [
@@ -150,6 +155,9 @@ async function run(viewport: { width: number; height: number }) {
     },
     { name: 'pin-broken-image', open: async (p) => { await p.goto(`/pins/${broken}`); await expectVisible(p.getByText('Image unavailable')); } },
     { name: 'pin-edit', open: async (p) => { await p.goto(`/pins/${newest}/edit`); await expectVisible(p.getByRole('button', { name: 'Save Changes' })); } },
+    { name: 'board-unknown-id', open: async (p) => { await p.goto('/boards/999999999'); await expectVisible(p.getByRole('heading', { name: 'Board not found' })); } },
+    { name: 'board-bad-id-manage', open: async (p) => { await p.goto('/boards/abc/manage-pins'); await expectVisible(p.getByRole('heading', { name: 'Board not found' })); } },
+    { name: 'pin-edit-bad-id', open: async (p) => { await p.goto('/pins/abc/edit'); await expectVisible(p.getByRole('heading', { name: /not found/i })); } },
     {
       name: 'pin-delete-modal',
       overlay: true,
