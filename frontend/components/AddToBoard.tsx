@@ -44,17 +44,7 @@ export function AddToBoard({ pin }: { pin: Pin }) {
 
   /** Up/Down, Home/End move through the picker's items (from the button too, while it is open). */
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
-    if (!open || !menu.current) return;
-    const keys = ['ArrowDown', 'ArrowUp', 'Home', 'End'];
-    if (!keys.includes(event.key) || event.target instanceof HTMLInputElement) return;
-    const items = Array.from(menu.current.querySelectorAll<HTMLButtonElement>('button.dropdown__item:not(:disabled), .show-more button:not(:disabled)'));
-    if (items.length === 0) return;
-    event.preventDefault();
-    const at = items.indexOf(document.activeElement as HTMLButtonElement);
-    const last = items.length - 1;
-    const next =
-      event.key === 'Home' ? 0 : event.key === 'End' ? last : event.key === 'ArrowDown' ? (at < 0 || at === last ? 0 : at + 1) : at <= 0 ? last : at - 1;
-    items[next]?.focus();
+    if (open && menu.current) moveThroughChoices(event, menu.current);
   }
 
   async function addTo(boardId: number) {
@@ -125,6 +115,20 @@ export function AddToBoard({ pin }: { pin: Pin }) {
 }
 
 /** The user's boards in the dropdown (and the cards' Save dialog), page by page, loaded when first shown. */
+/** Up/Down, Home/End move the focus through the board choices inside `container`. */
+export function moveThroughChoices(event: KeyboardEvent<HTMLElement>, container: HTMLElement): void {
+  const keys = ['ArrowDown', 'ArrowUp', 'Home', 'End'];
+  if (!keys.includes(event.key) || event.target instanceof HTMLInputElement) return;
+  const items = Array.from(container.querySelectorAll<HTMLButtonElement>('button.dropdown__item:not(:disabled), .show-more button:not(:disabled)'));
+  if (items.length === 0) return;
+  event.preventDefault();
+  const at = items.indexOf(document.activeElement as HTMLButtonElement);
+  const last = items.length - 1;
+  const next =
+    event.key === 'Home' ? 0 : event.key === 'End' ? last : event.key === 'ArrowDown' ? (at < 0 || at === last ? 0 : at + 1) : at <= 0 ? last : at - 1;
+  items[next]?.focus();
+}
+
 export function BoardChoices({ userId, pinId, busy, onChoose }: { userId: number; pinId: number; busy: boolean; onChoose: (boardId: number) => void }) {
   const list = useBoardList(userId, 'keep');
   const byId = useAtomValue(boardsByIdAtom);

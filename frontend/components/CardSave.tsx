@@ -8,7 +8,7 @@ import { boardsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
 import { saveToBoard, takeOffBoard } from '../state/board-pin-actions.ts';
 import { addBoard } from '../state/boards.ts';
 import { showToast, undoAction } from '../state/toasts.ts';
-import { BoardChoices } from './AddToBoard.tsx';
+import { BoardChoices, moveThroughChoices } from './AddToBoard.tsx';
 import { Modal } from './Modal.tsx';
 import { ShareButton } from './ShareButton.tsx';
 
@@ -73,30 +73,33 @@ export function CardSave({ pin }: { pin: Pick<Pin, 'id' | 'title' | 'image_url' 
       </button>
       {open && user ? (
         <Modal title="Save to board" onClose={() => setOpen(false)} className="modal--save">
-          <div className="card-save__share">
-            <ShareButton title={pin.title} url={`${window.location.origin}/pins/${pin.id}`} />
-            <span>Share this pin</span>
+          {/* Up/Down from anywhere in the dialog (but its text field) move through the boards. */}
+          <div onKeyDown={(event) => moveThroughChoices(event, event.currentTarget)}>
+            <div className="card-save__share">
+              <ShareButton title={pin.title} url={`${window.location.origin}/pins/${pin.id}`} />
+              <span>Share this pin</span>
+            </div>
+            {failed ? <p className="field__error">Something went wrong.</p> : null}
+            <div className="card-save__choices">
+              <BoardChoices userId={user.id} pinId={pin.id} busy={busy} onChoose={(id) => void saveTo(id)} />
+            </div>
+            <form className="dropdown__create" onSubmit={(e) => void onCreate(e)} noValidate>
+              <label className="visually-hidden" htmlFor={`card-save-${pin.id}`}>
+                New board name
+              </label>
+              <input
+                id={`card-save-${pin.id}`}
+                className="field__input"
+                placeholder="+ Create New Board"
+                value={name}
+                maxLength={LIMITS.boardName}
+                onChange={(e) => setName(e.target.value)}
+              />
+              <button type="submit" className="button" disabled={busy}>
+                Create
+              </button>
+            </form>
           </div>
-          {failed ? <p className="field__error">Something went wrong.</p> : null}
-          <div className="card-save__choices">
-            <BoardChoices userId={user.id} pinId={pin.id} busy={busy} onChoose={(id) => void saveTo(id)} />
-          </div>
-          <form className="dropdown__create" onSubmit={(e) => void onCreate(e)} noValidate>
-            <label className="visually-hidden" htmlFor={`card-save-${pin.id}`}>
-              New board name
-            </label>
-            <input
-              id={`card-save-${pin.id}`}
-              className="field__input"
-              placeholder="+ Create New Board"
-              value={name}
-              maxLength={LIMITS.boardName}
-              onChange={(e) => setName(e.target.value)}
-            />
-            <button type="submit" className="button" disabled={busy}>
-              Create
-            </button>
-          </form>
         </Modal>
       ) : null}
     </>

@@ -77,6 +77,9 @@ describe('Save from the card', () => {
     await expect.poll(() => opacity(save)).toBe('1');
     await page.keyboard.press('Enter');
     await expectVisible(dialog.getByRole('button', { name: /Card saves 1440/ }).getByText('Saved'));
+    // Arrow keys move through the boards from anywhere in the dialog.
+    await page.keyboard.press('ArrowDown');
+    expect(await page.evaluate(() => document.activeElement?.textContent ?? '')).toContain('Card saves 1440');
     console.log('screenshot', await screenshot(page, 'card-save-dialog-1440'));
     await page.keyboard.press('Escape');
     await expectGone(dialog);
@@ -100,9 +103,11 @@ describe('Save from the card', () => {
     const boardId = await saveToNewBoard(page, dialog, 'Phone saves');
     expect(await boardPinIds(page, boardId)).toEqual([pinId]);
 
-    // A second pin to the board that now exists, chosen from the list.
-    const second = page.locator('article[data-pin-id]').nth(1);
-    const secondId = Number(await second.getAttribute('data-pin-id'));
+    // A second pin to the board that now exists, chosen from the list. The toast goes first: a
+    // card scrolled to the bottom edge could sit under it, and a tap there would hit the toast.
+    await page.getByRole('status', { name: 'Notifications' }).getByRole('button', { name: 'Dismiss' }).tap();
+    const secondId = Number(await page.locator('article[data-pin-id]').nth(1).getAttribute('data-pin-id'));
+    const second = page.locator(`article[data-pin-id="${secondId}"]`);
     await second.getByRole('button', { name: /^Save .* to a board$/ }).tap();
     await dialog.getByRole('button', { name: /Phone saves/ }).tap();
     await expectGone(dialog);
