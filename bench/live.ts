@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import type { Comment } from '../contract/comments.ts';
 import type { Favorite } from '../contract/favorites.ts';
-import type { ChangesAnswer } from '../contract/changes.ts';
+import { afterPage, type ChangesAnswer } from '../contract/changes.ts';
 import type { Pin } from '../contract/pins.ts';
 import { ApiClient, signUpUser } from '../scripts/lib/client.ts';
 import { createTestDatabase, REDIS_URL } from '../scripts/lib/database.ts';
@@ -127,7 +127,7 @@ async function writeChanges(clients: ApiClient[], pin: Pin, count: number): Prom
   );
 }
 
-/** A client back after missing what came after `since`: pulls until an answer is not full. */
+/** A client back after missing what came after `since`: pulls until it has reached the head. */
 async function catchUp(baseUrl: string, since: number) {
   let cursor = since;
   let requests = 0;
@@ -145,8 +145,9 @@ async function catchUp(baseUrl: string, since: number) {
     const answer = JSON.parse(text) as ChangesAnswer;
     if ('reset' in answer) throw new Error('the log answered reset');
     changes += answer.changes.length;
-    cursor = answer.lastSeq;
-    if (answer.changes.length < 1_000) break;
+    const next = afterPage(answer);
+    cursor = next.cursor;
+    if (!next.more) break;
   }
   return { ms: performance.now() - started, requests, wire, json, changes };
 }

@@ -23,13 +23,13 @@ export const Change = z
 /**
  * The changes with `seq > since` this reader may see, oldest first, at most CHANGES_PAGE_MAX.
  *
- * `lastSeq` is where the reader's cursor goes next, and the one rule a client needs is "set the
- * cursor to `lastSeq`; ask again while the answer was full":
- *   - an answer with fewer than CHANGES_PAGE_MAX changes is complete: `lastSeq` is the log's
- *     newest seq as of the same snapshot the changes were read in (so every change up to it that
- *     this reader may see is in the answer, and an empty answer still moves the cursor on past
- *     other readers' changes);
- *   - a full answer may have more behind it: `lastSeq` is its last change's seq.
+ * `lastSeq` is the log's newest seq, read in the same snapshot as the changes (DESIGN §12), and
+ * the rule a client follows is `afterPage` below:
+ *   - an answer with fewer than CHANGES_PAGE_MAX changes is complete up to `lastSeq` (every change
+ *     up to it that this reader may see is in the answer, and an empty answer still moves the
+ *     cursor on past other readers' changes);
+ *   - a full answer is complete up to its last change; the reader asks again from there unless
+ *     that is `lastSeq` already (so 1,000 missed changes take one request, not two).
  */
 export const ChangesPage = z.object({ changes: z.array(Change), lastSeq: z.number().int().nonnegative() }).meta({ id: 'ChangesPage' });
 
@@ -44,3 +44,10 @@ export const ChangesAnswer = z.union([ChangesPage, ChangesReset]).meta({ id: 'Ch
 /** A change as clients read it: `event` names one of the change events, `data` is its payload. */
 export type ChangeEntry = { [E in ChangeEventName]: { seq: number; event: E; data: ChangeData<E> } }[ChangeEventName];
 export type ChangesAnswer = { changes: ChangeEntry[]; lastSeq: number } | { reset: true; lastSeq: number };
+
+/** Where a reader's cursor goes after a page of changes, and whether to ask again from it. */
+export function afterPage(page: { changes: readonly ChangeEntry[]; lastSeq: number }): { cursor: number; more: boolean } {
+  const last = page.changes.at(-1);
+  const cursor = page.changes.length === CHANGES_PAGE_MAX && last ? last.seq : page.lastSeq;
+  return { cursor, more: cursor < page.lastSeq };
+}

@@ -15,7 +15,7 @@ interface Row {
  * GET /api/changes (contract/changes.ts): what `userId` (undefined: anonymous) may see after
  * `since`. One statement, so the counter and the changes come from one snapshot: every seq up to
  * the counter's value has committed (numbers become visible in commit order, change-log.ts), so a
- * page that is not full is complete up to it. The scan walks the primary key from `since` and
+ * page that is not full is complete up to it, and a full one up to its last change. The scan walks the primary key from `since` and
  * stops after a page of visible rows: its cost is bounded by the log's length (a day by default).
  */
 export async function readChanges(db: Kysely<DB>, userId: number | undefined, since: number): Promise<ChangesAnswer> {
@@ -42,8 +42,7 @@ export async function readChanges(db: Kysely<DB>, userId: number | undefined, si
     const data = userId === undefined ? row.data : changeForReader(row.event, row.data, userId);
     changes.push({ seq: Number(row.seq), event: row.event, data } as ChangeEntry);
   }
-  const full = changes.length === CHANGES_PAGE_MAX;
-  return { changes, lastSeq: full ? (changes.at(-1)?.seq ?? head) : head };
+  return { changes, lastSeq: head };
 }
 
 /** The log's newest seq (`changes:head`): a plain read, it never waits for a writer's lock. */

@@ -4,8 +4,9 @@
 // Two numbers, nothing persisted (a page load starts afresh):
 //   - `cursor`, complete-through: every change up to it that this tab may see has been applied
 //     (or predates this page). It moves only with an answer of GET /api/changes (to its
-//     `lastSeq`): socket events arrive per room and in no global order, so one event says nothing
-//     about the seqs below it. It starts at the first `changes:head` the socket gets: the screens
+//     `lastSeq`, or to its last change when the answer was full; contract/changes.ts afterPage):
+//     socket events arrive per room and in no global order, so one event says nothing about the
+//     seqs below it. It starts at the first `changes:head` the socket gets: the screens
 //     a fresh page shows come from its REST loads, as before.
 //   - `applied`: the seqs above the cursor already applied (from the socket or a pull), so the
 //     same change coming both ways is applied once. A seq at or below the cursor (and above where
@@ -14,7 +15,7 @@
 // `changes:head` is past the cursor (the server sends one on connect, after its Redis adapter
 // reconnects, and now and then while the log moves). Only a `{reset: true}` answer (the log no
 // longer reaches back to the cursor) falls back to refetching the screens (./resync.ts).
-import { CHANGES_PAGE_MAX, type ChangesAnswer } from '../../contract/changes.ts';
+import { afterPage, type ChangesAnswer } from '../../contract/changes.ts';
 
 export interface ChangeTrackerDeps {
   /** Applies one event to the store (through the load replay, ./load-replay.ts). */
@@ -99,8 +100,9 @@ export function createChangeTracker(deps: ChangeTrackerDeps): ChangeTracker {
       for (const change of answer.changes) {
         if (take(change.seq)) deps.apply(change.event, { ...change.data, seq: change.seq });
       }
-      advance(answer.lastSeq);
-      if (answer.changes.length < CHANGES_PAGE_MAX) return;
+      const { cursor: next, more } = afterPage(answer);
+      advance(next);
+      if (!more) return;
     }
   }
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { ChangeEntry, ChangesAnswer } from '../../contract/changes.ts';
+import { afterPage, type ChangeEntry, type ChangesAnswer } from '../../contract/changes.ts';
 import type { Comment } from '../../contract/comments.ts';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { Favorite } from '../../contract/favorites.ts';
@@ -26,7 +26,7 @@ async function changesSince(client: ApiClient, since: number): Promise<ChangesAn
   return res.body;
 }
 
-/** Pages through the log from `since` as a client does: cursor = lastSeq, again while full. */
+/** Pages through the log from `since` as a client does (contract/changes.ts afterPage). */
 async function pullAll(client: ApiClient, since: number): Promise<{ changes: ChangeEntry[]; lastSeq: number }> {
   const changes: ChangeEntry[] = [];
   let cursor = since;
@@ -34,8 +34,9 @@ async function pullAll(client: ApiClient, since: number): Promise<{ changes: Cha
     const answer = await changesSince(client, cursor);
     if ('reset' in answer) throw new Error(`unexpected reset from ${cursor}`);
     changes.push(...answer.changes);
-    cursor = answer.lastSeq;
-    if (answer.changes.length < 1_000) return { changes, lastSeq: cursor };
+    const next = afterPage(answer);
+    cursor = next.cursor;
+    if (!next.more) return { changes, lastSeq: cursor };
   }
 }
 
@@ -95,7 +96,7 @@ describe('GET /api/changes', () => {
     }
   });
 
-  test('at most 1,000 changes per answer: a full answer ends at its last seq, the next one goes on from there', async () => {
+  test('at most 1,000 changes per answer: a full answer is complete to its last change, the next goes on from there; exactly 1,000 missed take one request', async () => {
     const start = await head();
     // 1,500 public changes written straight into the log (requests would take a while).
     await db().transaction().execute(async (trx) => {
@@ -108,12 +109,19 @@ describe('GET /api/changes', () => {
     const first = await changesSince(anonymous, start);
     if ('reset' in first) throw new Error('reset');
     expect(first.changes).toHaveLength(1_000);
-    expect(first.lastSeq).toBe(start + 1_000);
-    const second = await changesSince(anonymous, first.lastSeq);
+    expect(first.lastSeq).toBe(start + 1_500);
+    expect(afterPage(first)).toEqual({ cursor: start + 1_000, more: true });
+    const second = await changesSince(anonymous, start + 1_000);
     if ('reset' in second) throw new Error('reset');
     expect(second.changes).toHaveLength(500);
     expect(second.changes[0]?.seq).toBe(start + 1_001);
     expect(second.lastSeq).toBe(start + 1_500);
+    expect(afterPage(second)).toEqual({ cursor: start + 1_500, more: false });
+    // 1,000 behind the head exactly: the full answer ends at the head, so nothing more to ask.
+    const exact = await changesSince(anonymous, start + 500);
+    if ('reset' in exact) throw new Error('reset');
+    expect(exact.changes).toHaveLength(1_000);
+    expect(afterPage(exact)).toEqual({ cursor: start + 1_500, more: false });
   });
 
   test('concurrent writers: a poller that loops from its cursor reads every change once, with no gaps (numbers are visible in commit order)', async () => {
@@ -134,9 +142,10 @@ describe('GET /api/changes', () => {
         const answer = await changesSince(anonymous, cursor);
         if ('reset' in answer) throw new Error('reset');
         seen.push(...answer.changes.map((c) => c.seq));
-        cursor = answer.lastSeq;
+        const next = afterPage(answer);
+        cursor = next.cursor;
         rounds += 1;
-        if (last && answer.changes.length < 1_000) return rounds;
+        if (last && !next.more) return rounds;
       }
     })();
     await Promise.all(
