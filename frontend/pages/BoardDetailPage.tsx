@@ -8,6 +8,7 @@ import { renameBoard } from '../api/boards.ts';
 import { BoardMembersDialog } from '../components/boards/BoardMembersDialog.tsx';
 import { MemberAvatars } from '../components/boards/MemberAvatars.tsx';
 import { BoardPresence } from '../components/BoardPresence.tsx';
+import { CardSave } from '../components/CardSave.tsx';
 import { ConfirmModal } from '../components/ConfirmModal.tsx';
 import { NotFound } from '../components/ErrorPage.tsx';
 import { MasonryGrid } from '../components/grid/MasonryGrid.tsx';
@@ -82,7 +83,7 @@ export function BoardPinsGrid({ board, pins, restoreKey, footer }: { board: Boar
 function BoardPinCard({ pinId, footer }: { pinId: number; footer: (pin: BoardPin) => ReactNode }) {
   const pin = useEntity(boardPinsByIdAtom, pinId);
   if (!pin) return null;
-  return <PinCard pinId={pin.id} title={pin.title} imageUrl={pin.image_url} image={pin.image} footer={footer(pin)} />;
+  return <PinCard pinId={pin.id} title={pin.title} imageUrl={pin.image_url} image={pin.image} actions={<CardSave pin={pin} />} footer={footer(pin)} />;
 }
 
 export function BoardDetailPage() {

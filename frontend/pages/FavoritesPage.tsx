@@ -5,6 +5,7 @@ import type { Favorite } from '../../contract/index.ts';
 import { fetchFavoritePage, removeFavorite as removeFavoriteCall } from '../api/favorites.ts';
 import { refavorite } from '../hooks/useFavoriteToggle.ts';
 import { showToast, undoAction } from '../state/toasts.ts';
+import { CardSave } from '../components/CardSave.tsx';
 import { MasonryGrid } from '../components/grid/MasonryGrid.tsx';
 import { SkeletonGrid } from '../components/grid/SkeletonGrid.tsx';
 import { HeartIcon } from '../components/Icons.tsx';
@@ -94,6 +95,7 @@ function FavoriteCard({ favoriteId }: { favoriteId: number }) {
       title={favorite.title}
       imageUrl={favorite.image_url}
       image={favorite.image}
+      actions={<CardSave pin={{ id: favorite.pin_id, title: favorite.title, image_url: favorite.image_url, image: favorite.image }} />}
       footer={
         <button
           type="button"

@@ -1,4 +1,4 @@
-// Issue #12 in Chromium: Save from a grid card. On a desktop the card's Save shows on hover and on
+// Issue #12 in Chromium: Save from a grid card (home, user pages, your pins, favorites, boards). On a desktop the card's Save shows on hover and on
 // keyboard focus; on a phone (touch, no hover) it is always there. It opens the pin page's board
 // picker in a dialog (boards holding the pin marked "Saved", a new board made inline, Share),
 // saves in place with an Undo toast, and a signed-out visitor is sent to log in and brought back.
@@ -113,6 +113,15 @@ describe('Save from the card', () => {
     await expectGone(dialog);
     await expectVisible(page.getByRole('status', { name: 'Notifications' }).getByText('Saved to Phone saves'));
     expect((await boardPinIds(page, boardId)).sort()).toEqual([pinId, secondId].sort());
+
+    // The board's own grid and the favorites grid have Save on their cards too.
+    await page.goto(`/boards/${boardId}`);
+    await expectVisible(page.locator(`article[data-pin-id="${secondId}"]`).getByRole('button', { name: /^Save .* to a board$/ }));
+    await page.goto('/');
+    await page.locator(`article[data-pin-id="${pinId}"]`).getByRole('button', { name: /^Add .* to favorites$/ }).tap();
+    await expectVisible(page.locator(`article[data-pin-id="${pinId}"]`).getByRole('button', { name: /^Remove .* from favorites$/ }));
+    await page.goto('/favorites');
+    await expectVisible(page.locator(`article[data-pin-id="${pinId}"]`).getByRole('button', { name: /^Save .* to a board$/ }));
     expect(errors).toEqual([]);
     await context.close();
   });
