@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import type { BoardPage } from '../../contract/boards.ts';
 
 export { ensureClientBuilt, launchChromium } from '../../scripts/lib/browser.ts';
 
@@ -78,6 +79,13 @@ export async function expectGone(locator: Locator, timeout = PAGE_WAIT_MS): Prom
  * Sends a deferred delete now (frontend/state/deferred-deletes.ts): dismisses its Undo toast and
  * waits for the DELETE's answer, so what follows sees the deletion.
  */
+/** The board's pin ids as the server holds them (the page's own session). */
+export async function boardPinIds(page: Page, boardId: number): Promise<number[]> {
+  const res = await page.request.get(`/api/boards/${boardId}`);
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as BoardPage).pins.map((pin) => pin.id);
+}
+
 export async function commitDelete(page: Page, toastText: string): Promise<void> {
   const toast = page.getByRole('status', { name: 'Notifications' }).locator('.toast', { hasText: toastText });
   const answered = page.waitForResponse((response) => response.request().method() === 'DELETE', { timeout: PAGE_WAIT_MS });

@@ -4,10 +4,9 @@
 // saves in place with an Undo toast, and a signed-out visitor is sent to log in and brought back.
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BoardPage } from '../../contract/boards.ts';
 import { DEMO_PINS } from '../support/demo.ts';
 import { startServer, type TestServer } from '../support/server.ts';
-import { PHONE, ensureClientBuilt, expectGone, expectPath, expectVisible, launchChromium, newAccount, openTab, screenshot, seriousA11yViolations, signUp } from './browser.ts';
+import { boardPinIds, ensureClientBuilt, expectGone, expectPath, expectVisible, launchChromium, newAccount, openTab, PHONE, screenshot, seriousA11yViolations, signUp } from './browser.ts';
 
 let server: TestServer;
 let browser: Browser;
@@ -22,12 +21,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-async function boardPinIds(page: Page, boardId: number): Promise<number[]> {
-  const res = await page.request.get(`/api/boards/${boardId}`);
-  expect(res.status()).toBe(200);
-  return ((await res.json()) as BoardPage).pins.map((pin) => pin.id);
-}
 
 const opacity = (locator: Locator) => locator.evaluate((el) => getComputedStyle(el.closest('.pin-card__actions') ?? el).opacity);
 

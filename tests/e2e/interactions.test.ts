@@ -2,12 +2,11 @@
 // restore exactly what REST held before; "Favorited!" no longer moves or covers the title; names
 // link to user pages; a deleted pin or board can be undone for a few seconds; a signed-out visitor is offered "Log in to comment". Phone and desktop, with
 // screenshots and axe checks.
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BoardPage } from '../../contract/boards.ts';
 import { DEMO_PINS, PHOTO_URL } from '../support/demo.ts';
 import { startServer, type TestServer } from '../support/server.ts';
-import { DESKTOP, PHONE, commitDelete, createPin, ensureClientBuilt, expectGone, expectPath, expectVisible, launchChromium, newAccount, openTab, screenshot, seriousA11yViolations, signUp } from './browser.ts';
+import { boardPinIds, commitDelete, createPin, DESKTOP, ensureClientBuilt, expectGone, expectPath, expectVisible, launchChromium, newAccount, openTab, PHONE, screenshot, seriousA11yViolations, signUp } from './browser.ts';
 
 let server: TestServer;
 let browser: Browser;
@@ -22,13 +21,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-/** The board's pin ids as the server holds them (the page's own session). */
-async function boardPinIds(page: Page, boardId: number): Promise<number[]> {
-  const res = await page.request.get(`/api/boards/${boardId}`);
-  expect(res.status()).toBe(200);
-  return ((await res.json()) as BoardPage).pins.map((pin) => pin.id);
-}
 
 async function firstPin(): Promise<{ id: number; owner: string }> {
   const res = await fetch(`${server.url}/api/pins/?limit=1`);
