@@ -98,7 +98,10 @@ describe('deletes with Undo', () => {
       const toasts = page.getByRole('status', { name: 'Notifications' });
       const title = `Undo me ${viewport.width}`;
       const pinId = await createPin(page, { title, imageUrl: PHOTO_URL });
-      const pinBefore = await (await page.request.get(`/api/pins/${pinId}`)).json();
+      // The image import job updates the pin once it has stored the picture: compare after that.
+      const readPin = async () => (await page.request.get(`/api/pins/${pinId}`)).json() as Promise<{ image: unknown }>;
+      await expect.poll(async () => (await readPin()).image !== null, { timeout: 30_000 }).toBe(true);
+      const pinBefore = await readPin();
 
       const deletePin = async () => {
         await page.goto(`/pins/${pinId}`);
@@ -114,7 +117,7 @@ describe('deletes with Undo', () => {
       await toasts.locator('.toast', { hasText: 'Pin deleted' }).getByRole('button', { name: 'Undo' }).click();
       await expectVisible(toasts.getByText('Pin restored'));
       await expectVisible(page.getByRole('link', { name: title, exact: true }));
-      expect(await (await page.request.get(`/api/pins/${pinId}`)).json()).toEqual(pinBefore);
+      expect(await readPin()).toEqual(pinBefore);
 
       await deletePin();
       await commitDelete(page, 'Pin deleted');
