@@ -86,4 +86,3 @@ async function send(store: Store, key: string, keepalive: boolean): Promise<void
 export async function sendDeferredDeletes(store: Store, keepalive = false): Promise<void> {
   await Promise.all([...pendingOf(store).keys()].map((key) => send(store, key, keepalive)));
 }
-
