@@ -39,8 +39,8 @@ describe('live screens', () => {
     await screen.findByRole('link', { name: 'Pin 1' });
     const s = await socket();
     act(() => s.serverConnect());
+    await waitFor(() => expect([...gridCardIds()].sort()).toEqual([1, 2, 3])); // every card placed, not just the first
     const order = gridCardIds();
-    expect([...order].sort()).toEqual([1, 2, 3]);
     await waitFor(() => expect(s.watchedIds()).toEqual([1, 2, 3]));
 
     act(() => s.serverEmit('pin:created', { pin: makePin(9, alice, { created_at: '2026-01-01T00:00:00.000Z' }) }));

@@ -14,7 +14,7 @@ describe('Home page', () => {
     renderApp('/', { handlers: { 'GET /api/pins/': { body: { pins: [makePin(1), makePin(2)] } } } });
     const grid = await screen.findByRole('region', { name: 'All pins' });
     // The region shows before the grid has measured and placed its cards: wait for them.
-    expect(await within(grid).findAllByRole('article')).toHaveLength(2);
+    await waitFor(() => expect(within(grid).getAllByRole('article')).toHaveLength(2));
     expect(within(grid).getAllByRole('button').map((button) => button.getAttribute('aria-label'))).toEqual(['Save Pin 1 to a board', 'Save Pin 2 to a board']);
     expect(within(grid).queryByRole('link', { name: /^Edit/ })).toBeNull();
   });
@@ -43,8 +43,9 @@ describe('Home page', () => {
     const grid = await screen.findByRole('region', { name: 'All pins' });
     const shuffle = sent('GET', '/api/pins/').find((c) => c.query.get('order') === 'shuffle');
     expect(shuffle?.query.get('seed')).toMatch(/^[0-9]+$/);
+    // The region shows before the grid has measured and placed its cards: wait for them.
+    await waitFor(() => expect(gridCardIds()).toEqual([1, 2, 3, 4, 5, 6, 7, 8])); // the server's order, as served
     const first = gridCardIds();
-    expect(first).toEqual([1, 2, 3, 4, 5, 6, 7, 8]); // the server's order, as served
     act(() => upsertPin(store, { ...pins[3]!, title: 'Changed title', updated_at: '2026-01-01T00:00:00.000Z' }));
     expect(gridCardIds()).toEqual(first);
     expect(within(grid).getByRole('link', { name: 'Changed title' })).toBeTruthy();
