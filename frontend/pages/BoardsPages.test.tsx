@@ -106,7 +106,7 @@ describe('Board detail page', () => {
     await ui.click(screen.getByRole('button', { name: 'Delete Pin Pin 1 from this board' }));
     await ui.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
     await waitFor(() => expect(screen.queryByRole('link', { name: 'Pin 1' })).toBeNull());
-    expect(screen.getByRole('link', { name: 'Pin 2' })).toBeTruthy();
+    expect(await screen.findByRole('link', { name: 'Pin 2' })).toBeTruthy();
     expect(screen.queryByRole('alertdialog')).toBeNull();
   });
 

@@ -47,7 +47,7 @@ describe('deferred deletes with Undo', () => {
     await waitFor(() => expect(sent('DELETE', '/api/pins/5')).toHaveLength(1), { timeout: 3 * UNDO_DELETE_MS });
     await waitFor(() => expect(within(toaster()).queryByText('Pin deleted')).toBeNull());
     expect(screen.queryByRole('link', { name: 'Pin 5' })).toBeNull();
-    expect(screen.getByRole('link', { name: 'Pin 6' })).toBeTruthy();
+    expect(await screen.findByRole('link', { name: 'Pin 6' })).toBeTruthy();
   });
 
   it('a DELETE the server refuses is logged and the pin shows again (SPEC §8: no message)', async () => {
