@@ -112,7 +112,18 @@ async function settleImages(page: Page): Promise<void> {
       ),
     );
   });
-  await page.waitForTimeout(300); // fade-in transition
+  // Then the fade-ins and other transitions that are under way (not the endless ones, such as a
+  // skeleton's shimmer): a fixed pause here cost 22 s in the screens test alone.
+  // Two frames first, so a fade started by the last image's load event (a class set on render) runs.
+  await page.evaluate(async () => {
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    await Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => Number.isFinite(animation.effect?.getComputedTiming().endTime ?? Infinity))
+        .map((animation) => animation.finished.catch(() => undefined)),
+    );
+  });
 }
 
 /**
