@@ -40,8 +40,18 @@ export function fileReceiver(spec: UploadSpec): ReceiveFile {
     // each is bounded like a JSON body.
     limits: { fileSize: spec.maxBytes, files: 1, fields: 10, fieldSize: LIMITS.bodyBytes, parts: 11, fieldNameSize: 100, headerPairs: 100 },
   }).single(spec.field);
+  // The most a form within those limits can weigh: the file, the fields, and room for the parts'
+  // headers and boundaries.
+  const largestForm = spec.maxBytes + 10 * LIMITS.bodyBytes + 64 * 1024;
   return (req, res) =>
     new Promise((resolve, reject) => {
+      // A body declared larger than any acceptable form is refused before a byte of it is read, and
+      // the connection is closed rather than drained (multer would read 20 MB before saying no).
+      if (Number(req.headers['content-length']) > largestForm) {
+        res.setHeader('Connection', 'close');
+        reject(new HttpError(413, spec.tooLarge, { fields: { [spec.field]: spec.tooLarge } }));
+        return;
+      }
       parse(req, res, (error: unknown) => {
         if (error) {
           reject(uploadError(error, spec));

@@ -1,4 +1,5 @@
 import { readdir } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ErrorBody } from '../../contract/errors.ts';
@@ -186,6 +187,32 @@ describe('refusals leave no row and no file', () => {
     const big = Buffer.alloc(IMAGE_LIMITS.maxBytes + 1);
     whole.copy(big);
     await expectRefused(() => upload(big, 'huge.jpg'), 413, 'Images can be at most 20 MB.');
+  });
+
+  test('a body declared at 1 GB → 413 at once, before any of it is sent, and the connection is closed', async () => {
+    const before = await imageRows();
+    // Headers only: a server that read the body first would wait here for a gigabyte that never comes.
+    const answer = await new Promise<{ status: number; connection: string | undefined; body: ErrorBody }>((resolve, reject) => {
+      const req = httpRequest(`${server.url}/api/images/`, {
+        method: 'POST',
+        headers: {
+          cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+          'x-xsrf-token': client.csrfToken ?? '',
+          'content-type': 'multipart/form-data; boundary=b',
+          'content-length': String(1024 ** 3),
+        },
+      });
+      req.on('response', (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body: JSON.parse(text) as ErrorBody }));
+      });
+      req.on('error', reject);
+      req.write('--b\r\nContent-Disposition: form-data; name="file"; filename="huge.jpg"\r\n\r\n');
+    });
+    expect(answer).toEqual({ status: 413, connection: 'close', body: { message: 'Images can be at most 20 MB.', errors: ['Images can be at most 20 MB.'], fields: { file: 'Images can be at most 20 MB.' } } });
+    expect(await imageRows()).toBe(before);
   });
 
   test('exactly 20 MB is accepted', async () => {
