@@ -19,8 +19,9 @@ export interface SessionCacheOptions {
  * A shared session store (Redis) with a short in-process memory in front, so a signed-in read costs
  * no round trip while its session was read in the last few seconds. A session that is changed or
  * ended here is told to the other instances (`onChange`, wired to the socket adapter by
- * backend/realtime/cache-relay.ts), which forget it at once; expiry is checked on every read; and if
- * a message is ever lost, the TTL bounds how long another instance can still accept an ended session.
+ * backend/realtime/cache-relay.ts), which forget it before the change answers; expiry is checked
+ * on every read; and if a message is ever lost, the TTL bounds how long another instance can still
+ * accept an ended session.
  *
  * It deliberately has no `touch`: sessions do not roll (the cookie's expiry is fixed at sign-in),
  * so refreshing the store's TTL on every request would be a write per read for nothing.
@@ -31,8 +32,12 @@ export class CachedSessionStore extends Store {
   readonly #cache = new Map<string, Entry>();
   /** Counts changes and forgets: a read that overlapped one may have fetched what it replaced. */
   #changes = 0;
-  /** Tells the other instances that a session changed or ended; set once the adapter exists. */
-  onChange: (sessionId: string) => void = () => {};
+  /**
+   * Tells the other instances that a session changed or ended; set once the adapter exists. It
+   * settles when they have forgotten it (or after a bounded wait), and only then does the change
+   * answer: a logout that has answered is over on every instance.
+   */
+  onChange: (sessionId: string) => Promise<void> = async () => {};
 
   constructor(inner: Store, options: SessionCacheOptions) {
     super();
@@ -67,8 +72,7 @@ export class CachedSessionStore extends Store {
     this.#cache.delete(sid);
     this.#inner.set(sid, session, (error) => {
       if (!error) this.#remember(sid, session);
-      this.onChange(sid);
-      callback?.(error);
+      void this.onChange(sid).then(() => callback?.(error));
     });
   }
 
@@ -76,8 +80,7 @@ export class CachedSessionStore extends Store {
     this.#changes++;
     this.#cache.delete(sid);
     this.#inner.destroy(sid, (error) => {
-      this.onChange(sid);
-      callback?.(error);
+      void this.onChange(sid).then(() => callback?.(error));
     });
   }
 

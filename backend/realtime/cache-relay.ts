@@ -20,6 +20,13 @@ const INVALIDATIONS: Invalidations = {
 const MAX_TAGS = 100;
 
 /**
+ * How long an ended or changed session waits for the other instances to confirm they forgot it.
+ * They answer in milliseconds; one that does not (hung, or Redis away) is covered by the session
+ * cache's TTL, so the logout is not held up for long.
+ */
+export const SESSION_FORGET_WAIT_MS = 1_000;
+
+/**
  * Keeps every instance's caches true: a change drops its read-cache tags here at once and on the
  * other instances through the adapter; a session changed or ended here is forgotten everywhere.
  * Subscribe it before the socket relay: the bus calls listeners in order, and the Redis adapter
@@ -48,16 +55,27 @@ export function startCacheRelay(
       reads.invalidate(tags as string[]);
     }
   };
-  const sessionFromPeer = (sessionId: unknown) => {
+  const sessionFromPeer = (sessionId: unknown, forgotten: unknown) => {
     if (typeof sessionId === 'string') sessions?.forget(sessionId);
+    if (typeof forgotten === 'function') (forgotten as (ok: true) => void)(true);
   };
   io.sockets.on('cache:invalidate', tagsFromPeer);
   io.sockets.on('session:forget', sessionFromPeer);
-  if (sessions) sessions.onChange = (sessionId) => tell('session:forget', sessionId);
+  if (sessions) {
+    sessions.onChange = (sessionId) =>
+      new Promise<void>((resolve) => {
+        if (!peers) return resolve();
+        const gaveUp = setTimeout(resolve, SESSION_FORGET_WAIT_MS);
+        io.serverSideEmit('session:forget', sessionId, () => {
+          clearTimeout(gaveUp);
+          resolve();
+        });
+      });
+  }
   return () => {
     offs.forEach((off) => off());
     io.sockets.off('cache:invalidate', tagsFromPeer);
     io.sockets.off('session:forget', sessionFromPeer);
-    if (sessions) sessions.onChange = () => {};
+    if (sessions) sessions.onChange = async () => {};
   };
 }

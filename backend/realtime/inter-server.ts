@@ -6,5 +6,6 @@
  */
 export interface InterServerEvents {
   'cache:invalidate': (tags: string[]) => void;
-  'session:forget': (sessionId: string) => void;
+  /** Acknowledged, so the instance that ended a session answers only once the others forgot it. */
+  'session:forget': (sessionId: string, forgotten: (ok: true) => void) => void;
 }
