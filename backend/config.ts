@@ -77,6 +77,10 @@ const EnvSchema = z.object({
   CHANGES_RETENTION_HOURS: positiveInt(24),
   CHANGES_PRUNE_INTERVAL_SECONDS: positiveInt(600),
   CHANGES_HEAD_INTERVAL_SECONDS: z.coerce.number().min(0.1).max(3600).default(30),
+  // Stored images no pin uses (an upload never pinned, a deleted pin's image) are deleted after
+  // this long, by the images.sweep job each instance sends this often (backend/images/sweep.ts).
+  IMAGE_SWEEP_GRACE_HOURS: positiveInt(24),
+  IMAGE_SWEEP_INTERVAL_SECONDS: positiveInt(3600),
   // Stored images (DESIGN §10): a local folder, unless S3_BUCKET names a bucket.
   MEDIA_DIR: z.string().min(1).default('./data/media'),
   S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens').optional(),
@@ -161,6 +165,8 @@ export interface Config {
   };
   /** The change log: retention, and the per-instance pruning and head intervals. */
   changes: { retentionHours: number; pruneIntervalMs: number; headIntervalMs: number };
+  /** Stored images no pin uses: kept this long, then deleted by a job sent this often. */
+  imageSweep: { graceHours: number; intervalMs: number };
   /** Where stored images are kept: a folder, or an S3-compatible bucket. */
   media:
     | { kind: 'local'; dir: string }
@@ -304,6 +310,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pruneIntervalMs: e.CHANGES_PRUNE_INTERVAL_SECONDS * 1000,
       headIntervalMs: e.CHANGES_HEAD_INTERVAL_SECONDS * 1000,
     },
+    imageSweep: { graceHours: e.IMAGE_SWEEP_GRACE_HOURS, intervalMs: e.IMAGE_SWEEP_INTERVAL_SECONDS * 1000 },
     media: parseMedia(e),
     imageProcessing: { concurrency: e.IMAGE_PROCESS_CONCURRENCY, queue: e.IMAGE_PROCESS_QUEUE },
   };

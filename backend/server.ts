@@ -13,6 +13,7 @@ import { queueImports } from './images/import-job.ts';
 import { appJobs } from './jobs/app-jobs.ts';
 import { type JobSetup, mergeJobSetups } from './jobs/define.ts';
 import { type JobQueue, startJobQueue } from './jobs/queue.ts';
+import { sendRepeatedly } from './jobs/repeat.ts';
 import { CachedSessionStore } from './http/cached-session-store.ts';
 import { ReadCache } from './http/read-cache.ts';
 import { configureImageProcessing } from './images/process.ts';
@@ -30,7 +31,6 @@ import { PRESENCE_LIMITS } from '../contract/presence.ts';
 import { startCacheRelay } from './realtime/cache-relay.ts';
 import { startRelay } from './realtime/relay.ts';
 import { startHeadAnnouncer } from './changes/head.ts';
-import { schedulePruning } from './changes/prune.ts';
 import { connectRedis } from './redis.ts';
 
 /**
@@ -97,7 +97,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       catchPublishFailures(pubSub[0] as Redis, (error) => logger.warn({ err: error }, 'live event not published'));
     }
     // After the migrations: handlers use the app's tables. (The queue installs its own schema.)
-    const ownJobs = appJobs({ storage: media, imports: config.imports, changeRetentionHours: config.changes.retentionHours });
+    const ownJobs = appJobs({ storage: media, imports: config.imports, changeRetentionHours: config.changes.retentionHours, imageSweepGraceHours: config.imageSweep.graceHours });
     const setup = options.jobs ? mergeJobSetups(ownJobs, options.jobs) : ownJobs;
     jobs = await startJobQueue({ database, setup, events, logger, config: config.jobs });
     // The demo's pictures go through the same pipeline as any pin's image, in the background: the
@@ -160,9 +160,13 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   // Before the socket relay: an instance drops a stale answer before its clients hear of the change.
   const stopCacheRelay = startCacheRelay(io, events, { reads, sessions }, pubSub.length === 2);
   const stopRelay = startRelay(io, events);
-  const stopPruning = schedulePruning(jobs.sender, database.db, {
+  const stopPruning = sendRepeatedly(jobs.sender, database.db, 'changes.prune', {
     intervalMs: config.changes.pruneIntervalMs,
     onError: (error) => logger.warn({ err: error }, 'change-log pruning not queued'),
+  });
+  const stopSweeping = sendRepeatedly(jobs.sender, database.db, 'images.sweep', {
+    intervalMs: config.imageSweep.intervalMs,
+    onError: (error) => logger.warn({ err: error }, 'image sweep not queued'),
   });
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
@@ -175,6 +179,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     closing ??= (async () => {
       lifecycle.shuttingDown = true;
       stopPruning();
+      stopSweeping();
       heads.stop();
       // Workers stop fetching now; running handlers get the same grace as requests (then their jobs
       // are failed, to be retried elsewhere or later). Both need the database, closed last.

@@ -41,6 +41,8 @@ export interface ImagesTable {
   /** A thumbhash, base64. */
   placeholder: string;
   created_at: CreatedAt;
+  /** Since when no pin uses it (null while one does): the sweep's candidates (backend/images/sweep.ts). */
+  unreferenced_since: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'gif' | 'avif';

@@ -32,7 +32,7 @@ try {
       const storage = await createMediaStorage(config.media);
       const jobs = await startJobQueue({
         database,
-        setup: appJobs({ storage, imports: config.imports, changeRetentionHours: config.changes.retentionHours }),
+        setup: appJobs({ storage, imports: config.imports, changeRetentionHours: config.changes.retentionHours, imageSweepGraceHours: config.imageSweep.graceHours }),
         events: new EventBus((error) => logger.error({ err: error }, 'event listener failed')),
         logger,
         config: { ...config.jobs, workers: false },

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { IMAGE_LIMITS, type StoredImage, THUMBNAIL_WIDTHS } from '../../contract/images.ts';
 import type { DB, ImageFormat } from '../../db/schema.ts';
 import { ImageRefusedError } from '../errors.ts';
@@ -26,6 +26,7 @@ export interface StoredImageResult {
  * write: it leaves no row and no file. A failure part-way (storage or database down) may leave
  * files without a row; they are never deleted here, as another call storing the same bytes at the
  * same moment may have just written its row over the same keys, and a retry rewrites them anyway.
+ * Images no pin uses are deleted after a grace period (sweep.ts).
  */
 export async function storeImage(deps: { db: Kysely<DB>; storage: MediaStorage }, bytes: Buffer): Promise<StoredImageResult> {
   if (bytes.length === 0) throw new ImageRefusedError('empty');
@@ -34,7 +35,7 @@ export async function storeImage(deps: { db: Kysely<DB>; storage: MediaStorage }
   if (!format) throw new ImageRefusedError('not-an-image');
   const sha256 = createHash('sha256').update(bytes).digest('hex');
 
-  const existing = await findImage(deps.db, sha256);
+  const existing = await touchImage(deps.db, sha256);
   if (existing) return resultOf(existing);
 
   const processed = await processImage(bytes, format);
@@ -51,6 +52,20 @@ export async function storeImage(deps: { db: Kysely<DB>; storage: MediaStorage }
     .executeTakeFirst();
   // Stored meanwhile by another call: its row is the one every reader sees, so answer that.
   return resultOf(inserted ?? (await findImage(deps.db, sha256)) ?? fields);
+}
+
+/**
+ * An image already stored, marked as just stored again if no pin uses it: its grace before the
+ * sweep (sweep.ts) starts over, so the pin about to be made of it finds it. Undefined when there is
+ * none, or when the sweep has just deleted it (this waits for the sweep's row lock).
+ */
+function touchImage(db: Kysely<DB>, sha256: string): Promise<ImageFields | undefined> {
+  return db
+    .updateTable('images')
+    .set({ unreferenced_since: sql<Date | null>`case when unreferenced_since is null then null else now() end` })
+    .where('sha256', '=', sha256)
+    .returning(['sha256', 'format', 'width', 'height', 'placeholder'])
+    .executeTakeFirst();
 }
 
 function findImage(db: Kysely<DB>, sha256: string): Promise<ImageFields | undefined> {

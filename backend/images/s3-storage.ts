@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import type { Config } from '../config.ts';
 import { checkedKey, type MediaObject, type MediaStorage, type MediaStream } from './storage.ts';
 
@@ -72,6 +72,11 @@ export class S3MediaStorage implements MediaStorage {
 
   async exists(key: string): Promise<boolean> {
     return (await this.stat(key)) !== undefined;
+  }
+
+  async delete(key: string): Promise<void> {
+    // S3 answers a delete of a missing key with success too.
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: checkedKey(key).key }));
   }
 }
 

@@ -31,6 +31,8 @@ export interface MediaStorage {
   /** The file as a stream, with its size and type, or undefined when there is none. */
   get(key: string): Promise<MediaStream | undefined>;
   exists(key: string): Promise<boolean>;
+  /** Removes the file; one that is not there is no error (the sweep may run twice). */
+  delete(key: string): Promise<void>;
 }
 
 /**
@@ -120,6 +122,12 @@ export class LocalMediaStorage implements MediaStorage {
 
   async exists(key: string): Promise<boolean> {
     return (await this.stat(key)) !== undefined;
+  }
+
+  async delete(key: string): Promise<void> {
+    await unlink(this.pathOf(key)).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    });
   }
 }
 

@@ -14,13 +14,22 @@ export const JOBS = defineJobs({
     retryDelaySeconds: 10,
   },
   /**
-   * Delete change-log rows older than CHANGES_RETENTION_HOURS (backend/changes/prune.ts sends one
-   * now and then from every instance; a second run in a row deletes nothing).
+   * Delete change-log rows older than CHANGES_RETENTION_HOURS (repeat.ts sends one now and then
+   * from every instance; a second run in a row deletes nothing).
    */
   'changes.prune': {
     data: z.object({}),
     retryLimit: 1,
     retryDelaySeconds: 60,
+  },
+  /**
+   * Delete the stored images (rows and files) no pin has used for IMAGE_SWEEP_GRACE_HOURS
+   * (backend/images/sweep.ts; sent like changes.prune).
+   */
+  'images.sweep': {
+    data: z.object({}),
+    retryLimit: 1,
+    retryDelaySeconds: 300,
   },
 });
 

@@ -7,6 +7,7 @@ import * as countsAndPaging from './20261123_0005_counts_and_paging.ts';
 import * as favoriteFunctions from './20261124_0006_favorite_functions.ts';
 import * as images from './20261125_0007_images.ts';
 import * as changesAndMembers from './20261126_0008_changes_and_members.ts';
+import * as imageReferences from './20261126_0009_image_references.ts';
 
 // Migrations are listed here explicitly (rather than read from the folder at run time) so that the
 // same list works from source, in tests and in a bundled build. Names sort by timestamp.
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '20261124_0006_favorite_functions': favoriteFunctions,
   '20261125_0007_images': images,
   '20261126_0008_changes_and_members': changesAndMembers,
+  '20261126_0009_image_references': imageReferences,
 };
 
 export const migrationProvider: MigrationProvider = {

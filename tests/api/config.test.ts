@@ -32,6 +32,12 @@ test('presence: TTL and heartbeat have defaults (crash bound 60 s) and a heartbe
   expect(() => loadConfig({ PRESENCE_TTL_SECONDS: '0' })).toThrow(/PRESENCE_TTL_SECONDS/);
 });
 
+test('unused stored images are kept a day and swept hourly by default; IMAGE_SWEEP_* set both', () => {
+  expect(loadConfig({}).imageSweep).toEqual({ graceHours: 24, intervalMs: 3_600_000 });
+  expect(loadConfig({ IMAGE_SWEEP_GRACE_HOURS: '2', IMAGE_SWEEP_INTERVAL_SECONDS: '60' }).imageSweep).toEqual({ graceHours: 2, intervalMs: 60_000 });
+  expect(() => loadConfig({ IMAGE_SWEEP_GRACE_HOURS: '0' })).toThrow(/IMAGE_SWEEP_GRACE_HOURS/);
+});
+
 test('the change log keeps a day by default; CHANGES_* set its retention and intervals', () => {
   expect(loadConfig({}).changes).toEqual({ retentionHours: 24, pruneIntervalMs: 600_000, headIntervalMs: 30_000 });
   const set = loadConfig({ CHANGES_RETENTION_HOURS: '2', CHANGES_PRUNE_INTERVAL_SECONDS: '60', CHANGES_HEAD_INTERVAL_SECONDS: '0.5' });

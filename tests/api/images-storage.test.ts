@@ -85,6 +85,15 @@ describe.each(drivers)('MediaStorage: %s', (_name, create) => {
     expect(await storage.stat(key)).toEqual({ size: bytes.length, contentType: 'image/png' });
   });
 
+  test('delete removes the file; deleting a missing one is no error', async () => {
+    const key = mediaKey(sha(`${_name} delete`), { original: 'jpeg' });
+    await storage.put(key, await jpeg(20, 20), 'image/jpeg');
+    await storage.delete(key);
+    expect(await storage.exists(key)).toBe(false);
+    expect(await storage.get(key)).toBeUndefined();
+    await expect(storage.delete(key)).resolves.toBeUndefined();
+  });
+
   test('anything but a media key is refused, never used as a path or object name', async () => {
     const good = sha(`${_name} bad keys`);
     const bad = [
@@ -101,6 +110,7 @@ describe.each(drivers)('MediaStorage: %s', (_name, create) => {
       await expect(storage.put(key, Buffer.from('x'), 'image/jpeg'), key).rejects.toThrow(/Not a media key/);
       await expect(storage.get(key), key).rejects.toThrow(/Not a media key/);
       await expect(storage.stat(key), key).rejects.toThrow(/Not a media key/);
+      await expect(storage.delete(key), key).rejects.toThrow(/Not a media key/);
     }
     // A key's type is its extension's: a PNG key is not stored as anything else.
     await expect(storage.put(mediaKey(good, { original: 'png' }), Buffer.from('x'), 'text/html')).rejects.toThrow(/image\/png/);
