@@ -90,8 +90,15 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     if (seeded) logger.info({ email: config.demo.email, pins: seeded.pins.length }, 'demo data seeded');
     if (config.redisUrl) {
       redis = await connectRedis(config.redisUrl, (error) => logger.warn({ err: error }, 'redis error'));
-      // The subscriber only listens: autopipelining is for the connections that send.
-      pubSub = [redis.duplicate(), redis.duplicate({ enableAutoPipelining: false })];
+      // The subscriber only listens: autopipelining is for the connections that send. It sends
+      // nothing but its own (re)subscriptions, which ioredis re-issues by itself on every reconnect
+      // without handling their promise: so they wait for the connection (offline queue, no retry
+      // limit, no timeout) rather than fail fast, as an unhandled rejection, when Redis drops again
+      // just as it came back.
+      pubSub = [
+        redis.duplicate(),
+        redis.duplicate({ enableAutoPipelining: false, enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined }),
+      ];
       for (const client of pubSub) client.on('error', (error) => logger.warn({ err: error }, 'redis adapter error'));
       await Promise.all(pubSub.map((client) => client.connect()));
       catchPublishFailures(pubSub[0] as Redis, (error) => logger.warn({ err: error }, 'live event not published'));
