@@ -32,6 +32,11 @@ import type { JobContext, JobHandler, JobSender, JobSetup, JobType, SendOptions 
 const SCHEMA = 'pgboss';
 /** Retry policy when a job type does not set one. */
 const DEFAULT_RETRY = { retryLimit: 3, retryDelaySeconds: 5, retryDelayMaxSeconds: 300 };
+/**
+ * How long a finished job (completed or failed) is kept: a day to look into what happened.
+ * pg-boss's default of a week would keep an import job row for every pin made that week.
+ */
+const FINISHED_JOBS_KEPT_SECONDS = 24 * 3600;
 /** After a send inside a transaction, wake the worker this much later: by then it has usually committed. */
 const WAKE_AFTER_TRANSACTION_MS = 50;
 
@@ -51,6 +56,8 @@ export interface JobRecord {
   createdOn: Date;
   /** For a failed attempt or job: what went wrong ({message}). */
   output: unknown;
+  /** How long the job is kept once it has finished. */
+  keptAfterFinishSeconds: number;
 }
 
 export interface JobQueue {
@@ -58,7 +65,7 @@ export interface JobQueue {
   sender: JobSender<AppJobs>;
   /** Any job of the queue's catalog, without compile-time types (tests, tools). */
   send(db: Kysely<DB>, name: string, data: unknown, options?: SendOptions): Promise<string>;
-  /** A job's current state (completed and failed jobs are kept for 7 days). */
+  /** A job's current state (completed and failed jobs are kept for a day). */
   get(name: string, id: string): Promise<JobRecord | null>;
   /**
    * Stops fetching, waits up to `graceMs` for running handlers, then fails what is still running
@@ -169,6 +176,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
       retryBackoff: true,
       retryDelayMax: retry.retryDelayMaxSeconds,
       expireInSeconds: leaseOf(type),
+      deleteAfterSeconds: FINISHED_JOBS_KEPT_SECONDS,
     };
   };
   // Every queue exists before the first send: see the header.
@@ -253,6 +261,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
         completedOn: job.completedOn,
         createdOn: job.createdOn,
         output: job.output ?? null,
+        keptAfterFinishSeconds: job.deleteAfterSeconds,
       };
     },
     stop(graceMs) {

@@ -47,6 +47,8 @@ describe('a job sent inside a transaction', () => {
     await until('committed job completed', async () => (await stateOf(id)).state === 'completed');
     const runs = await testJobRuns(db(), 'committed');
     expect(runs.map((r) => [r.job_id, r.outcome])).toEqual([[id, 'done']]);
+    // Kept a day once finished (pg-boss's default is a week: an import job per pin made that week).
+    expect((await stateOf(id)).keptAfterFinishSeconds).toBe(24 * 3600);
   });
 
   test('rolls back with it and never runs', async () => {
