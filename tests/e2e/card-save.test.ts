@@ -101,6 +101,7 @@ describe('Save from the card', () => {
     const secondId = Number(await page.locator('article[data-pin-id]').nth(1).getAttribute('data-pin-id'));
     const second = page.locator(`article[data-pin-id="${secondId}"]`);
     await second.getByRole('button', { name: /^Save .* to a board$/ }).tap();
+    await expectVisible(dialog); // a tap that missed would fail here, not at the board below
     await dialog.getByRole('button', { name: /Phone saves/ }).tap();
     await expectGone(dialog);
     await expectVisible(page.getByRole('status', { name: 'Notifications' }).getByText('Saved to Phone saves'));
