@@ -37,8 +37,9 @@ const DEMO_IMAGE = /^\/seed-images\/([A-Za-z0-9_-][A-Za-z0-9._-]*)$/;
  * use, then points the pin at it and announces `pin.updated`, so open grids swap to the stored
  * thumbnail live. Idempotent (delivery is at-least-once): a pin that is gone, already has an image,
  * or whose image address changed meanwhile is left alone. A refusal that another try cannot change
- * (a blocked address, not an image, too large, a 4xx) ends the job with the pin as it was, logged;
- * a passing failure (network, timeout, 5xx, 429) throws, so the queue retries with backoff.
+ * (a blocked address, a host that does not exist, not an image, too large, a 4xx) ends the job with
+ * the pin as it was, logged; a passing failure (network, timeout, 5xx, 429) throws, so the queue
+ * retries with backoff.
  */
 export async function importImage(deps: ImportDeps, data: ImportImageData, ctx: JobContext): Promise<void> {
   const pin = await ctx.db.selectFrom('pins').select(['image_url', 'image_sha256']).where('id', '=', data.pinId).executeTakeFirst();

@@ -31,6 +31,8 @@ export type SafeFetchReason =
   | 'too_large'
   | 'timeout'
   | 'http_status'
+  /** The name does not exist (DNS answered NXDOMAIN): a typo, or a site that is gone. */
+  | 'unknown_host'
   | 'network';
 
 export class SafeFetchError extends Error {
@@ -128,6 +130,16 @@ function findCause<T>(error: unknown, type: abstract new (...args: never[]) => T
   return undefined;
 }
 
+/** The `code`s along an error's cause chain (undici wraps the lookup's error). */
+function causeCodes(error: unknown): string[] {
+  const codes: string[] = [];
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code) codes.push(code);
+  }
+  return codes;
+}
+
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
 
 /** Whatever undici, net or dns threw, as a SafeFetchError. */
@@ -140,6 +152,8 @@ function toSafeFetchError(error: unknown, deadline: AbortSignal): SafeFetchError
     return new SafeFetchError('timeout', 'the fetch took too long', { cause: error });
   }
   const message = error instanceof Error ? error.message : String(error);
+  // getaddrinfo's "no such name"; EAI_AGAIN (the resolver did not answer) stays a network error.
+  if (causeCodes(error).includes('ENOTFOUND')) return new SafeFetchError('unknown_host', `no such host: ${message}`, { cause: error });
   return new SafeFetchError('network', `network error: ${message}`, { cause: error });
 }
 

@@ -131,6 +131,21 @@ describe('with the origin allowed', () => {
 });
 
 describe('with the default guard', () => {
+  test('a pin whose image host does not exist is saved; the import ends at once, not retried', async () => {
+    const server = await startServer();
+    try {
+      const { client } = await signUpUser(server.url, 'nohost');
+      // .invalid never resolves (RFC 2606): DNS answers "no such name", which another try won't change.
+      const created = await client.post<Pin>('/api/pins/', { title: 'Typo', imageUrl: 'https://images.does-not-exist.invalid/photo.jpg', description: '' });
+      expect(created.status).toBe(201);
+      const states = await eventually(() => importStates(server), (s) => s.length === 1 && s[0] === 'completed');
+      expect(states).toEqual(['completed']);
+      expect((await client.get<Pin>(`/api/pins/${created.body.id}`)).body.image).toBeNull();
+    } finally {
+      await server.stop();
+    }
+  });
+
   test('a pin whose image is on a loopback address is saved, but the import is refused before any request', async () => {
     const server = await startServer();
     try {

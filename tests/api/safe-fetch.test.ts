@@ -239,6 +239,10 @@ describe('with a local server allowed (its exact address and port only)', () => 
     }
   });
 
+  test('a name that does not exist is unknown_host (final), not a network error (retried)', async () => {
+    expect(await outcome('https://images.does-not-exist.invalid/photo.jpg', strict)).toBe('unknown_host');
+  });
+
   test('a final answer other than 2xx is http_status, with its status', async () => {
     const error = await safeFetch(`${base}/missing`, { ...strict, allow }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SafeFetchError);
