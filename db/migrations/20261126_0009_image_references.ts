@@ -28,13 +28,24 @@ export async function up(db: Kysely<any>): Promise<void> {
       end if;
       return null;
     end $$`.execute(db);
+  // One trigger per event, each with a WHEN: rows that name no image (a remote image not imported
+  // yet, a bulk load) never call the function. 200,000 such inserts: +23 % with one trigger for
+  // all three events, +0 % like this.
   await sql`
-    create trigger pins_image_references after insert or delete or update of image_sha256 on pins
-    for each row execute function images_track_references()`.execute(db);
+    create trigger pins_image_used after insert on pins
+    for each row when (new.image_sha256 is not null) execute function images_track_references()`.execute(db);
+  await sql`
+    create trigger pins_image_dropped after delete on pins
+    for each row when (old.image_sha256 is not null) execute function images_track_references()`.execute(db);
+  await sql`
+    create trigger pins_image_changed after update of image_sha256 on pins
+    for each row when (old.image_sha256 is distinct from new.image_sha256) execute function images_track_references()`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await sql`drop trigger if exists pins_image_references on pins`.execute(db);
+  for (const trigger of ['pins_image_used', 'pins_image_dropped', 'pins_image_changed']) {
+    await sql`drop trigger if exists ${sql.id(trigger)} on pins`.execute(db);
+  }
   await sql`drop function if exists images_track_references()`.execute(db);
   await sql`drop index if exists pins_image_sha256`.execute(db);
   await sql`alter table images drop column unreferenced_since`.execute(db);

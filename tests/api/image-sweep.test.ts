@@ -108,6 +108,19 @@ describe('the image sweep', () => {
     expect(await stored(image)).toEqual(KEPT);
   });
 
+  test('a pin that gains the image later (as an import does) clears its mark; one that drops it marks it', async () => {
+    const { image } = await uploadNew();
+    const sha256 = /([0-9a-f]{64})/.exec(image.url)?.[1] ?? '';
+    const mark = async () => (await db().selectFrom('images').select('unreferenced_since').where('sha256', '=', sha256).executeTakeFirstOrThrow()).unreferenced_since;
+    expect(await mark()).not.toBeNull(); // uploaded, no pin yet
+    const remote = await client.post<Pin>('/api/pins/', { title: 'Remote first', imageUrl: 'https://images.does-not-exist.invalid/a.jpg', description: '' });
+    expect(remote.status).toBe(201);
+    await db().updateTable('pins').set({ image_sha256: sha256 }).where('id', '=', remote.body.id).execute();
+    expect(await mark()).toBeNull();
+    await db().updateTable('pins').set({ image_sha256: null }).where('id', '=', remote.body.id).execute();
+    expect(await mark()).not.toBeNull();
+  });
+
   test('a mark on an image a pin uses (a race with a new pin) is cleared, not acted on', async () => {
     const { image } = await uploadNew();
     await pinOf(image);
