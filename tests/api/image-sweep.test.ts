@@ -45,9 +45,12 @@ async function pinOf(image: StoredImage): Promise<number> {
   return res.body.id;
 }
 
+/** The image's key: the SHA-256 its URLs are named by. */
+const shaOf = (image: StoredImage): string => /([0-9a-f]{64})/.exec(image.url)?.[1] ?? '';
+
 /** What a visitor gets: the original and both thumbnails served, and whether the row is there. */
 async function stored(image: StoredImage): Promise<{ row: boolean; served: number[] }> {
-  const sha256 = /([0-9a-f]{64})/.exec(image.url)?.[1] ?? '';
+  const sha256 = shaOf(image);
   const row = await db().selectFrom('images').select('sha256').where('sha256', '=', sha256).executeTakeFirst();
   const urls = [image.url, ...Object.values(image.thumbnails)];
   const served = await Promise.all(urls.map(async (url) => (await fetch(server.url + url)).status));
@@ -58,7 +61,7 @@ const GONE = { row: false, served: [404, 404, 404] };
 
 /** Makes an image look unused for two days (as if uploaded then, or its last pin deleted then). */
 async function unusedFor48Hours(image: StoredImage): Promise<void> {
-  const sha256 = /([0-9a-f]{64})/.exec(image.url)?.[1] ?? '';
+  const sha256 = shaOf(image);
   await db().updateTable('images').set({ unreferenced_since: sql<Date>`now() - interval '48 hours'` }).where('sha256', '=', sha256).execute();
 }
 
@@ -71,7 +74,7 @@ describe('the image sweep', () => {
     expect(await sweep(24)).toBeGreaterThanOrEqual(1);
     expect(await stored(image)).toEqual(GONE);
     // No file of it left in the media folder either (a local folder in these tests).
-    const sha256 = /([0-9a-f]{64})/.exec(image.url)?.[1] ?? '';
+    const sha256 = shaOf(image);
     const left = await readdir(path.join(server.mediaDir as string, sha256.slice(0, 2))).catch(() => []);
     expect(left.filter((name) => name.includes(sha256))).toEqual([]);
   });
@@ -110,7 +113,7 @@ describe('the image sweep', () => {
 
   test('a pin that gains the image later (as an import does) clears its mark; one that drops it marks it', async () => {
     const { image } = await uploadNew();
-    const sha256 = /([0-9a-f]{64})/.exec(image.url)?.[1] ?? '';
+    const sha256 = shaOf(image);
     const mark = async () => (await db().selectFrom('images').select('unreferenced_since').where('sha256', '=', sha256).executeTakeFirstOrThrow()).unreferenced_since;
     expect(await mark()).not.toBeNull(); // uploaded, no pin yet
     const remote = await client.post<Pin>('/api/pins/', { title: 'Remote first', imageUrl: 'https://images.does-not-exist.invalid/a.jpg', description: '' });
@@ -127,7 +130,7 @@ describe('the image sweep', () => {
     await unusedFor48Hours(image);
     await sweep(24);
     expect(await stored(image)).toEqual(KEPT);
-    const sha256 = /([0-9a-f]{64})/.exec(image.url)?.[1] ?? '';
+    const sha256 = shaOf(image);
     const row = await db().selectFrom('images').select('unreferenced_since').where('sha256', '=', sha256).executeTakeFirstOrThrow();
     expect(row.unreferenced_since).toBeNull();
   });
