@@ -29,6 +29,10 @@ import { createCursorCodec } from './paging/cursor.ts';
 import { sessionMiddleware } from './http/session.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { API_ROUTES } from './routes.ts';
+import { unlessBearer } from './http/caller.ts';
+import { bearerAuth } from './tokens/bearer-auth.ts';
+import { LastUsedRecorder } from './tokens/last-used.ts';
+import { TokenVerifier } from './tokens/token-verifier.ts';
 
 interface AppDeps {
   config: Config;
@@ -53,7 +57,13 @@ interface PinboardApp {
   session: RequestHandler;
   /** Which browser origins may call the API and open sockets (shared with the socket gateway). */
   originPolicy: OriginPolicy;
+  /** Personal access tokens: the check's cache (revokes reach every instance) and the "last used" writer. */
+  tokens: { verifier: TokenVerifier; lastUsed: LastUsedRecorder };
 }
+
+/** How long an instance trusts a token it read (a revoke is told to every instance at once). */
+const TOKEN_CACHE_MS = 5_000;
+const TOKEN_CACHE_MAX = 50_000;
 
 // The demo's pictures (db/demo-images: built by scripts/demo-images.ts, listed in its catalog.json).
 const SEED_IMAGES_DIR = path.resolve(import.meta.dirname, '../db/demo-images');
@@ -111,18 +121,27 @@ export function createApp(deps: AppDeps): PinboardApp {
   const throttle = createLoginThrottle(config.rateLimits, deps.redis);
   const cursors = createCursorCodec(config.sessionSecret);
   const openApiDocument = buildOpenApiDocument(API_ROUTES);
+  const verifier = new TokenVerifier(database.db, { ttlMs: TOKEN_CACHE_MS, max: TOKEN_CACHE_MAX });
+  const lastUsed = new LastUsedRecorder(database.db, {
+    intervalMs: config.tokens.lastUsedFlushMs,
+    onError: (error) => logger.warn({ err: error }, 'token last-used times not written'),
+  });
 
   app.use(cookieParser());
-  app.use(session);
-  app.use(csrf.issue);
+  // A request with a personal access token is the token's alone: no session, no anti-forgery
+  // cookie, nothing set (docs/tokens-and-capture.md).
+  app.use(unlessBearer(session));
+  app.use(unlessBearer(csrf.issue));
 
   const api = express.Router();
   api.use(limits.apiPerIp);
+  api.use(bearerAuth({ verifier, lastUsed, perToken: limits.apiPerToken }));
   api.use(express.json({ limit: LIMITS.bodyBytes }));
   api.get('/openapi.json', (_req, res) => {
     res.json(openApiDocument);
   });
-  api.use(csrf.protect);
+  // A token cannot be sent by another site's form or image, so it needs no anti-forgery check.
+  api.use(unlessBearer(csrf.protect));
   api.use(
     routerFor('/api', API_ROUTES, {
       ctx,
@@ -134,6 +153,7 @@ export function createApp(deps: AppDeps): PinboardApp {
       originPolicy,
       demoEmail: config.demoLogin ? config.demo.email : undefined,
       media: deps.media,
+      tokens: verifier,
     }),
   );
   api.use(apiNotFound);
@@ -146,5 +166,5 @@ export function createApp(deps: AppDeps): PinboardApp {
   });
 
   app.use(errorHandler(logger));
-  return { app, session, originPolicy };
+  return { app, session, originPolicy, tokens: { verifier, lastUsed } };
 }

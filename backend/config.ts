@@ -62,6 +62,10 @@ const EnvSchema = z.object({
   // within 10 s. The auth limits keep RATE_LIMIT_WINDOW_SECONDS.
   API_RATE_LIMIT_WINDOW_SECONDS: positiveInt(10),
   API_RATE_LIMIT_PER_IP: positiveInt(5_000),
+  // Personal access tokens (docs/tokens-and-capture.md): calls per token per API window (besides
+  // the per-address limit), and how often each instance writes the tokens' "last used" times.
+  API_RATE_LIMIT_PER_TOKEN: positiveInt(2_000),
+  TOKEN_LAST_USED_FLUSH_SECONDS: z.coerce.number().min(0.1).max(3600).default(60),
   STATIC_DIR: z.string().default('./dist/public'),
   // Background jobs (backend/jobs/): whether this instance runs handlers (every instance can send),
   // how many at once per job type, how long one attempt may run before it counts as failed (and a
@@ -146,6 +150,8 @@ export interface Config {
     /** The general API limit: any call per client address per `apiWindowMs`. */
     apiPerIp: number;
     apiWindowMs: number;
+    /** Any call with one personal access token per `apiWindowMs`. */
+    apiPerToken: number;
     /**
      * Whose counters these are in a shared Redis: the deployment's SOCKET_CHANNEL. Deployments (and
      * test servers, and benchmarks) on one Redis count one client address apart.
@@ -153,6 +159,8 @@ export interface Config {
     deployment: string;
   };
   staticDir: string;
+  /** Personal access tokens: how often "last used" times are written. */
+  tokens: { lastUsedFlushMs: number };
   jobs: {
     /** Run job handlers on this instance (JOB_WORKERS); every instance can send jobs. */
     workers: boolean;
@@ -296,9 +304,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       loginDelayMaxMs: e.LOGIN_DELAY_MAX_SECONDS * 1000,
       apiPerIp: e.API_RATE_LIMIT_PER_IP,
       apiWindowMs: e.API_RATE_LIMIT_WINDOW_SECONDS * 1000,
+      apiPerToken: e.API_RATE_LIMIT_PER_TOKEN,
       deployment: e.SOCKET_CHANNEL,
     },
     staticDir: e.STATIC_DIR,
+    tokens: { lastUsedFlushMs: Math.round(e.TOKEN_LAST_USED_FLUSH_SECONDS * 1000) },
     jobs: {
       workers: e.JOB_WORKERS === 'true',
       concurrency: e.JOB_CONCURRENCY,

@@ -12,8 +12,8 @@ const id = z.string().regex(/^[1-9][0-9]*$/).meta({ description: 'A positive int
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'Invalid input (body, field or id)',
-  401: 'Not signed in, or bad credentials',
-  403: 'Not yours, or missing/invalid CSRF token, or from another site',
+  401: 'Not signed in, bad credentials, or a missing, malformed, unknown, expired or revoked bearer token (with WWW-Authenticate: Bearer)',
+  403: 'Not yours, missing/invalid CSRF token, from another site, or not allowed to the bearer token (a read token writing; a token managing tokens or the session)',
   404: 'Unknown id',
   409: 'Conflict (taken email or username, second comment on a pin)',
   413: 'Body larger than 64 KB',
@@ -46,8 +46,9 @@ const replayedHeader = {
 function errorStatuses(route: ApiRoute): number[] {
   const statuses = new Set(route.errors);
   if (route.path.includes('{') || route.query || route.body || route.upload) statuses.add(400);
-  if (route.auth === 'user') statuses.add(401);
-  if (route.method !== 'get' || route.csrfOnGet) statuses.add(403);
+  // Any call may carry a bearer token, and a bad one is refused before anything else.
+  statuses.add(401);
+  if (route.method !== 'get' || route.csrfOnGet || route.sessionOnly) statuses.add(403);
   // Every body can be too large; every call can be rate limited or meet a dependency outage.
   if (route.body || route.upload) statuses.add(413);
   if (route.idempotent) statuses.add(422);
@@ -83,17 +84,28 @@ function uploadForm(upload: UploadSpec) {
   };
 }
 
+/** Who may call it: a session (with the anti-forgery header) or a bearer token, unless only a session may. */
+function securityOf(route: ApiRoute): Pick<RouteConfig, 'security'> {
+  if (route.auth !== 'user') return {};
+  return { security: route.sessionOnly ? [{ session: [], csrf: [] }] : [{ session: [], csrf: [] }, { bearer: [] }] };
+}
+
 export function buildOpenApiDocument(routes: readonly ApiRoute[]) {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'session', { type: 'apiKey', in: 'cookie', name: 'pinboard.sid' });
   registry.registerComponent('securitySchemes', 'csrf', { type: 'apiKey', in: 'header', name: 'X-XSRF-TOKEN' });
+  registry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'A personal access token (pb_…) from POST /api/tokens: read (GET/HEAD only) or write. No cookie and no anti-forgery header needed.',
+  });
   for (const route of routes) {
     const params = paramNames(route.path);
     registry.registerPath({
       method: route.method,
       path: route.path,
       summary: route.summary,
-      ...(route.auth === 'user' ? { security: [{ session: [], csrf: [] }] } : {}),
+      ...securityOf(route),
       request: {
         ...(params.length ? { params: z.object(Object.fromEntries(params.map((name) => [name, id]))) } : {}),
         ...(route.query ? { query: route.query } : {}),
@@ -111,7 +123,7 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]) {
       title: 'Pinboard API',
       version: '1.0.0',
       description:
-        'Cookie sessions. Every non-GET request, and GET /api/auth/logout, must send the value of the XSRF-TOKEN cookie (set by any GET) in the X-XSRF-TOKEN header. Errors: {message, errors[], fields{}}.',
+        'Cookie sessions or personal access tokens. With a session, every non-GET request, and GET /api/auth/logout, must send the value of the XSRF-TOKEN cookie (set by any GET) in the X-XSRF-TOKEN (or XSRF-Token) header. With `Authorization: Bearer pb_…` no cookie and no header are needed, and no cookie is set. Errors: {message, errors[], fields{}}; sign-in and sign-up errors also carry their field keys at the top level.',
     },
   });
 }

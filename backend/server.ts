@@ -30,6 +30,7 @@ import { PresenceService } from './realtime/presence.ts';
 import { PRESENCE_LIMITS } from '../contract/presence.ts';
 import { startCacheRelay } from './realtime/cache-relay.ts';
 import { startRelay } from './realtime/relay.ts';
+import { startTokenRelay } from './tokens/token-relay.ts';
 import { startHeadAnnouncer } from './changes/head.ts';
 import { connectRedis } from './redis.ts';
 
@@ -122,7 +123,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const reads = new ReadCache({ maxEntries: READ_CACHE_ENTRIES, ttlMs: READ_CACHE_MS });
   const lifecycle = { shuttingDown: false };
   const shutdownGraceMs = 10_000;
-  const { app, session, originPolicy } = createApp({ config, database, events, jobs, logger, sessionStore, reads, redis, lifecycle, media });
+  const { app, session, originPolicy, tokens } = createApp({ config, database, events, jobs, logger, sessionStore, reads, redis, lifecycle, media });
   const httpServer = createServer(app);
   const io = createGateway(httpServer, {
     session,
@@ -161,11 +162,14 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     sub.on('ready', () => {
       reads.clear();
       sessions?.forgetAll();
+      tokens.verifier.forgetAll();
       heads.announce();
     });
   }
   // Before the socket relay: an instance drops a stale answer before its clients hear of the change.
   const stopCacheRelay = startCacheRelay(io, events, { reads, sessions }, pubSub.length === 2);
+  const stopTokenRelay = startTokenRelay(io, tokens.verifier, pubSub.length === 2);
+  tokens.lastUsed.start();
   const stopRelay = startRelay(io, events);
   const stopPruning = sendRepeatedly(jobs.sender, database.db, 'changes.prune', {
     intervalMs: config.changes.pruneIntervalMs,
@@ -213,6 +217,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       await jobsStopped;
       stopRelay();
       stopCacheRelay();
+      stopTokenRelay();
+      await tokens.lastUsed.stop();
       for (const client of pubSub) client.disconnect();
       redis?.disconnect();
       await database.close();

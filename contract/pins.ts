@@ -4,6 +4,7 @@ import { PinImage } from './images.ts';
 import { LIMITS } from './limits.ts';
 import { MSG } from './messages.ts';
 import { NextCursor } from './paging.ts';
+import { optionalSourceUrl } from './source-url.ts';
 
 export const Pin = z
   .object({
@@ -18,6 +19,8 @@ export const Pin = z
     likes_count: z.number().int(),
     created_at: isoTimestamp,
     updated_at: isoTimestamp,
+    /** The page the image was saved from (docs/tokens-and-capture.md), or null. */
+    source_url: z.string().nullable(),
   })
   .meta({ id: 'Pin' });
 export type Pin = z.infer<typeof Pin>;
@@ -31,6 +34,7 @@ export const PinCreateBody = z
     title: requiredText(MSG.titleRequired, LIMITS.title, 'Title'),
     imageUrl,
     description: optionalText(LIMITS.description, 'Description'),
+    sourceUrl: optionalSourceUrl,
   })
   .meta({ id: 'PinCreateBody' });
 

@@ -29,6 +29,8 @@ export interface PinsTable {
   likes_count: Generated<number>;
   /** The stored image (DESIGN §10); null until a remote image is imported. */
   image_sha256: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The page the image was saved from (docs/tokens-and-capture.md), normalised; null when none. */
+  source_url: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A stored image: its files (original and thumbnails) are in storage under keys made from sha256. */
@@ -119,6 +121,19 @@ export interface ChangesTable {
   created_at: CreatedAt;
 }
 
+/** A personal access token (backend/tokens/): only the sha256 of its secret is kept. */
+export interface ApiTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  scope: 'read' | 'write';
+  /** sha256 of the secret, hex. */
+  secret_hash: string;
+  created_at: CreatedAt;
+  expires_at: Date | null;
+  last_used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
 export interface DB {
   users: UsersTable;
   pins: PinsTable;
@@ -131,6 +146,7 @@ export interface DB {
   board_members: BoardMembersTable;
   change_counter: ChangeCounterTable;
   changes: ChangesTable;
+  api_tokens: ApiTokensTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -28,6 +28,12 @@ async function signIn(csrf: Csrf, req: Request, res: Response, userId: number): 
   csrf.rotate(req, res);
 }
 
+/**
+ * SPEC-only clients read a sign-in or sign-up error as a flat object of field messages; ours read
+ * `fields`. Both are in the body (docs/tokens-and-capture.md).
+ */
+const AUTH_FIELDS = ['email', 'password', 'credential', 'username'] as const;
+
 export const authRoutes: ApiRoute[] = [
   route({
     method: 'get',
@@ -44,9 +50,11 @@ export const authRoutes: ApiRoute[] = [
   route({
     method: 'post',
     path: '/api/auth/login',
+    sessionOnly: true,
     summary: 'Sign in',
     auth: 'public',
     attempt: true,
+    errorFieldsAtTop: AUTH_FIELDS,
     body: LoginBody,
     responses: { 200: User },
     errors: [401],
@@ -66,9 +74,11 @@ export const authRoutes: ApiRoute[] = [
   route({
     method: 'post',
     path: '/api/auth/signup',
+    sessionOnly: true,
     summary: 'Create an account and sign in',
     auth: 'public',
     attempt: true,
+    errorFieldsAtTop: AUTH_FIELDS,
     body: SignupBody,
     responses: { 201: User },
     errors: [409],
@@ -84,6 +94,7 @@ export const authRoutes: ApiRoute[] = [
   route({
     method: 'post',
     path: '/api/auth/demo',
+    sessionOnly: true,
     summary: 'Sign in as the demo account (when the server offers it)',
     auth: 'public',
     attempt: true,
@@ -100,7 +111,8 @@ export const authRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/api/auth/logout',
-    summary: 'Sign out (needs the X-XSRF-TOKEN header, like a write)',
+    sessionOnly: true,
+    summary: 'Sign out (needs the X-XSRF-TOKEN header, like a write, unless it is a same-origin script fetch)',
     auth: 'public',
     csrfOnGet: true,
     responses: { 200: MessageBody },

@@ -7,6 +7,8 @@ import { isAllowedOrigin, type OriginPolicy } from './origin.ts';
 
 const CSRF_COOKIE = 'XSRF-TOKEN';
 const CSRF_HEADER = 'x-xsrf-token';
+/** The same token under the name some clients (the SPEC's origin app) send it by. */
+const CSRF_HEADER_ALIAS = 'xsrf-token';
 /** A random id for visitors without a session, so their token is bound to something stable. */
 const ANON_COOKIE = 'pinboard.aid';
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -18,11 +20,23 @@ export interface Csrf {
   protect: RequestHandler;
   /**
    * The same check for a GET that changes state (logout, which SPEC keeps a GET): an `<img>`, a
-   * link or a cross-site navigation cannot send the header, so they cannot trigger it.
+   * link or a cross-site navigation cannot send the header, so they cannot trigger it. A script
+   * of our own origin may also call it without the header (docs/tokens-and-capture.md): the
+   * browser's Fetch Metadata says so, and a pin cannot be a script.
    */
   requireToken: RequestHandler;
   /** A fresh token after login or logout changed what the token is bound to. */
   rotate(req: Request, res: Response): void;
+}
+
+/**
+ * A `fetch` or XHR from a page of this very origin, as the browser itself reports it (Fetch
+ * Metadata, which a page cannot forge). A navigation (`navigate`), an image or other subresource
+ * (`no-cors`) and any request from another site fail this, so only our own pages' scripts pass.
+ */
+function isSameOriginScript(req: Request): boolean {
+  const mode = req.headers['sec-fetch-mode'];
+  return req.headers['sec-fetch-site'] === 'same-origin' && (mode === 'cors' || mode === 'same-origin');
 }
 
 /**
@@ -44,7 +58,7 @@ export function createCsrf(sessionSecret: string, originPolicy: OriginPolicy): C
     cookieOptions: { sameSite: 'lax', path: '/', secure: false, httpOnly: false },
     getCsrfTokenFromRequest: (req) => {
       if (checkingCookie.has(req)) return (req.cookies as Record<string, unknown>)[CSRF_COOKIE] as string | undefined;
-      const header = req.headers[CSRF_HEADER];
+      const header = req.headers[CSRF_HEADER] ?? req.headers[CSRF_HEADER_ALIAS];
       return typeof header === 'string' ? header : undefined;
     },
   });
@@ -94,7 +108,7 @@ export function createCsrf(sessionSecret: string, originPolicy: OriginPolicy): C
     },
     requireToken: (req, _res, next) => {
       if (!isAllowedOrigin(req, originPolicy)) next(new HttpError(403, MSG.crossSite));
-      else if (!validateRequest(req)) next(new HttpError(403, MSG.badCsrf));
+      else if (!isSameOriginScript(req) && !validateRequest(req)) next(new HttpError(403, MSG.badCsrf));
       else next();
     },
     rotate: (req, res) => {

@@ -27,6 +27,23 @@ interface ErrorLogger {
   error(details: object, message: string): void;
 }
 
+/** Marks the answer's errors as carrying these `fields` keys at the top level too (route `errorFieldsAtTop`). */
+export function liftErrorFields(keys: readonly string[]): RequestHandler {
+  return (_req, res, next) => {
+    res.locals.errorFieldsAtTop = keys;
+    next();
+  };
+}
+
+/** The error body, with the route's lifted field keys beside `message`, `errors` and `fields` (below 500). */
+function bodyOf(error: HttpError, lifted: unknown): Record<string, unknown> {
+  const body = error.toBody();
+  if (!Array.isArray(lifted) || error.status >= 500) return body;
+  const top: Record<string, string> = {};
+  for (const key of lifted as string[]) if (typeof body.fields[key] === 'string') top[key] = body.fields[key];
+  return { ...top, ...body };
+}
+
 /** The one error renderer: known errors keep their status; anything else is a masked 500. */
 export function errorHandler(logger: ErrorLogger): ErrorRequestHandler {
   return (error: unknown, _req, res, next) => {
@@ -46,7 +63,7 @@ export function errorHandler(logger: ErrorLogger): ErrorRequestHandler {
     }
     if (httpError.retryAfterSeconds !== undefined) res.set('Retry-After', String(httpError.retryAfterSeconds));
     else if (httpError.status === 503) res.set('Retry-After', '2');
-    res.status(httpError.status).json(httpError.toBody());
+    res.status(httpError.status).json(bodyOf(httpError, res.locals.errorFieldsAtTop));
   };
 }
 

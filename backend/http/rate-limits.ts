@@ -6,12 +6,15 @@ import { MSG } from '../../contract/messages.ts';
 import type { Config } from '../config.ts';
 import { HttpError } from '../errors.ts';
 import { BatchedCounterStore } from './batched-counter-store.ts';
+import { callerId } from './caller.ts';
 
 export interface RateLimiters {
   /** Attempts to sign in or up, per client address (the session check and logout are not attempts). */
   authPerIp: RequestHandler;
   /** Every API call, per client address: a coarse flood guard. */
   apiPerIp: RequestHandler;
+  /** Every call with one personal access token (after the token check: `req.bearer` is set). */
+  apiPerToken: RequestHandler;
   /** Image uploads, per signed-in user (each costs a few hundred ms of CPU); anonymous calls are 401 anyway. */
   uploadsPerUser: RequestHandler;
 }
@@ -54,7 +57,7 @@ function limiter(options: Partial<Options> & { limit: number; windowMs: number }
  * an address as the library does (IPv6 per /56), and answers a flood with 429 and Retry-After; it
  * sends no RateLimit headers, which a flood guard sized never to be met has no use for.
  */
-function apiLimiter(store: BatchedCounterStore, limit: number): RequestHandler {
+function apiLimiter(store: BatchedCounterStore, limit: number, keyOf: (req: Request) => string): RequestHandler {
   return (req, res, next) => {
     const judge = (info: ClientRateLimitInfo) => {
       if (info.totalHits <= limit) {
@@ -65,7 +68,7 @@ function apiLimiter(store: BatchedCounterStore, limit: number): RequestHandler {
       res.set('Retry-After', String(seconds));
       next(new HttpError(429, MSG.rateLimited));
     };
-    const counted = store.increment(ipKeyGenerator(req.ip ?? '', 56));
+    const counted = store.increment(keyOf(req));
     if (counted instanceof Promise) counted.then(judge, next);
     else judge(counted);
   };
@@ -87,7 +90,11 @@ export function createRateLimiters(
   // It fails open: a Redis outage leaves each instance counting alone rather than taking reads down.
   const apiStore = new BatchedCounterStore({ name: `${config.deployment}:api`, windowMs: config.apiWindowMs, limit: config.apiPerIp, redis, onError: storeDown });
   // Its timer lives as long as the Redis client: the server's shutdown closes that client last.
-  redis?.once('end', () => apiStore.shutdown());
+  const tokenStore = new BatchedCounterStore({ name: `${config.deployment}:token`, windowMs: config.apiWindowMs, limit: config.apiPerToken, redis, onError: storeDown });
+  redis?.once('end', () => {
+    apiStore.shutdown();
+    tokenStore.shutdown();
+  });
   return {
     // Auth limits fail closed: if their store is down, sign-in waits rather than going unthrottled.
     // Sign-ins are rare and the limit must be exact, so every attempt asks Redis (in process without it).
@@ -95,15 +102,16 @@ export function createRateLimiters(
       { windowMs: config.windowMs, limit: config.authPerIp, passOnStoreError: false, ...(redis ? { store: redisStore(`${config.deployment}:auth`, redis) } : {}) },
       MSG.rateLimited,
     ),
-    apiPerIp: apiLimiter(apiStore, config.apiPerIp),
+    apiPerIp: apiLimiter(apiStore, config.apiPerIp, (req) => ipKeyGenerator(req.ip ?? '', 56)),
+    apiPerToken: apiLimiter(tokenStore, config.apiPerToken, (req) => `token:${String(req.bearer?.tokenId)}`),
     // Counted before the file is read. Fails open like the general limit: it bounds cost, not a secret.
     uploadsPerUser: limiter(
       {
         windowMs: config.windowMs,
         limit: config.uploadsPerUser,
         passOnStoreError: true,
-        skip: (req) => req.session?.userId === undefined,
-        keyGenerator: (req) => `user:${String(req.session?.userId)}`,
+        skip: (req) => callerId(req) === undefined,
+        keyGenerator: (req) => `user:${String(callerId(req))}`,
         ...(redis ? { store: redisStore(`${config.deployment}:uploads`, redis) } : {}),
       },
       MSG.rateLimited,

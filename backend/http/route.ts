@@ -5,7 +5,9 @@ import type { ServiceContext } from '../context.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
 import { unauthorized } from '../errors.ts';
 import type { MediaStorage } from '../images/storage.ts';
+import { callerId, refuseTokens } from './caller.ts';
 import type { Csrf } from './csrf.ts';
+import { liftErrorFields } from './error-handler.ts';
 import type { OriginPolicy } from './origin.ts';
 import type { RateLimiters } from './rate-limits.ts';
 import type { ReadCache } from './read-cache.ts';
@@ -42,6 +44,8 @@ export interface RouteDeps {
   demoEmail: string | undefined;
   /** Where stored images are kept (backend/images/storage.ts). */
   media: MediaStorage;
+  /** Personal access tokens' caches (backend/tokens/token-verifier.ts): a revoke must reach them all. */
+  tokens: { revoked(secretHash: string): Promise<void> };
 }
 
 interface RouteInfo<P extends string = string, A extends Auth = Auth, Q extends Query = Query, B extends Body = Body, U extends Upload = Upload> {
@@ -75,6 +79,16 @@ interface RouteInfo<P extends string = string, A extends Auth = Auth, Q extends 
   attempt?: true;
   /** A GET that changes state (logout) needs the X-XSRF-TOKEN header like a write. */
   csrfOnGet?: true;
+  /**
+   * Only a signed-in browser session may call it (token management, sign-in and sign-out): a
+   * request with a personal access token gets 403, whatever its scope.
+   */
+  sessionOnly?: true;
+  /**
+   * Error answers (below 500) of this route also carry these keys of `fields` at the top level of
+   * the body, for clients that read the body as a flat object of field messages.
+   */
+  errorFieldsAtTop?: readonly string[];
   /**
    * A public read answered through the instance's read cache (backend/http/read-cache.ts): it
    * carries an ETag, and If-None-Match with the current one gets 304 and no body.
@@ -121,7 +135,7 @@ export function route<const P extends string, A extends Auth, Q extends Query = 
   return {
     ...info,
     async run(req, res, deps) {
-      const userId = req.session?.userId;
+      const userId = callerId(req);
       if (info.auth === 'user' && userId === undefined) throw unauthorized();
       const params: Record<string, number> = {};
       for (const name of names) params[name] = parseId(req, name);
@@ -146,6 +160,8 @@ export function routerFor(base: string, routes: readonly ApiRoute[], deps: Route
     if (!declared.path.startsWith(`${base}/`)) throw new Error(`${declared.path} is not under ${base}`);
     const path = declared.path.slice(base.length).replace(/\{(\w+)\}/g, ':$1');
     const before: RequestHandler[] = [];
+    if (declared.sessionOnly) before.push(refuseTokens);
+    if (declared.errorFieldsAtTop) before.push(liftErrorFields(declared.errorFieldsAtTop));
     if (declared.attempt) before.push(deps.limits.authPerIp);
     if (declared.csrfOnGet) before.push(deps.csrf.requireToken);
     if (declared.upload) before.push(deps.limits.uploadsPerUser);

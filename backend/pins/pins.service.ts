@@ -29,6 +29,7 @@ function selectPins(db: Kysely<DB>) {
       'pins.created_at',
       'pins.updated_at',
       'pins.likes_count',
+      'pins.source_url',
       eb.selectFrom('users').select('users.username').whereRef('users.id', '=', 'pins.user_id').$asScalar().$notNull().as('username'),
       imageOf(eb).as('image'),
     ]);
@@ -48,6 +49,7 @@ function toPin(row: PinRow): Pin {
     likes_count: row.likes_count,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
+    source_url: row.source_url,
   };
 }
 
@@ -110,6 +112,17 @@ async function shuffledPage(
   return { pins, next: pos < n ? { n, pos } : null };
 }
 
+/** The user's own pins saved from one page (normalised), newest first: an index range. */
+export async function pinsFromSource(db: Kysely<DB>, userId: number, sourceUrl: string, limit: number): Promise<Pin[]> {
+  const rows = await selectPins(db)
+    .where('pins.user_id', '=', userId)
+    .where('pins.source_url', '=', sourceUrl)
+    .orderBy('pins.id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(toPin);
+}
+
 async function findPin(db: Kysely<DB>, id: number): Promise<Pin | undefined> {
   const row = await selectPins(db).where('pins.id', '=', id).executeTakeFirst();
   return row && toPin(row);
@@ -143,7 +156,7 @@ async function storedImageOf(db: Kysely<DB>, imageUrl: string): Promise<string |
 export async function createPin(
   ctx: ServiceContext,
   userId: number,
-  input: { title: string; imageUrl: string; description: string },
+  input: { title: string; imageUrl: string; description: string; sourceUrl?: string | null },
 ): Promise<Pin> {
   const stored = await storedImageOf(ctx.db, input.imageUrl);
   // The pin, its import job and its change-log row commit together: no pin without its import, no
@@ -151,7 +164,7 @@ export async function createPin(
   const { pin, seq } = await inTransaction(ctx.db, async (db) => {
     const row = await db
       .insertInto('pins')
-      .values({ user_id: userId, title: input.title, image_url: input.imageUrl, description: input.description, image_sha256: stored ?? null })
+      .values({ user_id: userId, title: input.title, image_url: input.imageUrl, description: input.description, image_sha256: stored ?? null, source_url: input.sourceUrl ?? null })
       .returning('id')
       .executeTakeFirstOrThrow();
     if (!stored && !input.imageUrl.startsWith(`${MEDIA_PATH}/`)) await ctx.jobs.send(db, 'image.import', { pinId: row.id, url: input.imageUrl });

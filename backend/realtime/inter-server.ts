@@ -8,4 +8,6 @@ export interface InterServerEvents {
   'cache:invalidate': (tags: string[]) => void;
   /** Acknowledged, so the instance that ended a session answers only once the others forgot it. */
   'session:forget': (sessionId: string, forgotten: (ok: true) => void) => void;
+  /** A personal access token was revoked (its secret's sha256); acknowledged like `session:forget`. */
+  'token:forget': (secretHash: string, forgotten: (ok: true) => void) => void;
 }

@@ -120,6 +120,7 @@ export function makePin(id: number, owner: User = alice, extra: Partial<Pin> = {
     likes_count: 0,
     created_at: new Date(Date.UTC(2025, 0, id)).toISOString(),
     updated_at: new Date(Date.UTC(2025, 0, id)).toISOString(),
+    source_url: null,
     ...extra,
   };
 }

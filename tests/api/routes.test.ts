@@ -118,6 +118,7 @@ describe('a declared route with a query string', () => {
       demoEmail: undefined,
       // The probes store no images; a folder that is never written will do.
       media: new LocalMediaStorage(tmpdir()),
+      tokens: { revoked: async () => {} },
     };
     const app = express();
     app.use('/api', express.json(), routerFor('/api', [echo, guarded], deps));
