@@ -58,7 +58,7 @@ export const TokenCreateBody = z
       .int({ error: TOKEN_MSG.expiresInvalid })
       .min(1, { error: TOKEN_MSG.expiresInvalid })
       .max(TOKEN_LIMITS.maxDays, { error: TOKEN_MSG.expiresInvalid })
-      .nullish(),
+      .optional(),
   })
   .meta({ id: 'TokenCreateBody' });
 export type TokenCreateBody = z.input<typeof TokenCreateBody>;

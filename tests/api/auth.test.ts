@@ -147,6 +147,33 @@ describe('login and logout', () => {
 
 });
 
+describe('sign-in and sign-up errors as a flat object of field messages (docs/tokens-and-capture.md)', () => {
+  test('every field message of a login or signup error below 500 is also at the top level', async () => {
+    const { user } = await signUpUser(server.url);
+    const cases: Array<[string, Record<string, unknown>, number, Record<string, string>]> = [
+      ['/api/auth/login', { email: '', password: '' }, 400, { email: 'Email is required.', password: 'Password is required.' }],
+      ['/api/auth/login', { email: user.email, password: 'wrong password' }, 401, { credential: 'The provided credentials were invalid.' }],
+      ['/api/auth/signup', {}, 400, { email: 'Email is required.', username: 'Username is required.', password: 'Password is required.' }],
+      ['/api/auth/signup', { email: user.email, username: user.username, password: 'long enough password' }, 409, { email: 'Email address is already in use.', username: 'Username is already in use.' }],
+    ];
+    for (const [path, body, status, fields] of cases) {
+      const res = await client().post<ErrorBody & Record<string, unknown>>(path, body);
+      expect(res.status, path).toBe(status);
+      expect(res.body.fields).toEqual(fields);
+      expect(res.body).toMatchObject(fields);
+      // Only the field keys are lifted: the shape stays the shape.
+      expect(Object.keys(res.body).sort()).toEqual([...Object.keys(fields), 'errors', 'fields', 'message'].sort());
+    }
+  });
+
+  test('other routes keep the plain shape', async () => {
+    const { client: c } = await signUpUser(server.url);
+    const res = await c.post<ErrorBody>('/api/pins/', {});
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body).sort()).toEqual(['errors', 'fields', 'message']);
+  });
+});
+
 describe('per-address auth limit', () => {
   test('sign-in and sign-up attempts beyond AUTH_RATE_LIMIT_PER_IP → 429 with Retry-After and the error shape', async () => {
     const limited = await startServer({ env: { AUTH_RATE_LIMIT_PER_IP: '5' } });

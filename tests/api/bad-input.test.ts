@@ -6,6 +6,7 @@ import type { Comment } from '../../contract/comments.ts';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { Favorite } from '../../contract/favorites.ts';
 import type { Pin } from '../../contract/pins.ts';
+import type { TokenCreated } from '../../contract/tokens.ts';
 import type { User } from '../../contract/users.ts';
 import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
 import { type FieldSpec, ROUTES, routeAt, type TestRoute, wrongQueryValues } from '../support/routes.ts';
@@ -20,7 +21,7 @@ let server: TestServer;
 let owner: ApiClient;
 let ownerUser: User;
 // `user`: a collaborator on the owner's board (DELETE /api/boards/{id}/members/{userId}).
-const ids = { pin: 0, board: 0, favorite: 0, comment: 0, user: 0 };
+const ids = { pin: 0, board: 0, favorite: 0, comment: 0, user: 0, token: 0 };
 
 beforeAll(async () => {
   // Failed logins are throttled per account; this file sends many on purpose, and wants 400s, not 429s.
@@ -39,14 +40,16 @@ beforeAll(async () => {
   expect(comment.status).toBe(201);
   const collaborator = await signUpUser(server.url, 'badcollab');
   expect((await owner.post(`/api/boards/${board.body.id}/members`, { username: collaborator.user.username })).status).toBe(201);
-  Object.assign(ids, { pin: pin.body.id, board: board.body.id, favorite: favorite.body.id, comment: comment.body.id, user: collaborator.user.id });
+  const token = await owner.post<TokenCreated>('/api/tokens', { name: 'Target token', scope: 'read' });
+  expect(token.status).toBe(201);
+  Object.assign(ids, { pin: pin.body.id, board: board.body.id, favorite: favorite.body.id, comment: comment.body.id, user: collaborator.user.id, token: token.body.token.id });
 });
 afterAll(() => server?.stop());
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-const TABLES = ['users', 'pins', 'boards', 'board_pins', 'favorites', 'comments', 'images'] as const;
+const TABLES = ['users', 'pins', 'boards', 'board_pins', 'favorites', 'comments', 'images', 'api_tokens'] as const;
 type Snapshot = Record<(typeof TABLES)[number], string[]>;
 
 /** Every row of every table, as sorted JSON lines: a changed, added or removed row shows up. */
@@ -66,7 +69,14 @@ function expectErrorShape(response: ApiResponse): asserts response is ApiRespons
   expect(response.headers.get('content-type') ?? '').toMatch(/^application\/json/);
   const body = response.body as Record<string, unknown>;
   expect(typeof body).toBe('object');
-  expect(Object.keys(body).sort()).toEqual(['errors', 'fields', 'message']);
+  // Sign-in and sign-up errors also carry their field messages at the top level
+  // (docs/tokens-and-capture.md): only those keys, each the same as in `fields`.
+  const lifted = Object.keys(body).filter((key) => !['errors', 'fields', 'message'].includes(key));
+  expect(Object.keys(body)).toEqual(expect.arrayContaining(['errors', 'fields', 'message']));
+  for (const key of lifted) {
+    expect(['email', 'password', 'credential', 'username']).toContain(key);
+    expect(body[key]).toBe((body.fields as Record<string, unknown>)[key]);
+  }
   expect(typeof body.message).toBe('string');
   expect((body.message as string).length).toBeGreaterThan(0);
   expect(Array.isArray(body.errors)).toBe(true);
@@ -128,6 +138,9 @@ const VALID: Record<string, () => unknown> = {
   name: () => 'Another board',
   text: () => 'Another comment',
   pin_id: () => ids.pin,
+  sourceUrl: () => 'https://example.com/page',
+  scope: () => 'read',
+  expiresInDays: () => 30,
 };
 
 /** Inputs where a NUL character can be stored safely: hashed passwords never reach a text column. */

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { PinList } from '../../contract/pins.ts';
@@ -116,6 +117,75 @@ describe('Origin check on state-changing requests (DESIGN §8)', () => {
       expect((await client.request('POST', '/api/pins/', { json: pin, headers: { origin: 'https://pins.example' } })).status).toBe(201);
     } finally {
       await pinned.stop();
+    }
+  });
+});
+
+/**
+ * GET /api/auth/logout with exactly these headers and the client's cookies. Not through fetch:
+ * Node's fetch sends `Sec-Fetch-Mode: cors` whatever it is given, as a browser's fetch does.
+ */
+function logoutWith(client: ApiClient, headers: Record<string, string>): Promise<number> {
+  const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${server.url}/api/auth/logout`, { headers: { cookie, ...headers } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('clients written for the origin app (docs/tokens-and-capture.md)', () => {
+  const pin = { title: 'alias', imageUrl: 'https://a.test/x.png' };
+
+  test('the token is accepted in an XSRF-Token header too, validated the same way', async () => {
+    const { client } = await signUpUser(server.url);
+    const token = client.csrfToken ?? '';
+    const aliased = await client.request('POST', '/api/pins/', { json: pin, csrf: false, headers: { 'XSRF-Token': token } });
+    expect(aliased.status).toBe(201);
+    const before = await pinCount();
+    const wrong = await client.request<ErrorBody>('POST', '/api/pins/', { json: pin, csrf: false, headers: { 'XSRF-Token': 'abc.def' } });
+    expect(wrong.status).toBe(403);
+    const other = await signUpUser(server.url);
+    const foreign = await client.request('POST', '/api/pins/', { json: pin, csrf: false, headers: { 'XSRF-Token': other.client.csrfToken ?? '' } });
+    expect(foreign.status).toBe(403);
+    // Under either name, a token still needs its cookie.
+    const noCookie = new ApiClient(server.url);
+    for (const [k, v] of client.cookies) if (k !== 'XSRF-TOKEN') noCookie.cookies.set(k, v);
+    expect((await noCookie.request('POST', '/api/pins/', { json: pin, csrf: false, headers: { 'XSRF-Token': token } })).status).toBe(403);
+    expect(await pinCount()).toBe(before);
+  });
+
+  test("a same-origin script's plain GET /api/auth/logout signs out, as Fetch Metadata reports it", async () => {
+    for (const mode of ['cors', 'same-origin']) {
+      const { client } = await signUpUser(server.url);
+      expect(await logoutWith(client, { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': mode, 'sec-fetch-dest': 'empty' }), mode).toBe(200);
+      expect((await client.get<{ user: unknown }>('/api/auth/')).body.user).toBeNull();
+    }
+  });
+
+  test('navigations, images and requests from other sites still cannot sign anyone out', async () => {
+    const { client, user } = await signUpUser(server.url);
+    const attempts: Array<Record<string, string>> = [
+      // A link followed or a pin's page navigating there.
+      { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' },
+      // <img src="/api/auth/logout"> on one of our pages (an image URL cannot name it, but still).
+      { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' },
+      // Another site's script, image or link.
+      { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' },
+      { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' },
+      { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' },
+      { 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' },
+      // A script that claims our origin in Fetch Metadata but whose Origin says another site.
+      { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors', origin: 'https://evil.test' },
+      // No Fetch Metadata at all (an old browser, a script): the header is needed, as before.
+      {},
+    ];
+    for (const headers of attempts) {
+      expect(await logoutWith(client, headers), JSON.stringify(headers)).toBe(403);
+      expect((await client.get<{ user: { id: number } | null }>('/api/auth/')).body.user?.id).toBe(user.id);
     }
   });
 });

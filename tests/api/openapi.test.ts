@@ -325,6 +325,36 @@ describe('real successful responses match the document', () => {
   });
 });
 
+describe('tokens and source pages match the document', () => {
+  test('tokens: create, list, revoke; a pin from a page and the lookup; a token\'s refusals', async () => {
+    const { client } = await signUpUser(server.url, 'doctokens');
+    const created = await call<{ token: { id: number }; secret: string }>(client, 'POST', '/api/tokens', { json: { name: 'Documented', scope: 'write', expiresInDays: 7 }, expect: 201 });
+    await call(client, 'GET', '/api/tokens', { expect: 200 });
+    await call(client, 'POST', '/api/pins/', { json: { ...pinBody('From a page'), sourceUrl: 'https://example.com/page' }, expect: 201 });
+    const found = await call<{ pins: Pin[] }>(client, 'GET', '/api/pins/lookup', { query: 'sourceUrl=https%3A%2F%2Fexample.com%2Fpage', expect: 200 });
+    expect(found.body.pins).toHaveLength(1);
+    await call(client, 'GET', '/api/pins/lookup', { query: 'sourceUrl=javascript%3Ax', expect: 400 });
+    const bearer = { authorization: `Bearer ${created.body.secret}` };
+    // A token may not manage tokens (403); a bad one is 401 on any call, public reads included.
+    const refused = await client.request('GET', '/api/tokens', { csrf: false, headers: bearer });
+    expect(refused.status).toBe(403);
+    expectDocumented('GET', '/api/tokens', refused);
+    const unknown = await new ApiClient(server.url).request('GET', '/api/pins/', { csrf: false, headers: { authorization: `Bearer pb_${'x'.repeat(43)}` } });
+    expect(unknown.status).toBe(401);
+    expectDocumented('GET', '/api/pins/', unknown);
+    await call(client, 'DELETE', '/api/tokens/{id}', { params: { id: created.body.token.id }, expect: 200 });
+    await call(client, 'DELETE', '/api/tokens/{id}', { params: { id: created.body.token.id }, expect: 404 });
+  });
+
+  test('the bearer scheme is declared, and routes a token may call offer it', () => {
+    const schemes = (doc as unknown as { components: { securitySchemes: Record<string, unknown> } }).components.securitySchemes;
+    expect(schemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    const security = (method: string, path: string) => (operation(method, path) as unknown as { security?: unknown[] }).security;
+    expect(security('POST', '/api/pins/')).toEqual([{ session: [], csrf: [] }, { bearer: [] }]);
+    expect(security('GET', '/api/tokens')).toEqual([{ session: [], csrf: [] }]);
+  });
+});
+
 describe('real uploads match the document', () => {
   test('images: an upload, the same bytes again, and a refusal', async () => {
     const { client } = await signUpUser(server.url, 'docimages');
