@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { TokenCreated } from '../../contract/tokens.ts';
+import { signUpUser } from '../support/client.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 
 // The README promises that a REST-only script can do everything with the cookie + X-XSRF-TOKEN
@@ -29,4 +31,29 @@ test('scripts/rest-walkthrough.sh signs up, pins, favorites, fills a board, comm
   });
   // Three pins, two a page: the walk follows nextCursor to the end.
   expect(walk).toEqual({ pages: 2, walked: 3 });
+});
+
+test('scripts/token-walkthrough.sh does the same with a personal access token alone', async () => {
+  const { client, user } = await signUpUser(server.url, 'tokscript');
+  const { body } = await client.post<TokenCreated>('/api/tokens', { name: 'walkthrough', scope: 'write' });
+  const { stdout } = await promisify(execFile)('bash', ['scripts/token-walkthrough.sh'], {
+    env: { ...process.env, BASE: server.url, TOKEN: body.secret },
+  });
+  const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  const [me, pin, favorite, board, boardPin, comment, lookup, walk] = lines;
+  expect(me).toEqual({ user });
+  expect(pin).toMatchObject({ title: 'From a token', user_id: user.id, source_url: 'https://example.com/articles/cats' });
+  expect(favorite).toMatchObject({ pin_id: pin?.id, likes_count: 1 });
+  expect(board).toMatchObject({ name: 'Tokened', user_id: user.id });
+  expect(boardPin).toMatchObject({ id: pin?.id });
+  expect(comment).toMatchObject({ text: 'Nice one', pin_id: pin?.id, user_id: user.id });
+  expect(lookup).toEqual({ pins: [{ ...pin, likes_count: 1 }] });
+  expect(walk).toEqual({ pages: 2, walked: 3 });
+});
+
+test('scripts/token-walkthrough.sh stops at the first refusal (a read token cannot pin)', async () => {
+  const { client } = await signUpUser(server.url, 'tokscriptro');
+  const { body } = await client.post<TokenCreated>('/api/tokens', { name: 'read only', scope: 'read' });
+  const run = promisify(execFile)('bash', ['scripts/token-walkthrough.sh'], { env: { ...process.env, BASE: server.url, TOKEN: body.secret } });
+  await expect(run).rejects.toMatchObject({ stdout: expect.stringContaining('This token is read-only') });
 });
