@@ -12,8 +12,10 @@ import { HomePage } from './pages/HomePage.tsx';
 import { LoginPage } from './pages/LoginPage.tsx';
 import { ManagePinsPage } from './pages/ManagePinsPage.tsx';
 import { NewPinPage } from './pages/NewPinPage.tsx';
+import { PinBuilderPage } from './pages/PinBuilderPage.tsx';
 import { PinDetailPage } from './pages/PinDetailPage.tsx';
 import { SignupPage } from './pages/SignupPage.tsx';
+import { TokensPage } from './pages/TokensPage.tsx';
 import { UserPinsPage } from './pages/UserPinsPage.tsx';
 import { YourPinsPage } from './pages/YourPinsPage.tsx';
 
@@ -43,6 +45,8 @@ export const routes: RouteObject[] = [
           { path: 'pins/:id', element: <PinDetailPage /> },
           { path: 'pins/:id/edit', element: signedIn(<EditPinPage />) },
           { path: 'users/:username', element: <UserPinsPage /> },
+          { path: 'tokens', element: signedIn(<TokensPage />) },
+          { path: 'pin-builder', element: signedIn(<PinBuilderPage />) },
           { path: '*', element: <NotFound /> },
         ],
       },

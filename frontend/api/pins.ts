@@ -20,7 +20,7 @@ export function fetchPin(id: number): Promise<Pin> {
   return api<Pin>('GET', `/api/pins/${id}`);
 }
 
-export function createPin(body: { title: string; imageUrl: string; description: string }): Promise<Pin> {
+export function createPin(body: { title: string; imageUrl: string; description: string; sourceUrl?: string | null }): Promise<Pin> {
   return createOnce<Pin>('/api/pins/', body);
 }
 

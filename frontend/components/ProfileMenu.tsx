@@ -72,6 +72,9 @@ export function ProfileMenu() {
               <li><Link to="/pins/new">Add New Pin</Link></li>
               <li><Link to="/boards/create">Add New Board</Link></li>
             </ul>
+            <ul className="profile__links">
+              <li><Link to="/tokens">Tokens</Link></li>
+            </ul>
             <button type="button" className="button button--secondary button--block" onClick={() => void onLogout()}>
               Log Out
             </button>

@@ -15,6 +15,8 @@ import { upsertPin } from '../state/pins.ts';
 import { ImagePicker } from './new-pin/ImagePicker.tsx';
 import { UploadInterrupted, useImageUpload } from './new-pin/useImageUpload.ts';
 import { usePastedFile } from './new-pin/usePastedFile.ts';
+import type { BuilderPrefill } from './pin-builder/params.ts';
+import { SourceLine } from './pin-builder/SourceLine.tsx';
 
 /**
  * SPEC §5: title and image URL non-blank; every problem is listed together. A file being uploaded
@@ -45,7 +47,8 @@ function ErrorList({ id, errors, label }: { id: string; errors: readonly string[
   );
 }
 
-export function NewPinPage() {
+/** `prefill`: the form filled in from a pin builder link (pages/PinBuilderPage.tsx), with its source page. */
+export function NewPinPage({ prefill }: { prefill?: BuilderPrefill } = {}) {
   useDocumentTitle('Create a New Pin');
   const store = useStore();
   const navigate = useNavigate();
@@ -57,7 +60,7 @@ export function NewPinPage() {
   const [confirmBroken, setConfirmBroken] = useState(false);
   const urlInput = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
   const form = useForm({
-    initial: { title: '', imageUrl: '', description: '' },
+    initial: { title: prefill?.title ?? '', imageUrl: prefill?.imageUrl ?? '', description: prefill?.description ?? '' },
     validate: (values) => validateNewPin(values, uploading),
     async submit({ title, imageUrl, description }) {
       // Save waits for a running upload, then sends the address it gave.
@@ -69,7 +72,8 @@ export function NewPinPage() {
         setWaiting(false);
       }
       const url = image ? image.url : imageUrl.trim();
-      upsertPin(store, await createPin({ title: title.trim(), imageUrl: url, description: description.trim() }));
+      const source = prefill?.sourceUrl ? { sourceUrl: prefill.sourceUrl } : {};
+      upsertPin(store, await createPin({ title: title.trim(), imageUrl: url, description: description.trim(), ...source }));
       await navigate('/pins');
       showToast(store, 'Pin created');
     },
@@ -128,6 +132,7 @@ export function NewPinPage() {
         />
         <div className="form-card__fields">
           <h1 id="new-pin-title">Create a New Pin</h1>
+          {prefill?.sourceUrl ? <SourceLine sourceUrl={prefill.sourceUrl} /> : null}
           <ErrorList id={ERRORS_ID} errors={Object.values(form.errors)} label="Problems with this pin" />
           <FormField label="Title" maxLength={LIMITS.title} {...form.field('title')} invalidBy={form.errors.title ? ERRORS_ID : undefined} />
           <FormField

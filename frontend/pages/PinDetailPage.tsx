@@ -11,6 +11,7 @@ import { NotFound } from '../components/ErrorPage.tsx';
 import { HeartIcon } from '../components/Icons.tsx';
 import { PinDeletedNotice } from '../components/PinDeletedNotice.tsx';
 import { PinImage } from '../components/PinImage.tsx';
+import { SavedFrom } from '../components/SavedFrom.tsx';
 import { ShareButton } from '../components/ShareButton.tsx';
 import { ViewersCount } from '../components/ViewersCount.tsx';
 import { Loading, RetryLoad } from '../components/Status.tsx';
@@ -135,6 +136,7 @@ function PinDetail({ pin }: { pin: Pin }) {
               {pin.likes_count} {pin.likes_count === 1 ? 'favorite' : 'favorites'}
             </span>
           </p>
+          <SavedFrom sourceUrl={pin.source_url} />
           <ViewersCount pinId={pin.id} />
           {pin.description ? <p className="pin-detail__description">{pin.description}</p> : null}
           {isOwner ? (
