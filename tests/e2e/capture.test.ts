@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pin } from '../../contract/pins.ts';
 import { startServer, type TestServer } from '../support/server.ts';
-import { ensureClientBuilt, expectAccessible, expectPath, expectVisible, launchChromium, newAccount, openTab, PAGE_WAIT_MS, screenshot, signUp } from './browser.ts';
+import { DESKTOP, ensureClientBuilt, expectAccessible, expectPath, expectVisible, launchChromium, newAccount, openTab, PAGE_WAIT_MS, PHONE, screenshot, signUp } from './browser.ts';
 
 let server: TestServer;
 let browser: Browser;
@@ -86,6 +86,9 @@ describe('the Tokens screen', () => {
     await expectVisible(page.getByRole('listitem').filter({ hasText: 'Laptop script' }).getByText('Never used'));
     await screenshot(page, 'tokens-created');
     await expectAccessible(page, 'tokens (secret shown)');
+    await page.setViewportSize(PHONE);
+    await screenshot(page, 'tokens-created');
+    await page.setViewportSize(DESKTOP);
 
     // The secret works, and is never shown again: not after "I have copied it", not after a reload.
     expect(await apiAs(secret, '/api/auth/')).toBe(200);
