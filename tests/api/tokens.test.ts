@@ -201,6 +201,17 @@ describe('calling the API with a token', () => {
     expectUnauthorized(await token.post('/api/pins/', pinBody));
   });
 
+  test("a token's writes are accepted from a browser extension's origin (no cookie, so no cross-site risk)", async () => {
+    const { token, user } = await withToken('write');
+    const pin = await token.request<Pin>('POST', '/api/pins/', { json: pinBody, headers: { origin: 'chrome-extension://abcdefghijklmnopabcdefghijklmnop' } });
+    expect(pin.status).toBe(201);
+    expect(pin.body.user_id).toBe(user.id);
+    // The same origin with a cookie session is refused, as before.
+    const { client } = await signUpUser(server.url, 'tokorigin');
+    const cookieWrite = await client.request('POST', '/api/pins/', { json: pinBody, headers: { origin: 'chrome-extension://abcdefghijklmnopabcdefghijklmnop' } });
+    expect(cookieWrite.status).toBe(403);
+  });
+
   test('an Authorization scheme other than Bearer is left alone: the cookies decide', async () => {
     const { client, user } = await signUpUser(server.url, 'tokbasic');
     const session = await client.request<SessionBody>('GET', '/api/auth/', { headers: { authorization: 'Basic dXNlcjpwYXNz' } });
