@@ -1,0 +1,42 @@
+// The content script, in the top frame of every http(s) page. On other sites: the hover Save
+// button, the board picker (for it and for the context menu) and the page's image list for the
+// popup. On the user's own Pinboard: only the Connect page's bridge. It runs in the extension's
+// isolated world, so a page's Content-Security-Policy (`script-src 'none'`) does not stop it.
+import { browser } from '../lib/browser.ts';
+import { defineContentScript } from 'wxt/utils/define-content-script';
+import { startConnectBridge } from '../content/connect-bridge.ts';
+import { startHoverSave } from '../content/hover-save.ts';
+import { bestSource, listImages } from '../content/page-images.ts';
+import { openPicker } from '../content/picker.ts';
+import { ask } from '../lib/ask.ts';
+import type { ContentRequest, Status } from '../lib/messages.ts';
+
+function imageFor(src: string): HTMLImageElement | null {
+  return Array.from(document.images).find((image) => image.currentSrc === src || image.src === src) ?? null;
+}
+
+function pickerFor(src: string, image: HTMLImageElement | null, server: string) {
+  openPicker({ src, alt: (image?.alt || image?.title || '').trim(), rect: image?.getBoundingClientRect() ?? null }, server);
+}
+
+export default defineContentScript({
+  matches: ['http://*/*', 'https://*/*'],
+  runAt: 'document_idle',
+  async main() {
+    const status = (await ask({ type: 'status' })) as Status | { ok: false };
+    if (!('server' in status)) return;
+    if (status.server && location.origin === status.server) {
+      startConnectBridge(status);
+      return; // the app has its own Save buttons
+    }
+    browser.runtime.onMessage.addListener((request: ContentRequest, _sender, sendResponse) => {
+      if (request.type === 'list-images') sendResponse(listImages());
+      else if (request.type === 'open-picker') {
+        pickerFor(request.src, imageFor(request.src), status.server);
+        sendResponse({ ok: true });
+      }
+      return false;
+    });
+    if (status.username) startHoverSave((image) => pickerFor(bestSource(image), image, status.server));
+  },
+});

@@ -1,0 +1,124 @@
+// The toolbar popup: the page's images, largest first, any number selected, saved at once to one
+// board (recent boards first, or a new one made here). The background does the saving, so
+// closing the popup does not stop it.
+import { browser } from '../../lib/browser.ts';
+import { ask, isFailure } from '../../lib/ask.ts';
+import { fill, h } from '../../lib/dom.ts';
+import type { ContentRequest, ImageList, Status } from '../../lib/messages.ts';
+import { boardLabel, outcomeText, undoneText } from '../../lib/outcome-text.ts';
+import { renderBoardSelect } from '../../ui/board-select.ts';
+import { header } from '../../ui/header.ts';
+
+const app = document.getElementById('app') as HTMLElement;
+
+/** The page's tab: the active one, or the one named by `?tab=` when the popup is open as a page. */
+async function targetTab(): Promise<number | null> {
+  const named = Number(new URLSearchParams(location.search).get('tab'));
+  if (Number.isInteger(named) && named > 0) return named;
+  const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
+  return tab?.id ?? null;
+}
+
+function notice(text: string, ...actions: HTMLElement[]) {
+  fill(app, header(), h('section', { class: 'notice' }, h('p', {}, text), ...actions));
+}
+
+function openOptions() {
+  void browser.runtime.openOptionsPage();
+  window.close();
+}
+
+async function start() {
+  const status = (await ask({ type: 'status' })) as Status;
+  if (!status.username) {
+    const text = status.server ? `Connect the extension to your account on ${status.server} to save images.` : 'Set up the extension with your Pinboard’s address to save images.';
+    return notice(text, h('button', { type: 'button', class: 'button', onclick: openOptions }, 'Set up'));
+  }
+  const tabId = await targetTab();
+  let list: ImageList | undefined;
+  try {
+    const request: ContentRequest = { type: 'list-images' };
+    list = tabId === null ? undefined : ((await browser.tabs.sendMessage(tabId, request, { frameId: 0 })) as ImageList);
+  } catch {
+    list = undefined;
+  }
+  if (!list) return notice('Pinboard cannot read this page’s images. Pages of the browser itself cannot be saved from; for any other page, reload it and try again.');
+  if (list.page.url.startsWith(`${status.server}/`)) return notice('This is your Pinboard: save pins here with their own Save buttons.');
+  if (list.images.length === 0) return notice('No images on this page are large enough to save.');
+  showImages(list, status);
+}
+
+function showImages({ page, images }: ImageList, status: Status) {
+  const selected = new Set<string>();
+  const count = h('span', { class: 'count' });
+  const saveButton = h('button', { type: 'submit', class: 'button' }, 'Save');
+  const result = h('div', { class: 'result', role: 'status' });
+  const boards = renderBoardSelect();
+  const all = h('input', { type: 'checkbox' });
+  const tiles = images.map((image) => {
+    const box = h('input', { type: 'checkbox', class: 'tile__check' });
+    const label = image.alt || `Image ${image.width} × ${image.height}`;
+    box.setAttribute('aria-label', `${label} (${image.width} × ${image.height})`);
+    box.addEventListener('change', () => {
+      if (box.checked) selected.add(image.src);
+      else selected.delete(image.src);
+      update();
+    });
+    return { image, box, tile: h('label', { class: 'tile' }, box, h('img', { src: image.src, alt: '', loading: 'lazy' }), h('span', { class: 'tile__size' }, `${image.width} × ${image.height}`)) };
+  });
+  all.addEventListener('change', () => {
+    for (const { image, box } of tiles) {
+      box.checked = all.checked;
+      if (all.checked) selected.add(image.src);
+      else selected.delete(image.src);
+    }
+    update();
+  });
+
+  function update() {
+    const n = selected.size;
+    count.textContent = n ? `${n} of ${images.length} selected` : `${images.length} ${images.length === 1 ? 'image' : 'images'}, largest first`;
+    saveButton.textContent = n > 1 ? `Save ${n} pins` : 'Save';
+    saveButton.disabled = n === 0;
+    all.checked = n === images.length;
+    all.indeterminate = n > 0 && n < images.length;
+  }
+
+  async function onSave(event: Event) {
+    event.preventDefault();
+    const chosen = tiles.filter((t) => selected.has(t.image.src)).map((t) => ({ src: t.image.src, alt: t.image.alt }));
+    if (!chosen.length) return;
+    saveButton.disabled = true;
+    fill(result, h('p', {}, `Saving ${chosen.length} ${chosen.length === 1 ? 'pin' : 'pins'}…`));
+    const board = await boards.chosenBoard();
+    if (board === undefined) return update();
+    const answer = await ask({ type: 'save', images: chosen, page, board });
+    update();
+    if (isFailure(answer)) return fill(result, h('p', { class: 'error' }, answer.message));
+    const ids = answer.saved.map((pin) => pin.id);
+    const undo = h('button', { type: 'button', class: 'link-button' }, 'Undo');
+    undo.addEventListener('click', async () => {
+      undo.disabled = true;
+      const undone = await ask({ type: 'undo', pinIds: ids, pageUrl: page.url });
+      fill(result, h('p', isFailure(undone) ? { class: 'error' } : {}, isFailure(undone) ? undone.message : undoneText(ids.length)));
+    });
+    const view = answer.board ? null : h('a', { href: `${status.server}/pins`, target: '_blank', rel: 'noopener' }, 'View');
+    fill(result, h('p', { class: answer.saved.length ? 'success' : 'error' }, outcomeText(answer, answer.board)), ids.length ? undo : null, view);
+    if (answer.saved.length) for (const t of tiles) if (answer.saved.some((s) => s.src === t.image.src)) t.tile.classList.add('tile--saved');
+    document.title = `Saved to ${boardLabel(answer.board)}`;
+  }
+
+  fill(
+    app,
+    header(),
+    h('p', { class: 'page' }, h('span', { class: 'page__title' }, page.title || page.url)),
+    h('div', { class: 'toolbar' }, h('label', { class: 'select-all' }, all, 'Select all'), count),
+    h('div', { class: 'grid', role: 'group', 'aria-label': 'Images on this page' }, ...tiles.map((t) => t.tile)),
+    h('form', { class: 'footer', onsubmit: (event: Event) => void onSave(event) }, boards.element, saveButton),
+    result,
+  );
+  update();
+  void boards.load();
+}
+
+void start();

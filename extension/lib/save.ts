@@ -1,0 +1,105 @@
+// Saving images as pins, in the background: for each image, its bytes (fetched by the extension,
+// with the site's cookies) are uploaded and the pin made from the stored copy; when the bytes
+// cannot be had, or the server refuses them, the pin is made from the image's URL and the server
+// imports it. Every pin keeps the page as its source, and goes onto the chosen board.
+import { fetchImageBytes } from './image-bytes.ts';
+import { PinboardError, type PinboardApi } from './pinboard-api.ts';
+import { importableUrl, pinTitle, sourceUrlOf } from './pin-text.ts';
+import type { BoardRef } from './settings.ts';
+
+export interface ImageToSave {
+  src: string;
+  alt: string;
+  /** A title the user typed; else from `alt` and the page. */
+  title?: string;
+}
+
+export interface PageRef {
+  url: string;
+  title: string;
+}
+
+export interface SavedPin {
+  id: number;
+  src: string;
+  /** `upload`: the bytes the browser had; `url`: the server imports the image by its address. */
+  via: 'upload' | 'url';
+}
+
+export interface SaveOutcome {
+  saved: SavedPin[];
+  /** `status`: the server's answer when it refused (404: the board is gone). */
+  failed: Array<{ src: string; message: string; status?: number }>;
+}
+
+/** Images saved at once: the server thumbnails two at a time, so more would only queue there. */
+const PARALLEL = 4;
+
+async function imageUrlFor(api: PinboardApi, src: string): Promise<{ imageUrl: string; via: SavedPin['via'] }> {
+  const bytes = await fetchImageBytes(src);
+  if ('blob' in bytes) {
+    try {
+      const stored = await api.uploadImage(bytes.blob, bytes.fileName);
+      return { imageUrl: stored.url, via: 'upload' };
+    } catch (error) {
+      // A refused token stops everything; a refused file (a format the server does not take, a
+      // busy server) still has its address to fall back on.
+      if (error instanceof PinboardError && (error.unauthorized || error.status === 403)) throw error;
+      if (!importableUrl(src)) throw error;
+    }
+  } else if (!importableUrl(src)) {
+    throw new Error(`The image could not be read (${bytes.failed}).`);
+  }
+  return { imageUrl: src, via: 'url' };
+}
+
+async function saveOne(api: PinboardApi, image: ImageToSave, page: PageRef, board: BoardRef | null): Promise<SavedPin> {
+  const { imageUrl, via } = await imageUrlFor(api, image.src);
+  const title = image.title?.trim() ? pinTitle(image.title, '', page.url) : pinTitle(image.alt, page.title, page.url);
+  const pin = await api.createPin({ title, imageUrl, description: '', sourceUrl: sourceUrlOf(page.url) });
+  if (board) {
+    try {
+      await api.addToBoard(board.id, pin.id);
+    } catch (error) {
+      // All or nothing: a pin the user did not get onto their board would be a surprise later.
+      await api.deletePin(pin.id).catch(() => undefined);
+      throw error;
+    }
+  }
+  return { id: pin.id, src: image.src, via };
+}
+
+/**
+ * Saves every image (a few at a time); resolves with what was saved and what was not, in the
+ * order given. Rejects only when the token is refused (401), since then nothing else can succeed.
+ */
+export async function saveImages(api: PinboardApi, images: ImageToSave[], page: PageRef, board: BoardRef | null): Promise<SaveOutcome> {
+  const results: Array<SavedPin | SaveOutcome['failed'][number]> = new Array(images.length);
+  let next = 0;
+  let refused: PinboardError | null = null;
+  async function worker() {
+    while (next < images.length && !refused) {
+      const index = next++;
+      const image = images[index] as ImageToSave;
+      try {
+        results[index] = await saveOne(api, image, page, board);
+      } catch (error) {
+        if (error instanceof PinboardError && error.unauthorized) refused = error;
+        results[index] = {
+          src: image.src,
+          message: error instanceof Error ? error.message : String(error),
+          ...(error instanceof PinboardError ? { status: error.status } : {}),
+        };
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, images.length) }, worker));
+  if (refused) throw refused;
+  const outcome: SaveOutcome = { saved: [], failed: [] };
+  for (const result of results) {
+    if (!result) continue;
+    if ('id' in result) outcome.saved.push(result);
+    else outcome.failed.push(result);
+  }
+  return outcome;
+}
