@@ -5,6 +5,7 @@ import { GuestOnly, RequireAuth } from './components/Guards.tsx';
 import { Layout } from './components/Layout.tsx';
 import { BoardDetailPage } from './pages/BoardDetailPage.tsx';
 import { BoardsPage } from './pages/BoardsPage.tsx';
+import { ConnectPage } from './pages/ConnectPage.tsx';
 import { CreateBoardPage } from './pages/CreateBoardPage.tsx';
 import { EditPinPage } from './pages/EditPinPage.tsx';
 import { FavoritesPage } from './pages/FavoritesPage.tsx';
@@ -40,6 +41,7 @@ export const routes: RouteObject[] = [
           { path: 'boards/create', element: signedIn(<CreateBoardPage />) },
           { path: 'boards/:boardId', element: signedIn(<BoardDetailPage />) },
           { path: 'boards/:boardId/manage-pins', element: signedIn(<ManagePinsPage />) },
+          { path: 'connect', element: signedIn(<ConnectPage />) },
           { path: 'pins', element: signedIn(<YourPinsPage />) },
           { path: 'pins/new', element: signedIn(<NewPinPage />) },
           { path: 'pins/:id', element: <PinDetailPage /> },

@@ -23,8 +23,11 @@ function bigEnough(image: HTMLImageElement): DOMRect | null {
   return rect.width >= HOVER_MIN_PX && rect.height >= HOVER_MIN_PX && (image.currentSrc || image.src) ? rect : null;
 }
 
-/** Starts watching the pointer; `onSave` gets the image whose button was pressed. */
-export function startHoverSave(onSave: (image: HTMLImageElement) => void): void {
+/**
+ * Starts watching the pointer; `onSave` gets the image whose button was pressed. No button shows
+ * while `paused()` (the picker is open).
+ */
+export function startHoverSave(onSave: (image: HTMLImageElement) => void, paused: () => boolean): void {
   let current: HTMLImageElement | null = null;
   let button: HTMLButtonElement | null = null;
 
@@ -61,7 +64,7 @@ export function startHoverSave(onSave: (image: HTMLImageElement) => void): void 
     (event) => {
       // Onto our own button (the page sees our host element): it stays.
       if (event.target instanceof Element && event.target.localName === 'pinboard-extension-ui') return;
-      const image = imageAt(event);
+      const image = paused() ? null : imageAt(event);
       const rect = image ? bigEnough(image) : null;
       if (image && rect) place(image, rect);
       else if (current) hide();

@@ -20,6 +20,10 @@ export interface PickerImage {
 
 let openPanel: { close: () => void } | null = null;
 
+export function pickerOpen(): boolean {
+  return openPanel !== null;
+}
+
 function position(panel: HTMLElement, rect: DOMRect | null): void {
   const width = 320;
   const gap = 12;

@@ -7,7 +7,7 @@ import { defineContentScript } from 'wxt/utils/define-content-script';
 import { startConnectBridge } from '../content/connect-bridge.ts';
 import { startHoverSave } from '../content/hover-save.ts';
 import { bestSource, listImages } from '../content/page-images.ts';
-import { openPicker } from '../content/picker.ts';
+import { openPicker, pickerOpen } from '../content/picker.ts';
 import { ask } from '../lib/ask.ts';
 import type { ContentRequest, Status } from '../lib/messages.ts';
 
@@ -37,6 +37,6 @@ export default defineContentScript({
       }
       return false;
     });
-    if (status.username) startHoverSave((image) => pickerFor(bestSource(image), image, status.server));
+    if (status.username) startHoverSave((image) => pickerFor(bestSource(image), image, status.server), pickerOpen);
   },
 });

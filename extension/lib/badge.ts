@@ -7,11 +7,11 @@ import { sourceUrlOf } from './pin-text.ts';
 
 const KEEP_MS = 60_000;
 const MAX_KEPT = 200;
-/** The server answers at most this many pins from one page. */
+/** The server answers at most this many pins from one page (PIN_LOOKUP_MAX in contract/pin-lookup.ts). */
 const LOOKUP_MAX = 50;
 const known = new Map<string, { count: number; at: number }>();
 
-export function forgetPage(pageUrl: string): void {
+function forgetPage(pageUrl: string): void {
   const source = sourceUrlOf(pageUrl);
   if (source) known.delete(source);
 }
@@ -29,7 +29,7 @@ async function savedCount(api: PinboardApi, source: string): Promise<number> {
   return pins.length;
 }
 
-export async function showBadge(tabId: number, count: number): Promise<void> {
+async function showBadge(tabId: number, count: number): Promise<void> {
   const text = count === 0 ? '' : count >= LOOKUP_MAX ? `${LOOKUP_MAX}+` : String(count);
   const title = count === 0 ? 'Save to Pinboard' : `Save to Pinboard: ${text} ${count === 1 ? 'pin' : 'pins'} already saved from this page`;
   await browser.action.setBadgeText({ tabId, text });
@@ -49,4 +49,13 @@ export async function refreshBadge(api: PinboardApi | null, tabId: number, pageU
     }
   }
   await showBadge(tabId, count).catch(() => undefined); // the tab may have closed meanwhile
+}
+
+/** After a save or an undo: every open tab showing that page gets its count anew. */
+export async function refreshPageBadges(api: PinboardApi, pageUrl: string): Promise<void> {
+  const source = sourceUrlOf(pageUrl);
+  forgetPage(pageUrl);
+  if (!source) return;
+  const tabs = await browser.tabs.query({});
+  await Promise.all(tabs.filter((tab) => tab.id !== undefined && tab.url && sourceUrlOf(tab.url) === source).map((tab) => refreshBadge(api, tab.id as number, tab.url)));
 }

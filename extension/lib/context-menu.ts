@@ -3,7 +3,7 @@
 // installed, or a page extensions may not script — saves at once to the board used last, and the
 // toolbar badge says so.
 import { browser } from './browser.ts';
-import { forgetPage, refreshBadge } from './badge.ts';
+import { refreshPageBadges } from './badge.ts';
 import type { ContentRequest } from './messages.ts';
 import { connectedApi } from './requests.ts';
 import { saveImages } from './save.ts';
@@ -29,8 +29,7 @@ export async function openPickerOrSave(tabId: number, src: string, pageUrl: stri
   try {
     const outcome = await saveImages(api, [{ src, alt: '' }], { url: pageUrl, title: pageTitle }, board);
     if (board && outcome.saved.length) await useBoard(board);
-    forgetPage(pageUrl);
-    await refreshBadge(api, tabId, pageUrl);
+    await refreshPageBadges(api, pageUrl);
     await browser.action.setTitle({ tabId, title: outcome.saved.length ? `Saved to ${board?.name ?? 'your pins'}` : `Not saved: ${outcome.failed[0]?.message ?? ''}` });
   } catch (error) {
     await browser.action.setTitle({ tabId, title: `Not saved: ${error instanceof Error ? error.message : String(error)}` });

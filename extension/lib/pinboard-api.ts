@@ -4,6 +4,7 @@
 import type { Board, BoardList } from '../../contract/boards.ts';
 import type { ImageUploaded, StoredImage } from '../../contract/images.ts';
 import { IMAGE_LIMITS } from '../../contract/limits.ts';
+import type { PinLookup } from '../../contract/pin-lookup.ts';
 import type { Pin } from '../../contract/pins.ts';
 import type { SessionBody } from '../../contract/users.ts';
 
@@ -26,11 +27,6 @@ export interface PinDraft {
   imageUrl: string;
   description: string;
   sourceUrl: string | null;
-}
-
-/** GET /api/pins/lookup: the asker's pins saved from a page (at most 50). */
-export interface LookupAnswer {
-  pins: Array<Pick<Pin, 'id'>>;
 }
 
 export class PinboardApi {
@@ -112,7 +108,8 @@ export class PinboardApi {
     return this.#call('POST', `/api/boards/${boardId}/pins`, { pin_id: pinId });
   }
 
-  lookup(sourceUrl: string): Promise<LookupAnswer> {
-    return this.#call<LookupAnswer>('GET', `/api/pins/lookup?${new URLSearchParams({ sourceUrl })}`);
+  /** The user's pins saved from a page (at most 50). */
+  lookup(sourceUrl: string): Promise<PinLookup> {
+    return this.#call<PinLookup>('GET', `/api/pins/lookup?${new URLSearchParams({ sourceUrl })}`);
   }
 }

@@ -1,7 +1,7 @@
 // The background's answers to the other parts (lib/messages.ts). Every server call happens here,
 // with the stored token; the parts that run in web pages never see it.
 import { browser, type Browser } from './browser.ts';
-import { forgetAllPages, forgetPage } from './badge.ts';
+import { forgetAllPages, refreshPageBadges } from './badge.ts';
 import type { BackgroundAnswer, BackgroundRequest, BoardChoices, Failure } from './messages.ts';
 import { PinboardApi, PinboardError } from './pinboard-api.ts';
 import { saveImages } from './save.ts';
@@ -24,9 +24,12 @@ function failure(error: unknown): Failure {
   return { ok: false, message: error instanceof Error ? error.message : 'Something went wrong.' };
 }
 
-/** The extension's own pages (popup, options): they may change the connection. */
+/**
+ * The extension's own pages (popup, options; in a tab or not): they may change the connection. A
+ * content script's sender URL is its web page's.
+ */
 function fromExtensionPage(sender: Sender): boolean {
-  return sender.id === browser.runtime.id && !sender.tab && (sender.url ?? '').startsWith(browser.runtime.getURL('/'));
+  return sender.id === browser.runtime.id && (sender.url ?? '').startsWith(browser.runtime.getURL('/'));
 }
 
 function originOf(url: string | undefined): string | null {
@@ -106,7 +109,7 @@ export async function answer(request: BackgroundRequest, sender: Sender): Promis
         await Promise.all(request.pinIds.map((id) => api.deletePin(id).catch((error: unknown) => {
           if (!(error instanceof PinboardError && error.status === 404)) throw error; // already gone
         })));
-        forgetPage(request.pageUrl);
+        await refreshPageBadges(api, request.pageUrl);
         return { ok: true };
     }
   } catch (error) {
@@ -117,7 +120,7 @@ export async function answer(request: BackgroundRequest, sender: Sender): Promis
 
 async function save(api: PinboardApi, request: Extract<BackgroundRequest, { type: 'save' }>) {
   const outcome = await saveImages(api, request.images, request.page, request.board);
-  forgetPage(request.page.url);
+  await refreshPageBadges(api, request.page.url);
   if (request.board) {
     // A board that is gone (the server said 404) leaves the recent list.
     const gone = outcome.saved.length === 0 && outcome.failed.some((f) => f.status === 404);

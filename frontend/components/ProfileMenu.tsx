@@ -74,6 +74,7 @@ export function ProfileMenu() {
             </ul>
             <ul className="profile__links">
               <li><Link to="/tokens">Tokens</Link></li>
+              <li><Link to="/connect">Browser extension</Link></li>
             </ul>
             <button type="button" className="button button--secondary button--block" onClick={() => void onLogout()}>
               Log Out

@@ -102,9 +102,16 @@ function showImages({ page, images }: ImageList, status: Status) {
       const undone = await ask({ type: 'undo', pinIds: ids, pageUrl: page.url });
       fill(result, h('p', isFailure(undone) ? { class: 'error' } : {}, isFailure(undone) ? undone.message : undoneText(ids.length)));
     });
-    const view = answer.board ? null : h('a', { href: `${status.server}/pins`, target: '_blank', rel: 'noopener' }, 'View');
+    const view = h('a', { href: answer.board ? `${status.server}/boards/${answer.board.id}` : `${status.server}/pins`, target: '_blank', rel: 'noopener' }, 'View');
     fill(result, h('p', { class: answer.saved.length ? 'success' : 'error' }, outcomeText(answer, answer.board)), ids.length ? undo : null, view);
-    if (answer.saved.length) for (const t of tiles) if (answer.saved.some((s) => s.src === t.image.src)) t.tile.classList.add('tile--saved');
+    // Saved pictures are marked and let go, so a second press cannot save them twice.
+    for (const t of tiles) {
+      if (!answer.saved.some((s) => s.src === t.image.src)) continue;
+      t.tile.classList.add('tile--saved');
+      t.box.checked = false;
+      selected.delete(t.image.src);
+    }
+    update();
     document.title = `Saved to ${boardLabel(answer.board)}`;
   }
 

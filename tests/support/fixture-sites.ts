@@ -1,0 +1,126 @@
+// Two small web sites on 127.0.0.1 for the extension's tests: `site` serves the pages a user saves
+// from, `images` (another port: another origin) serves their pictures, as a CDN or a photo host
+// would. Pictures are drawn on request with sharp (nothing binary is checked in).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
+
+/** The cookie the cookie page sets, which the members-only picture demands. */
+export const MEMBER_COOKIE = 'fixture_session=letmein';
+
+export interface FixtureSites {
+  site: string;
+  images: string;
+  imagesPort: number;
+  /** Requests each picture path got, with whether they carried the member cookie. */
+  imageRequests: Array<{ path: string; cookie: boolean; dest: string | undefined }>;
+  close(): Promise<void>;
+}
+
+const pictures = new Map<string, Promise<Buffer>>();
+
+/** A width × height JPEG: a diagonal gradient whose hues depend on the size, and a sun. */
+function picture(width: number, height: number): Promise<Buffer> {
+  const key = `${width}x${height}`;
+  let made = pictures.get(key);
+  if (!made) {
+    const hue = (width * 7 + height * 13) % 360;
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="hsl(${hue},70%,62%)"/><stop offset="1" stop-color="hsl(${(hue + 60) % 360},60%,30%)"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/><circle cx="${width * 0.7}" cy="${height * 0.32}" r="${Math.min(width, height) * 0.14}" fill="hsl(${(hue + 180) % 360},90%,85%)"/></svg>`;
+    made = sharp(Buffer.from(svg)).jpeg({ quality: 80 }).toBuffer();
+    pictures.set(key, made);
+  }
+  return made;
+}
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
+}
+
+function sitePages(images: string): Record<string, { html: string; headers?: Record<string, string> }> {
+  // Sizes in a shuffled order (the popup must sort them), each image a different size.
+  const twenty = Array.from({ length: 20 }, (_, i) => ({ n: i + 1, w: 180 + ((i * 7) % 20) * 20, h: 160 + ((i * 3) % 5) * 30 }));
+  return {
+    '/csp.html': {
+      // No script may run on this page, not even inline: the extension's content script still does.
+      headers: { 'Content-Security-Policy': "script-src 'none'" },
+      html: page(
+        'A page that runs no script',
+        `<style>
+          * { font-size: 31px !important; color: rgb(0, 128, 0) !important; }
+          button { background: rgb(0, 255, 0) !important; border: 5px solid blue !important; }
+          pinboard-extension-ui { display: none !important; }
+        </style>
+        <script>document.title = 'a script ran';</script>
+        <h1>Kites</h1>
+        <img id="big" src="${images}/photo/480x360.jpg" alt="A kite over the hill" width="480" height="360">
+        <img id="small" src="${images}/photo/120x120.jpg" alt="A small icon" width="120" height="120">
+        <p><button id="page-button" type="button">The page's own button</button></p>`,
+      ),
+    },
+    '/cookie.html': {
+      headers: { 'Set-Cookie': `${MEMBER_COOKIE}; Path=/; SameSite=Lax; HttpOnly` },
+      html: page('Members area', `<h1>Members only</h1><img id="member" src="${images}/members/photo.jpg" alt="A members-only photo" width="400" height="300">`),
+    },
+    '/twenty.html': {
+      html: page('Twenty pictures', `<h1>Twenty pictures</h1>${twenty.map((p) => `<img src="${images}/photo/${p.w}x${p.h}.jpg" alt="Picture ${p.n}" width="${p.w / 2}" height="${p.h / 2}">`).join('\n')}`),
+    },
+    '/fallback.html': {
+      html: page('Hotlinked', `<h1>Only for image tags</h1><img id="guarded" src="${images}/img-only/photo.jpg" alt="" width="320" height="240">`),
+    },
+  };
+}
+
+async function serveImage(req: IncomingMessage, res: ServerResponse, log: FixtureSites['imageRequests']): Promise<void> {
+  const path = new URL(req.url ?? '/', 'http://x').pathname;
+  const cookie = (req.headers.cookie ?? '').split(/;\s*/).includes(MEMBER_COOKIE);
+  const dest = req.headers['sec-fetch-dest'] as string | undefined;
+  log.push({ path, cookie, dest });
+  const deny = (status: number) => void res.writeHead(status, { 'Content-Type': 'text/plain' }).end('no');
+  const size = /^\/photo\/(\d{2,4})x(\d{2,4})\.jpg$/.exec(path);
+  let bytes: Buffer | null = null;
+  if (size) bytes = await picture(Number(size[1]), Number(size[2]));
+  else if (path === '/members/photo.jpg') {
+    // A signed-in picture: without the member cookie, 403 (so the server cannot import it itself).
+    if (!cookie) return deny(403);
+    bytes = await picture(400, 300);
+  } else if (path === '/img-only/photo.jpg') {
+    // Hotlink protection that lets <img> tags and servers through but not a script's fetch().
+    if (dest && dest !== 'image') return deny(403);
+    bytes = await picture(320, 240);
+  }
+  if (!bytes) return deny(404);
+  res.writeHead(200, { 'Content-Type': 'image/jpeg', 'Content-Length': bytes.length, 'Cache-Control': 'no-store' });
+  res.end(bytes);
+}
+
+function listen(server: Server): Promise<number> {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+}
+
+export async function startFixtureSites(): Promise<FixtureSites> {
+  const imageRequests: FixtureSites['imageRequests'] = [];
+  const imageServer = createServer((req, res) => {
+    serveImage(req, res, imageRequests).catch(() => res.writeHead(500).end());
+  });
+  const imagesPort = await listen(imageServer);
+  const images = `http://127.0.0.1:${imagesPort}`;
+  const pages = sitePages(images);
+  const siteServer = createServer((req, res) => {
+    const found = pages[new URL(req.url ?? '/', 'http://x').pathname];
+    if (!found) return void res.writeHead(404).end();
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', ...found.headers }).end(found.html);
+  });
+  const site = `http://127.0.0.1:${await listen(siteServer)}`;
+  const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+  return {
+    site,
+    images,
+    imagesPort,
+    imageRequests,
+    async close() {
+      imageServer.closeAllConnections();
+      siteServer.closeAllConnections();
+      await Promise.all([close(imageServer), close(siteServer)]);
+    },
+  };
+}
