@@ -32,7 +32,8 @@ button { cursor: pointer; }
 .icon:hover { background: #f1f1f1; }
 .field { display: flex; flex-direction: column; gap: 4px; padding: 0 14px 8px; font-size: 12px; font-weight: 600; color: #4a4a4a; }
 .field input, .create input { height: 36px; padding: 0 10px; border: 1px solid #cdcdcd; border-radius: 10px; background: #fff; font-size: 14px; font-weight: 400; color: #111; }
-.boards { flex: 1; min-height: 60px; overflow-y: auto; padding: 0 6px 6px; }
+/* A fixed height: the buttons below must not move under the pointer when the boards arrive. */
+.boards { flex: 0 1 auto; height: 220px; min-height: 80px; overflow-y: auto; padding: 0 6px 6px; }
 .boards__label { margin: 6px 8px 2px; font-size: 12px; font-weight: 600; color: #666; }
 .board {
   display: flex; align-items: center; justify-content: space-between; gap: 8px; width: 100%; min-height: 40px; padding: 0 10px;

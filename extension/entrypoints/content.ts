@@ -2,13 +2,13 @@
 // button, the board picker (for it and for the context menu) and the page's image list for the
 // popup. On the user's own Pinboard: only the Connect page's bridge. It runs in the extension's
 // isolated world, so a page's Content-Security-Policy (`script-src 'none'`) does not stop it.
-import { browser } from '../lib/browser.ts';
 import { defineContentScript } from 'wxt/utils/define-content-script';
 import { startConnectBridge } from '../content/connect-bridge.ts';
 import { startHoverSave } from '../content/hover-save.ts';
 import { bestSource, listImages } from '../content/page-images.ts';
 import { openPicker, pickerOpen } from '../content/picker.ts';
 import { ask } from '../lib/ask.ts';
+import { browser } from '../lib/browser.ts';
 import type { ContentRequest, Status } from '../lib/messages.ts';
 
 function imageFor(src: string): HTMLImageElement | null {
@@ -22,21 +22,22 @@ function pickerFor(src: string, image: HTMLImageElement | null, server: string) 
 export default defineContentScript({
   matches: ['http://*/*', 'https://*/*'],
   runAt: 'document_idle',
-  async main() {
-    const status = (await ask({ type: 'status' })) as Status | { ok: false };
-    if (!('server' in status)) return;
-    if (status.server && location.origin === status.server) {
-      startConnectBridge(status);
-      return; // the app has its own Save buttons
-    }
+  main() {
+    const status = ask({ type: 'status' }).then((answer) => ('server' in answer ? answer : null)) as Promise<Status | null>;
+    // Listening at once (not after the status): a context-menu click right after the page loaded
+    // must find the picker, not the no-content-script fallback.
     browser.runtime.onMessage.addListener((request: ContentRequest, _sender, sendResponse) => {
       if (request.type === 'list-images') sendResponse(listImages());
       else if (request.type === 'open-picker') {
-        pickerFor(request.src, imageFor(request.src), status.server);
+        void status.then((s) => pickerFor(request.src, imageFor(request.src), s?.server ?? ''));
         sendResponse({ ok: true });
       }
       return false;
     });
-    if (status.username) startHoverSave((image) => pickerFor(bestSource(image), image, status.server), pickerOpen);
+    void status.then((s) => {
+      if (!s) return;
+      if (s.server && location.origin === s.server) startConnectBridge(s);
+      else if (s.username) startHoverSave((image) => pickerFor(bestSource(image), image, s.server), pickerOpen);
+    });
   },
 });

@@ -11,7 +11,7 @@ import type { PinLookup } from '../../contract/pin-lookup.ts';
 import type { Pin } from '../../contract/pins.ts';
 import { type FixtureSites, startFixtureSites } from '../support/fixture-sites.ts';
 import { startServer, type TestServer } from '../support/server.ts';
-import { ensureClientBuilt, expectVisible, newAccount, PAGE_WAIT_MS, screenshot, signUp } from './browser.ts';
+import { ensureClientBuilt, expectAccessible, expectVisible, newAccount, PAGE_WAIT_MS, screenshot, signUp } from './browser.ts';
 import { clickShadow, type ExtensionBrowser, ensureExtensionBuilt, FIREFOX_BUILD_DIR, launchWithExtension, shadowElements, shadowMode, shadowStyle, waitForShadow, WEB_EXT_BIN } from './extension-browser.ts';
 
 let sites: FixtureSites;
@@ -38,7 +38,10 @@ afterAll(async () => {
 
 type WorkerScope = {
   chrome: {
-    tabs: { query(q: { url?: string }): Promise<Array<{ id: number; url: string }>> };
+    tabs: {
+      query(q: { url?: string }): Promise<Array<{ id: number; url: string }>>;
+      sendMessage(tabId: number, message: unknown, options: { frameId: number }): Promise<unknown>;
+    };
     action: { getBadgeText(d: { tabId: number }): Promise<string> };
   };
   pinboardContextMenuClicked(info: { menuItemId: string; srcUrl: string; pageUrl: string; editable: boolean }, tab: unknown): Promise<void>;
@@ -78,12 +81,34 @@ async function pinsFrom(pageUrl: string): Promise<Pin[]> {
   return ((await res.json()) as PinLookup).pins;
 }
 
+/**
+ * Opens a fixture page and waits until the extension's content script in it answers (it starts
+ * once the page is idle), as a user's first right-click comes after the page is there.
+ */
 async function openSite(file: string): Promise<Page> {
   const page = await ext.context.newPage();
   page.setDefaultTimeout(PAGE_WAIT_MS);
   await page.goto(`${sites.site}/${file}`);
-  await page.waitForLoadState('load');
+  const tabId = await tabIdOf(page.url());
+  const answers = () =>
+    ext.worker.evaluate((id) => (globalThis as unknown as WorkerScope).chrome.tabs.sendMessage(id, { type: 'list-images' }, { frameId: 0 }).then(() => true, () => false), tabId);
+  await expect.poll(answers, { timeout: PAGE_WAIT_MS }).toBe(true);
   return page;
+}
+
+/** Points at the image (and keeps nudging the pointer, as a hand does) until the Save button shows. */
+async function hoverForSave(page: Page, selector: string) {
+  const box = await page.locator(selector).boundingBox();
+  if (!box) throw new Error(`${selector} is not shown`);
+  let nudge = 0;
+  await expect
+    .poll(async () => {
+      nudge = (nudge + 1) % 2;
+      await page.mouse.move(box.x + box.width / 2 + nudge, box.y + box.height / 2);
+      return (await shadowElements(page, '.save')).some((b) => b.center);
+    }, { timeout: PAGE_WAIT_MS })
+    .toBe(true);
+  return waitForShadow(page, '.save', 'Save');
 }
 
 /** Uploaded pictures are the server's own files; imported-by-URL pins keep the picture's address. */
@@ -109,6 +134,7 @@ describe('the browser extension', () => {
     await expectVisible(app.getByRole('heading', { name: 'Connect the browser extension' }));
     await expectVisible(app.getByText('The extension is ready.'));
     console.log('screenshot', await screenshot(app, 'extension-connect'));
+    await expectAccessible(app, 'the Connect page');
     await app.getByRole('button', { name: 'Connect', exact: true }).click();
     await expectVisible(app.getByText(`Connected as ${account.username}.`));
     console.log('screenshot', await screenshot(app, 'extension-connect-done'));
@@ -123,14 +149,12 @@ describe('the browser extension', () => {
   it('hover Save on a page whose CSP runs no script: a closed shadow root the page’s styles cannot reach; it saves to a board made inline', async () => {
     const page = await openSite('csp.html');
     expect(await page.title()).toBe('A page that runs no script'); // the page's own script was refused
-    await page.locator('#big').hover();
-    await waitForShadow(page, '.save', 'Save');
+    await hoverForSave(page, '#big');
     // Onto a small image (120 px): the button goes, and none shows for it.
     await page.locator('#small').hover();
     await expect.poll(async () => (await shadowElements(page, '.save')).filter((b) => b.center).length, { timeout: PAGE_WAIT_MS }).toBe(0);
 
-    await page.locator('#big').hover();
-    const save = await waitForShadow(page, '.save', 'Save');
+    const save = await hoverForSave(page, '#big');
     const box = await page.locator('#big').boundingBox();
     expect(save.center && box && save.center.x > box.x && save.center.y > box.y && save.center.y < box.y + box.height / 2).toBe(true);
     expect(await shadowMode(page)).toBe('closed');
@@ -208,8 +232,11 @@ describe('the browser extension', () => {
     await popup.getByLabel('Board', { exact: true }).selectOption({ label: 'New board…' });
     await popup.getByLabel('New board name').fill('Twenty at once');
     console.log('screenshot', await screenshot(popup, 'extension-popup', { overlay: true }));
+    await expectAccessible(popup, 'the popup');
+    const started = performance.now();
     await popup.getByRole('button', { name: 'Save 20 pins' }).click(); // one action
     await expectVisible(popup.getByText('Saved 20 pins to Twenty at once'), 120_000);
+    console.log(`20 pictures fetched, uploaded, pinned and put on the board in ${(performance.now() - started).toFixed(0)} ms`);
     console.log('screenshot', await screenshot(popup, 'extension-popup-saved', { overlay: true }));
 
     const pins = await pinsFrom(pageUrl);
@@ -228,6 +255,7 @@ describe('the browser extension', () => {
     const page = await openSite('fallback.html');
     const before = sites.imageRequests.length;
     await contextMenuSave(page, '#guarded');
+    await waitForShadow(page, '.board', 'Kites'); // the boards are in
     await clickShadow(page, '.pill', 'Save without a board');
     await waitForShadow(page, '.toast', 'Saved to your pins');
     const [pin] = await pinsFrom(`${sites.site}/fallback.html`);
