@@ -32,7 +32,8 @@ export default defineConfig({
         test: {
           name: 'client',
           environment: 'jsdom',
-          include: ['frontend/**/*.test.{ts,tsx}'],
+          // The browser extension's own modules (extension/lib, extension/content) are browser code too.
+          include: ['frontend/**/*.test.{ts,tsx}', 'extension/**/*.test.ts'],
           setupFiles: ['frontend/test-support/setup.ts'],
           // A bound, not a speed check: jsdom renders slowly on a loaded 2-core machine (5 s was
           // met by a whole page of the router under a CPU hog).
