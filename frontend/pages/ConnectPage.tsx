@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { isApiError } from '../api/client.ts';
+import { createToken, revokeToken } from '../api/tokens.ts';
 import { browserName, listenToExtension, pingExtension, sendToken } from '../extension/bridge.ts';
-import { createWriteToken, revokeToken } from '../extension/tokens.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 
 /** How long the page waits for the extension to say hello, or to answer a token: only a bound. */
@@ -61,7 +61,7 @@ export function ConnectPage() {
   async function connect() {
     setState({ kind: 'connecting' });
     try {
-      const { token, secret } = await createWriteToken(tokenName);
+      const { token, secret } = await createToken({ name: tokenName, scope: 'write' });
       const timer = window.setTimeout(() => {
         pending.current = null;
         void revokeToken(token.id).catch(() => undefined);

@@ -1,5 +1,6 @@
 import { useStore } from 'jotai';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import type { ApiToken, TokenCreated } from '../../contract/tokens.ts';
 import { fetchTokens, revokeToken } from '../api/tokens.ts';
 import { ConfirmModal } from '../components/ConfirmModal.tsx';
@@ -50,6 +51,9 @@ export function TokensPage() {
       <header className="tokens-page__header">
         <h1>Tokens</h1>
         <p>Personal access tokens let your scripts and the browser extension use Pinboard as you, without your password. Revoke one and it stops working at once.</p>
+        <p>
+          For the browser extension, <Link to="/connect">connect it</Link> instead: that makes its token for you.
+        </p>
       </header>
       {created ? <NewTokenSecret created={created} onDone={() => setCreated(null)} /> : null}
       <div className="tokens-page__grid">

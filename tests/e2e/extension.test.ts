@@ -11,7 +11,7 @@ import type { PinLookup } from '../../contract/pin-lookup.ts';
 import type { Pin } from '../../contract/pins.ts';
 import { type FixtureSites, startFixtureSites } from '../support/fixture-sites.ts';
 import { startServer, type TestServer } from '../support/server.ts';
-import { ensureClientBuilt, expectAccessible, expectVisible, newAccount, PAGE_WAIT_MS, screenshot, signUp } from './browser.ts';
+import { DESKTOP, ensureClientBuilt, expectAccessible, expectVisible, newAccount, PAGE_WAIT_MS, PHONE, screenshot, signUp } from './browser.ts';
 import { clickShadow, type ExtensionBrowser, ensureExtensionBuilt, FIREFOX_BUILD_DIR, launchWithExtension, shadowElements, shadowMode, shadowStyle, waitForShadow, WEB_EXT_BIN } from './extension-browser.ts';
 
 let sites: FixtureSites;
@@ -143,7 +143,15 @@ describe('the browser extension', () => {
     expect(tokens.tokens).toEqual([expect.objectContaining({ name: 'Browser extension (Chrome on Linux)', scope: 'write' })]);
     await opts.reload();
     await expectVisible(opts.getByText(`Connected as ${account.username} on ${server.url}.`));
+    console.log('screenshot', await screenshot(opts, 'extension-options'));
     await opts.close();
+
+    // Back on the Connect page (a phone-sized window): it knows whom the extension acts as.
+    await app.setViewportSize(PHONE);
+    await app.goto('/connect');
+    await expectVisible(app.getByText(`The extension is connected as ${account.username}. Connect again to give it a new token.`));
+    console.log('screenshot', await screenshot(app, 'extension-connect-again'));
+    await app.setViewportSize(DESKTOP);
   });
 
   it('hover Save on a page whose CSP runs no script: a closed shadow root the page’s styles cannot reach; it saves to a board made inline', async () => {
