@@ -50,6 +50,7 @@ const EnvSchema = z.object({
   LOGIN_FAILURES_PER_ADDRESS: positiveInt(10),
   LOGIN_FAILURES_PER_ACCOUNT: positiveInt(10),
   LOGIN_DELAY_MAX_SECONDS: positiveInt(10),
+  LOGIN_QUEUE_MAX_SECONDS: positiveInt(30),
   PASSWORD_HASH_CONCURRENCY: positiveInt(2),
   PASSWORD_HASH_QUEUE: positiveInt(100),
   SESSIONS_PER_USER: positiveInt(20),
@@ -145,6 +146,8 @@ export interface Config {
     loginFailuresPerAddress: number;
     loginFailuresPerAccount: number;
     loginDelayMaxMs: number;
+    /** How far ahead a slowed account's next sign-in slot may be; an attempt beyond it gets 429. */
+    loginQueueMaxMs: number;
     /** Image uploads per signed-in user per `windowMs`. */
     uploadsPerUser: number;
     /** The general API limit: any call per client address per `apiWindowMs`. */
@@ -257,6 +260,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       throw new ConfigError('DEMO_PASSWORD must be set to a secret value when NODE_ENV=production');
     }
   }
+  // A queue shorter than one delay would refuse every slowed attempt: the owner could never get in.
+  if (e.LOGIN_QUEUE_MAX_SECONDS < e.LOGIN_DELAY_MAX_SECONDS) {
+    throw new ConfigError('LOGIN_QUEUE_MAX_SECONDS must be at least LOGIN_DELAY_MAX_SECONDS');
+  }
   // Refreshed at least twice within the TTL, so one late heartbeat does not drop anybody.
   if (e.PRESENCE_HEARTBEAT_SECONDS * 2 > e.PRESENCE_TTL_SECONDS) {
     throw new ConfigError('PRESENCE_HEARTBEAT_SECONDS must be at most half of PRESENCE_TTL_SECONDS');
@@ -302,6 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,
       loginFailuresPerAccount: e.LOGIN_FAILURES_PER_ACCOUNT,
       loginDelayMaxMs: e.LOGIN_DELAY_MAX_SECONDS * 1000,
+      loginQueueMaxMs: e.LOGIN_QUEUE_MAX_SECONDS * 1000,
       apiPerIp: e.API_RATE_LIMIT_PER_IP,
       apiWindowMs: e.API_RATE_LIMIT_WINDOW_SECONDS * 1000,
       apiPerToken: e.API_RATE_LIMIT_PER_TOKEN,

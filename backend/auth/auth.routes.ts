@@ -60,12 +60,13 @@ export const authRoutes: ApiRoute[] = [
     errors: [401],
     handler: async ({ ctx, csrf, throttle, req, res, body }) => {
       const address = req.ip ?? '';
-      await throttle.beforeAttempt(body.email, address);
+      const attempt = await throttle.begin(body.email, address);
       const user = await login(ctx.db, body).catch(async (error: unknown) => {
-        if (error instanceof HttpError && error.status === 401) await throttle.recordFailure(body.email, address);
+        // A wrong password stays counted; anything else judged no password and counts for nothing.
+        if (!(error instanceof HttpError && error.status === 401)) await attempt.abandoned();
         throw error;
       });
-      await throttle.recordSuccess(body.email, address);
+      await attempt.succeeded();
       await signIn(csrf, req, res, user.id);
       res.json(user);
     },
