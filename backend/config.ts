@@ -54,6 +54,7 @@ const EnvSchema = z.object({
   PASSWORD_HASH_CONCURRENCY: positiveInt(2),
   PASSWORD_HASH_QUEUE: positiveInt(100),
   SESSIONS_PER_USER: positiveInt(20),
+  SESSIONS_PER_ADDRESS: positiveInt(100),
   // The general limit, a flood guard, has a short window of its own. 5,000 calls per 10 s is
   // 500/s per address: a browser session makes a few calls a second and at most ~60 at once (a
   // resync after a reconnect), so even a hundred sessions behind one office or carrier address
@@ -124,6 +125,8 @@ export interface Config {
   sessionMemoryMax: number;
   /** Signed-in sessions one user may hold in the embedded store; a new one ends their oldest. */
   sessionsPerUser: number;
+  /** Embedded store only: sessions one client address may hold. */
+  sessionsPerAddress: number;
   /** argon2 runs on libuv's 4 threads, which also serve files: at most this many at once. */
   passwordHashing: { concurrency: number; queue: number };
   demo: { email: string; username: string; password: string };
@@ -291,6 +294,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     presence: { ttlMs: Math.round(e.PRESENCE_TTL_SECONDS * 1000), heartbeatMs: Math.round(e.PRESENCE_HEARTBEAT_SECONDS * 1000) },
     sessionMemoryMax: e.SESSION_MEMORY_MAX,
     sessionsPerUser: e.SESSIONS_PER_USER,
+    sessionsPerAddress: e.SESSIONS_PER_ADDRESS,
     passwordHashing: { concurrency: e.PASSWORD_HASH_CONCURRENCY, queue: e.PASSWORD_HASH_QUEUE },
     demo: { email: e.DEMO_EMAIL.toLowerCase(), username: e.DEMO_USERNAME, password: e.DEMO_PASSWORD },
     // On where the demo data is (the embedded mode seeds it); a deployment opts in.

@@ -118,7 +118,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     throw error;
   }
 
-  const sessionStore = createSessionStore({ redis, memoryMax: config.sessionMemoryMax, perUser: config.sessionsPerUser });
+  const sessionStore = createSessionStore({ redis, memoryMax: config.sessionMemoryMax, perUser: config.sessionsPerUser, perAddress: config.sessionsPerAddress });
   const sessions = sessionStore instanceof CachedSessionStore ? sessionStore : undefined;
   const reads = new ReadCache({ maxEntries: READ_CACHE_ENTRIES, ttlMs: READ_CACHE_MS });
   const lifecycle = { shuttingDown: false };

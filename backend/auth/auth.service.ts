@@ -74,6 +74,11 @@ export async function signup(
   return toUser(row);
 }
 
+/** Takes back an account whose sign-up could not sign it in: it was never shown to anyone. */
+export async function deleteNewAccount(db: Kysely<DB>, id: number): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', id).execute();
+}
+
 /** The same answer for an unknown email and a wrong password, in the same time. */
 export async function login(db: Kysely<DB>, input: { email: string; password: string }): Promise<User> {
   const row = await db
