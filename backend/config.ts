@@ -5,7 +5,8 @@ import { z } from 'zod';
 // naming the variable, instead of failing later in some request.
 
 const DEV_SESSION_SECRET = 'dev-only-session-secret-change-me-0123456789';
-const DEV_DEMO_PASSWORD = 'demo-password';
+/** The demo's default password: printed in the README, so production refuses it everywhere. */
+export const DEV_DEMO_PASSWORD = 'demo-password';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -128,7 +129,7 @@ export interface Config {
   /** Embedded store only: sessions one client address may hold. */
   sessionsPerAddress: number;
   /** argon2 runs on libuv's 4 threads, which also serve files: at most this many at once. */
-  passwordHashing: { concurrency: number; queue: number };
+  passwordHashing: { concurrency: number; queue: number; refused: string[] };
   demo: { email: string; username: string; password: string };
   /** POST /api/auth/demo signs in as the demo account without a password. */
   demoLogin: boolean;
@@ -295,7 +296,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionMemoryMax: e.SESSION_MEMORY_MAX,
     sessionsPerUser: e.SESSIONS_PER_USER,
     sessionsPerAddress: e.SESSIONS_PER_ADDRESS,
-    passwordHashing: { concurrency: e.PASSWORD_HASH_CONCURRENCY, queue: e.PASSWORD_HASH_QUEUE },
+    passwordHashing: {
+      concurrency: e.PASSWORD_HASH_CONCURRENCY,
+      queue: e.PASSWORD_HASH_QUEUE,
+      // A database seeded outside production keeps the default demo password: it must not sign in here.
+      refused: e.NODE_ENV === 'production' ? [DEV_DEMO_PASSWORD] : [],
+    },
     demo: { email: e.DEMO_EMAIL.toLowerCase(), username: e.DEMO_USERNAME, password: e.DEMO_PASSWORD },
     // On where the demo data is (the embedded mode seeds it); a deployment opts in.
     demoLogin: e.DEMO_LOGIN ? e.DEMO_LOGIN === 'true' : embedded,

@@ -47,6 +47,7 @@ export const MSG = {
   userIdWithShuffle: 'userId lists pins newest first; it cannot be combined with order=shuffle.',
   busy: 'The server is busy. Please try again in a moment.',
   sessionsFull: 'Too many people are signed in right now. Please try again later.',
+  passwordPublic: 'That password is publicly known. Choose another.',
   sessionsPerAddress: 'Too many sessions are signed in from your network. Sign out elsewhere and try again.',
   demoUnavailable: 'Demo login is not available.',
   // Images (DESIGN §10): uploads, imports by URL and the seed refuse with these.
