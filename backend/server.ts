@@ -6,6 +6,7 @@ import { openDatabase, type Database } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { seedDemoData } from '../db/seed.ts';
 import { createApp } from './app.ts';
+import { makeDataFoldersPrivate } from './data-folders.ts';
 import { configurePasswordHashing, hashPassword } from './auth/passwords.ts';
 import type { Config } from './config.ts';
 import { EventBus } from './events/event-bus.ts';
@@ -72,6 +73,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   );
   configurePasswordHashing(config.passwordHashing);
   configureImageProcessing(config.imageProcessing);
+  // Before anything writes there: the data folders are private (backend/data-folders.ts).
+  makeDataFoldersPrivate(config);
   // First: an unwritable media folder stops start-up, before anything else is opened.
   const media = await createMediaStorage(config.media);
   logger.info({ media: media.description }, 'image storage');
