@@ -129,6 +129,10 @@ export interface ChangesTable {
   public: boolean;
   user_ids: ColumnType<number[], number[] | undefined, never>;
   created_at: CreatedAt;
+  /** The pin whose text the row carries (its own rows and its comments'), for redaction (db/migrations/20261127_0015). */
+  pin_id: ColumnType<number | null, number | null | undefined, never>;
+  /** The comment whose text the row carries. */
+  comment_id: ColumnType<number | null, number | null | undefined, never>;
 }
 
 /** A personal access token (backend/tokens/): only the sha256 of its secret is kept. */
