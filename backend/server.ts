@@ -24,7 +24,7 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import type { Server as SocketServer } from 'socket.io';
 import type { ClientToServerEvents, ServerToClientEvents } from '../contract/events.ts';
 import { createGateway } from './realtime/gateway.ts';
-import { isBoardMember, presentUsers } from './realtime/presence-access.ts';
+import { boardMemberships, isBoardMember, presentUsers } from './realtime/presence-access.ts';
 import { RedisPresenceStore } from './realtime/presence-redis.ts';
 import { MemoryPresenceStore } from './realtime/presence-store.ts';
 import { PresenceService } from './realtime/presence.ts';
@@ -145,7 +145,9 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const presence = new PresenceService(io, {
     store: redis ? new RedisPresenceStore(redis, { prefix: `${config.socketChannel}:`, ...presenceTtl }) : new MemoryPresenceStore(presenceTtl.ttlMs, presenceTtl.listMax),
     heartbeatMs: config.presence.heartbeatMs,
+    peers: pubSub.length === 2,
     isBoardMember: (boardId, userId) => isBoardMember(database.db, boardId, userId),
+    boardMemberships: (pairs) => boardMemberships(database.db, pairs),
     usernames: (ids) => presentUsers(database.db, ids),
     onError: (error, context) => logger.warn({ err: error, context }, 'presence failed'),
   });
@@ -174,6 +176,11 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const stopTokenRelay = startTokenRelay(io, tokens.verifier, pubSub.length === 2);
   tokens.lastUsed.start();
   const stopRelay = startRelay(io, events);
+  // Board presence follows membership: a removed member, or everyone on a deleted board, leaves it.
+  const stopEvictions = [
+    events.on('board.member-removed', ({ boardId, userId }) => presence.evict(boardId, userId)),
+    events.on('board.deleted', ({ boardId }) => presence.evict(boardId)),
+  ];
   const stopPruning = sendRepeatedly(jobs.sender, database.db, 'changes.prune', {
     intervalMs: config.changes.pruneIntervalMs,
     onError: (error) => logger.warn({ err: error }, 'change-log pruning not queued'),
@@ -219,6 +226,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       // Only now: writes that finished during the grace period still announce their events.
       await jobsStopped;
       stopRelay();
+      for (const stop of stopEvictions) stop();
       stopCacheRelay();
       stopTokenRelay();
       await tokens.lastUsed.stop();
