@@ -29,8 +29,10 @@ describe('a production server on a database seeded outside production', () => {
 
   test('refuses the default demo password at sign-in, with the answer any wrong password gets', async () => {
     const res = await new ApiClient(server.url).post<ErrorBody>('/api/auth/login', { email: 'demo@pinboard.test', password: DEFAULT });
+    const wrong = await new ApiClient(server.url).post<ErrorBody>('/api/auth/login', { email: 'demo@pinboard.test', password: 'not the password' });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual(badCredentials);
+    expect(res.body).toMatchObject(badCredentials);
+    expect(res.body).toEqual(wrong.body);
   });
 
   test('refuses it as a new password too, and signs in other accounts as usual', async () => {
