@@ -52,7 +52,7 @@ function textSubject(event: ChangeEventName, data: unknown): { pin_id?: number; 
 
 /**
  * What an edit or a deletion does to the log's earlier rows, in its own transaction, before its
- * own row is recorded (docs/changes.md): text that is no longer true stops being served.
+ * own row is recorded (docs/change-log.md): text that is no longer true stops being served.
  * - an edited pin's or comment's earlier rows carry its new text in place of the old;
  * - a deleted pin's rows, and its comments', and a deleted comment's rows are removed: the
  *   deletion itself (ids only) supersedes them for every reader.

@@ -81,7 +81,7 @@ export async function updateComment(ctx: ServiceContext, userId: number, id: num
       .executeTakeFirst();
     if (!updated) throw notFound('Comment');
     const changed = await getComment(db, id);
-    // The log's earlier rows of this comment stop carrying the old text (docs/changes.md).
+    // The log's earlier rows of this comment stop carrying the old text (docs/change-log.md).
     await supersedeChanges(db, { commentEdited: changed });
     return { comment: changed, seq: await recordChange(db, 'comment:updated', { comment: changed }, PUBLIC) };
   });

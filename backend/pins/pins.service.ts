@@ -192,7 +192,7 @@ export async function updatePin(
       .executeTakeFirst();
     if (!updated) throw notFound('Pin');
     const changed = await getPin(db, id);
-    // The log's earlier rows of this pin stop carrying the old text (docs/changes.md).
+    // The log's earlier rows of this pin stop carrying the old text (docs/change-log.md).
     await supersedeChanges(db, { pinEdited: changed });
     return { pin: changed, seq: await recordChange(db, 'pin:updated', { pin: changed }, PUBLIC) };
   });

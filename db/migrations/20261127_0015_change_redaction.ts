@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 
-// The change log forgets text that is no longer true (docs/changes.md): the rows that carry a
+// The change log forgets text that is no longer true (docs/change-log.md): the rows that carry a
 // pin's or a comment's text name it, so an edit or a deletion finds them in its own transaction.
 // `pin_id` on the pin's rows and on its comments' rows (a pin's deletion takes its comments),
 // `comment_id` on a comment's rows; null on every row that carries no such text.

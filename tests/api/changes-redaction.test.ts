@@ -6,7 +6,7 @@ import { ApiClient, signUpUser } from '../support/client.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 
 // GET /api/changes keeps a day of changes for anyone, anonymous readers included. Text that an
-// edit replaced or a deletion removed must not stay readable there (docs/changes.md): earlier rows
+// edit replaced or a deletion removed must not stay readable there (docs/change-log.md): earlier rows
 // of an edited pin or comment carry its new text, a deletion takes its entity's rows (and a pin's,
 // its comments') with it and is logged by id. A reader replaying the log still ends where the
 // server is.
