@@ -14,6 +14,8 @@ export * from './pins.ts';
 export * from './pin-lookup.ts';
 export * from './source-url.ts';
 export * from './tokens.ts';
+export * from './search.ts';
+export * from './tags.ts';
 export * from './users.ts';
 export * from './events.ts';
 export * from './changes.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.ts';
 import { MSG } from './messages.ts';
+import { TAG_MSG, tagParam } from './tags.ts';
 
 // Every list call pages (DESIGN §9): `limit` (1–100, default 50) and `cursor`, the opaque string
 // the previous page answered as `nextCursor` (null on the last page). Cursors are signed by the
@@ -26,15 +27,19 @@ export type PageParams = z.output<typeof PageQuery>;
 
 /**
  * GET /api/pins/: `order=newest` (default) or `order=shuffle&seed=S`, a permutation fixed by S of
- * the pins that existed when page one was served; `userId=N` lists one user's pins, newest first.
+ * the pins that existed when page one was served; `userId=N` lists one user's pins, newest first;
+ * `tag=x` a tag's pins, newest first.
  */
 export const PinListQuery = PageQuery.extend({
   order: z.enum(['newest', 'shuffle'], { error: MSG.orderInvalid }).optional(),
   seed: queryInt(MSG.seedInvalid, 0, LIMITS.maxId).optional(),
   userId: queryInt(MSG.invalidId, 1, LIMITS.maxId).optional(),
+  /** A tag's pins, newest first (case-insensitive, without `#`). */
+  tag: tagParam.optional(),
 }).superRefine((query, ctx) => {
   if (query.order === 'shuffle' && query.seed === undefined) ctx.addIssue({ code: 'custom', path: ['seed'], message: MSG.seedRequired });
   if (query.order === 'shuffle' && query.userId !== undefined) ctx.addIssue({ code: 'custom', path: ['userId'], message: MSG.userIdWithShuffle });
+  if (query.tag !== undefined && (query.order === 'shuffle' || query.userId !== undefined)) ctx.addIssue({ code: 'custom', path: ['tag'], message: TAG_MSG.tagWithOtherFilter });
 });
 export type PinListQuery = z.input<typeof PinListQuery>;
 export type PinListParams = z.output<typeof PinListQuery>;

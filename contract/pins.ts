@@ -14,6 +14,8 @@ export const Pin = z
     /** The stored image (DESIGN §10); null while a remote image is not imported (or could not be). */
     image: PinImage.nullable(),
     description: z.string(),
+    /** The description's #tags, lower-cased, without `#`, in order (contract/tags.ts). */
+    tags: z.array(z.string()),
     user_id: z.number().int(),
     user: z.object({ id: z.number().int(), username: z.string() }),
     likes_count: z.number().int(),

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
@@ -65,7 +66,7 @@ export async function openDatabase(target: DatabaseTarget, options: DatabaseOpti
   }
 
   // PGlite is one Postgres backend: one connection at a time, never shared across processes.
-  const pglite = target.dir === ':memory:' ? await PGlite.create() : await openPGliteDir(target.dir);
+  const pglite = target.dir === ':memory:' ? await PGlite.create({ extensions: PGLITE_EXTENSIONS }) : await openPGliteDir(target.dir);
   const socketDir = mkdtempSync(path.join(tmpdir(), 'pinboard-pglite-'));
   const server = new PGLiteSocketServer({ db: pglite, path: path.join(socketDir, '.s.PGSQL.5432') });
   await server.start();
@@ -86,6 +87,9 @@ export async function openDatabase(target: DatabaseTarget, options: DatabaseOpti
   });
 }
 
+/** Extensions the migrations create (pg_trgm: typo-tolerant search); PGlite ships them in the package. */
+const PGLITE_EXTENSIONS = { pg_trgm };
+
 /**
  * The embedded data folder holds everything, password hashes included, so it is private to the
  * account running the app: folders 0700, files 0600.
@@ -99,7 +103,7 @@ async function openPGliteDir(dir: string): Promise<PGlite> {
   if (isMainThread) process.umask(0o077);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   makePrivate(dir);
-  const pglite = await PGlite.create(dir);
+  const pglite = await PGlite.create(dir, { extensions: PGLITE_EXTENSIONS });
   // A new folder's initial files come from PGlite's bundled template with mode 0666 and folders
   // 0777 less the umask; an older version's folder may be loose too.
   makePrivate(dir);

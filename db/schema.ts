@@ -31,6 +31,10 @@ export interface PinsTable {
   image_sha256: ColumnType<string | null, string | null | undefined, string | null>;
   /** The page the image was saved from (docs/tokens-and-capture.md), normalised; null when none. */
   source_url: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The description's #tags (contract/tags.ts parseTags), written with it. */
+  tags: ColumnType<string[], string[] | undefined, string[]>;
+  /** Generated from title, description and tags (db/migrations/20261127_0012): read only. */
+  search: ColumnType<string, never, never>;
 }
 
 /** A stored image: its files (original and thumbnails) are in storage under keys made from sha256. */
@@ -148,6 +152,23 @@ export interface ApiTokensTable {
   last_used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
+/** A tag in use, with its pins counted by a trigger on pin_tags (no count(*) on read). */
+export interface TagsTable {
+  tag: string;
+  pin_count: ColumnType<number, never, never>;
+}
+
+/** One tag of one pin, kept from `pins.tags` by a trigger in the writing transaction. */
+export interface PinTagsTable {
+  tag: ColumnType<string, never, never>;
+  pin_id: ColumnType<number, never, never>;
+}
+
+/** Every word of a title or description (lower-cased, unstemmed): the typo matcher's vocabulary. */
+export interface SearchWordsTable {
+  word: ColumnType<string, never, never>;
+}
+
 export interface DB {
   users: UsersTable;
   pins: PinsTable;
@@ -162,6 +183,9 @@ export interface DB {
   change_counter: ChangeCounterTable;
   changes: ChangesTable;
   api_tokens: ApiTokensTable;
+  tags: TagsTable;
+  pin_tags: PinTagsTable;
+  search_words: SearchWordsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Kysely } from 'kysely';
+import { parseTags } from '../contract/tags.ts';
 import { DEMO_IMAGES_DIR, type DemoImage, demoImages, demoImageUrl } from './demo-catalog.ts';
 import type { DB } from './schema.ts';
 import { usernameSkeleton } from './username-skeleton.ts';
@@ -101,7 +102,7 @@ export async function seedDemoData(db: Kysely<DB>, options: SeedOptions): Promis
     const rows = images.map((image, index) => {
       hoursAgo += 2 + ((index * 7) % 13);
       const createdAt = new Date(now - hoursAgo * HOUR);
-      return { user_id: userId(index % USERS), title: image.title, image_url: demoImageUrl(image), image_sha256: null, description: image.description, created_at: createdAt, updated_at: createdAt };
+      return { user_id: userId(index % USERS), title: image.title, image_url: demoImageUrl(image), image_sha256: null, description: image.description, tags: parseTags(image.description), created_at: createdAt, updated_at: createdAt };
     });
     // Lists page newest first by id, so the oldest pin goes in first. RETURNING's order is not
     // promised: rows are matched back by their (distinct) image addresses.

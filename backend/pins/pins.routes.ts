@@ -7,13 +7,14 @@ import { ownHosts } from '../http/origin.ts';
 import { cacheTags, sendCached } from '../http/read-cache.ts';
 import { type ApiRoute, route } from '../http/route.ts';
 import { withIdempotency } from '../idempotency/idempotency.ts';
+import { listTaggedPins } from '../search/tagged-pins.ts';
 import { createPin, deletePin, getPin, listPins, updatePin } from './pins.service.ts';
 
 export const pinRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/api/pins/',
-    summary: 'A page of pins: newest first (all, or one user\'s with userId), or the visit\'s shuffle (order=shuffle&seed=S)',
+    summary: 'A page of pins: newest first (all, one user\'s with userId, or one tag\'s with tag), or the visit\'s shuffle (order=shuffle&seed=S)',
     auth: 'public',
     query: PinListQuery,
     responses: { 200: PinList },
@@ -22,6 +23,11 @@ export const pinRoutes: ApiRoute[] = [
       // A visit's shuffle is its own: caching it would only push out what others share.
       if (query.order === 'shuffle') {
         res.json(await listPins(ctx.db, cursors, query));
+        return;
+      }
+      // A tag's pins: not cached, so a pin is listed under a tag the moment its edit commits.
+      if (query.tag !== undefined) {
+        res.json(await listTaggedPins(ctx.db, cursors, { ...query, tag: query.tag }));
         return;
       }
       const key = `pins:${query.userId ?? 'all'}:${query.limit ?? ''}:${query.cursor ?? ''}`;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { LIMITS } from '../../contract/limits.ts';
 import type { PinListParams } from '../../contract/paging.ts';
 import type { Pin, PinList } from '../../contract/pins.ts';
+import { parseTags } from '../../contract/tags.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../context.ts';
 import { imageOf, MEDIA_PATH, parseMediaKey, toPinImage } from '../images/media-urls.ts';
@@ -17,7 +18,7 @@ import { permutation } from '../paging/shuffle.ts';
  * primary-key lookup per row rather than a join: for a page of ids the planner otherwise hashes the
  * whole users table, and the page's cost grows with the number of users.
  */
-function selectPins(db: Kysely<DB>) {
+export function selectPins(db: Kysely<DB>) {
   return db
     .selectFrom('pins')
     .select((eb) => [
@@ -25,6 +26,7 @@ function selectPins(db: Kysely<DB>) {
       'pins.title',
       'pins.image_url',
       'pins.description',
+      'pins.tags',
       'pins.user_id',
       'pins.created_at',
       'pins.updated_at',
@@ -35,15 +37,16 @@ function selectPins(db: Kysely<DB>) {
     ]);
 }
 
-type PinRow = Awaited<ReturnType<ReturnType<typeof selectPins>['executeTakeFirstOrThrow']>>;
+export type PinRow = Awaited<ReturnType<ReturnType<typeof selectPins>['executeTakeFirstOrThrow']>>;
 
-function toPin(row: PinRow): Pin {
+export function toPin(row: PinRow): Pin {
   return {
     id: row.id,
     title: row.title,
     image_url: row.image_url,
     image: row.image && toPinImage(row.image),
     description: row.description,
+    tags: row.tags,
     user_id: row.user_id,
     user: { id: row.user_id, username: row.username },
     likes_count: row.likes_count,
@@ -164,7 +167,7 @@ export async function createPin(
   const { pin, seq } = await inTransaction(ctx.db, async (db) => {
     const row = await db
       .insertInto('pins')
-      .values({ user_id: userId, title: input.title, image_url: input.imageUrl, description: input.description, image_sha256: stored ?? null, source_url: input.sourceUrl ?? null })
+      .values({ user_id: userId, title: input.title, image_url: input.imageUrl, description: input.description, tags: parseTags(input.description), image_sha256: stored ?? null, source_url: input.sourceUrl ?? null })
       .returning('id')
       .executeTakeFirstOrThrow();
     if (!stored && !input.imageUrl.startsWith(`${MEDIA_PATH}/`)) await ctx.jobs.send(db, 'image.import', { pinId: row.id, url: input.imageUrl });
@@ -185,7 +188,7 @@ export async function updatePin(
     await assertOwnPin(db, userId, id);
     const updated = await db
       .updateTable('pins')
-      .set({ title: input.title, description: input.description, updated_at: new Date() })
+      .set({ title: input.title, description: input.description, tags: parseTags(input.description), updated_at: new Date() })
       .where('id', '=', id)
       .where('user_id', '=', userId)
       .returning('id')

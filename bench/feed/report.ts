@@ -1,5 +1,6 @@
 import { LIMITS } from '../../contract/limits.ts';
 import type { PinList } from '../../contract/pins.ts';
+import { TAG_LIMITS } from '../../contract/tags.ts';
 import type { ScrollResult, ScrollSample } from './browser.ts';
 import { percentile } from './load.ts';
 import type { FeedFigures, PageSize } from './scenarios.ts';
@@ -87,6 +88,8 @@ export function largestAllowedPage(pins: number): number {
     title: 't'.repeat(LIMITS.title),
     image_url: `https://example.com/${'i'.repeat(LIMITS.imageUrl - 20)}`,
     description: 'd'.repeat(LIMITS.description),
+    // The description holds at most TAG_LIMITS.perPin tags, each at its longest.
+    tags: Array.from({ length: TAG_LIMITS.perPin }, (_, i) => `${i}`.padEnd(TAG_LIMITS.length, 't')),
     user_id: LIMITS.maxId,
     user: { id: LIMITS.maxId, username: 'u'.repeat(LIMITS.usernameMax) },
     likes_count: LIMITS.maxId,

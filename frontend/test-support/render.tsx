@@ -114,6 +114,7 @@ export function makePin(id: number, owner: User = alice, extra: Partial<Pin> = {
     title: `Pin ${id}`,
     image_url: `/seed-images/${id}.svg`,
     description: `About pin ${id}`,
+    tags: [],
     user_id: owner.id,
     user: { id: owner.id, username: owner.username },
     image: null,

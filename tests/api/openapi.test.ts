@@ -304,6 +304,19 @@ describe('real successful responses match the document', () => {
     await call(client, 'DELETE', '/api/users/blocks/{userId}', { params: { userId: owner.user.id }, expect: 200 });
   });
 
+  test('search: a query, the type-ahead, a tag\'s pins, related pins', async () => {
+    const { client } = await signUpUser(server.url, 'docsearch');
+    const pin = await call<Pin>(client, 'POST', '/api/pins/', { json: { ...pinBody('Documented heron'), description: 'By the pond #herons' }, expect: 201 });
+    await call<Pin>(client, 'POST', '/api/pins/', { json: { ...pinBody('Another heron'), description: '#herons' }, expect: 201 });
+    const found = await call<{ pins: Pin[] }>(client, 'GET', '/api/search', { query: 'q=heron&limit=1', expect: 200 });
+    expect(found.body.pins).toHaveLength(1);
+    const suggested = await call<{ tags: Array<{ tag: string }> }>(client, 'GET', '/api/search/suggest', { query: 'q=hero', expect: 200 });
+    expect(suggested.body.tags.map((t) => t.tag)).toContain('herons');
+    await call(client, 'GET', '/api/pins/', { query: 'tag=herons', expect: 200 });
+    await call(client, 'GET', '/api/pins/{id}/related', { params: { id: pin.body.id }, expect: 200 });
+    await call(client, 'GET', '/api/search', { query: `q=${'x'.repeat(201)}`, expect: 400 });
+  });
+
   test('favorites: add, add again, list, remove', async () => {
     const { client } = await signUpUser(server.url, 'docfavs');
     const pins = await client.get<{ pins: Pin[] }>('/api/pins/');

@@ -1,0 +1,50 @@
+import { PageQuery } from '../../contract/paging.ts';
+import { PinList } from '../../contract/pins.ts';
+import { SearchQuery, Suggestions, SuggestQuery } from '../../contract/search.ts';
+import { type ApiRoute, route } from '../http/route.ts';
+import { relatedPins } from './related.service.ts';
+import { searchPins } from './search.service.ts';
+import { suggest } from './suggest.service.ts';
+
+// Search, the type-ahead and related pins (docs/search.md). Not cached: a new or edited pin is
+// findable the moment its write commits, and answers depend on the query (and, for related pins,
+// on the reader's boards).
+
+export const searchRoutes: ApiRoute[] = [
+  route({
+    method: 'get',
+    path: '/api/search',
+    summary: 'Pins matching q, best first (title, then description, tags, author): words, "phrases", -exclusions, or; typo-tolerant; the last word also a prefix',
+    auth: 'public',
+    query: SearchQuery,
+    responses: { 200: PinList },
+    handler: async ({ ctx, cursors, res, query }) => {
+      res.json(await searchPins(ctx.db, cursors, query));
+    },
+  }),
+
+  route({
+    method: 'get',
+    path: '/api/search/suggest',
+    summary: 'The type-ahead: up to 8 tags (most used first) and 8 users for the last word of q',
+    auth: 'public',
+    query: SuggestQuery,
+    responses: { 200: Suggestions },
+    handler: async ({ ctx, res, query }) => {
+      res.json(await suggest(ctx.db, query.q));
+    },
+  }),
+
+  route({
+    method: 'get',
+    path: '/api/pins/{id}/related',
+    summary: 'More like this: pins sharing tags with the pin, or boards the reader is a member of; best first, never the pin itself',
+    auth: 'public',
+    query: PageQuery,
+    responses: { 200: PinList },
+    errors: [404],
+    handler: async ({ ctx, cursors, res, params, query, userId }) => {
+      res.json(await relatedPins(ctx.db, cursors, params.id, userId, query));
+    },
+  }),
+];
