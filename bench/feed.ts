@@ -10,12 +10,15 @@ import { type ScrollResult, scrollHome } from './feed/browser.ts';
 import { pageVerdicts, readsTable, ratios, scrollTable, scrollVerdicts, seedLine } from './feed/report.ts';
 import { type FeedFigures, measureFeed } from './feed/scenarios.ts';
 import { seedDatabase } from './feed/seed.ts';
+import { explainRequest } from './feed/explain.ts';
+import { searchVerdicts, slowestSearchRead } from './feed/search-report.ts';
 
 // `npm run bench:feed [-- --quick] [-- --pins 1000000 --pglite-pins 100000 …]`: lists at scale.
 // Seeds a fresh Postgres database with a million pins (favorites, comments) and a PGlite folder
 // with a hundred thousand, serves each with the real app in its own process, and measures over
-// loopback: a single-pin read, the first and a deep page of the newest and shuffle orders, and the
-// page size; then scrolls the Postgres-backed home page in Chromium, sampling mounted cards and JS
+// loopback: a single-pin read, the first and a deep page of the newest and shuffle orders, the
+// page size, and search, the type-ahead, a tag's pins and related pins (with the query plan of the
+// slowest of those on Postgres); then scrolls the Postgres-backed home page in Chromium, sampling mounted cards and JS
 // heap. Prints a table and one verdict per target. A benchmark: it never fails on timings.
 
 const { values } = parseArgs({
@@ -75,6 +78,7 @@ let postgres: FeedFigures | undefined;
 let pglite: FeedFigures | undefined;
 let scroll: ScrollResult | undefined;
 const seedLines: string[] = [];
+let explained: string[] = [];
 try {
   log(`\nPostgres: seeding ${options.pins.toLocaleString('en-US')} pins…`);
   const database = await createTestDatabase();
@@ -85,6 +89,11 @@ try {
   const app = await startApp({ DATABASE_URL: database.url }, 'app postgres');
   log('Postgres: measuring reads…');
   postgres = await measureFeed(app.url, { ...options, pins: options.pins });
+  const slow = slowestSearchRead(postgres);
+  if (slow) {
+    log(`Postgres: explaining the slowest search read (${slow.path})…`);
+    explained = [`Slowest search read on Postgres: ${slow.label}, GET ${slow.path} (${slow.ms.toFixed(1)} ms when measured)`, ...(await explainRequest(database.url, slow.path))];
+  }
   if (!values['skip-browser']) {
     log('Chromium: building the client if it is stale, then scrolling the home page…');
     ensureClientBuilt();
@@ -121,5 +130,7 @@ if (pglite) {
   const worst = ratios(pglite).reduce((a, b) => (b.p50 > a.p50 ? b : a));
   lines.push(`  (PGlite, ${n(options.pglitePins)} pins, for reference: worst page ${worst.label} at ${worst.p50.toFixed(2)}× a single-pin read at p50)`);
 }
+lines.push(...searchVerdicts(postgres, pglite, { postgres: `at ${n(options.pins)} pins (Postgres)`, pglite: `at ${n(options.pglitePins)} pins (PGlite)` }));
+if (explained.length) lines.push('', ...explained, '');
 lines.push(`Load average at the end: ${loadavg()[0]?.toFixed(1)}; total ${((performance.now() - started) / 1000).toFixed(0)} s.`);
 log(lines.join('\n'));

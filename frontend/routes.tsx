@@ -19,6 +19,8 @@ import { SignupPage } from './pages/SignupPage.tsx';
 import { TokensPage } from './pages/TokensPage.tsx';
 import { UserPinsPage } from './pages/UserPinsPage.tsx';
 import { YourPinsPage } from './pages/YourPinsPage.tsx';
+import { SearchPage } from './search/SearchPage.tsx';
+import { TagPage } from './search/TagPage.tsx';
 
 const signedIn = (page: ReactNode) => <RequireAuth>{page}</RequireAuth>;
 const guest = (page: ReactNode) => <GuestOnly>{page}</GuestOnly>;
@@ -49,6 +51,8 @@ export const routes: RouteObject[] = [
           { path: 'users/:username', element: <UserPinsPage /> },
           { path: 'tokens', element: signedIn(<TokensPage />) },
           { path: 'pin-builder', element: signedIn(<PinBuilderPage />) },
+          { path: 'search', element: <SearchPage /> },
+          { path: 'tags/:tag', element: <TagPage /> },
           { path: '*', element: <NotFound /> },
         ],
       },

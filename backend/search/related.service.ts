@@ -6,6 +6,7 @@ import { notFound } from '../errors.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
 import { rankedKeyset } from '../paging/ranked.ts';
 import { pinsInOrder } from './pins-in-order.ts';
+import { largestPinId } from './search.service.ts';
 
 // GET /api/pins/{id}/related (docs/search.md): "More like this". Pins that share tags with the pin,
 // or boards the reader is a member of: each shared tag counts more the rarer it is (1 / ln(2 + its
@@ -16,7 +17,7 @@ import { pinsInOrder } from './pins-in-order.ts';
 //
 // Bounded work: the newest PER_SOURCE pins of each of the pin's tags and of up to BOARDS of its
 // boards are the candidates, so a page costs the same for a tag of ten pins and one of a million.
-// The list ends when the candidates do.
+// The list ends when the candidates do. Pins newer than page one (`top`) wait for the next visit.
 
 const PER_SOURCE = 100;
 const BOARDS = 20;
@@ -29,6 +30,7 @@ export async function relatedPins(db: Kysely<DB>, cursors: CursorCodec, pinId: n
   // A reader's cursor is theirs: the boards behind it are theirs.
   const page = rankedKeyset(cursors, `related:${pinId}:${viewerId ?? 0}`, query);
   const after = page.after;
+  const top = after?.top ?? (await largestPinId(db));
   const boards =
     viewerId === undefined
       ? sql``
@@ -42,7 +44,7 @@ export async function relatedPins(db: Kysely<DB>, cursors: CursorCodec, pinId: n
           limit ${BOARDS}
         ) as shared
         cross join lateral (
-          select x.pin_id from board_pins x where x.board_id = shared.board_id and x.pin_id <> ${pinId}
+          select x.pin_id from board_pins x where x.board_id = shared.board_id and x.pin_id <> ${pinId} and x.pin_id <= ${top}
           order by x.id desc limit ${PER_SOURCE}
         ) as candidate`;
   const { rows } = await sql<{ id: number; score: number }>`
@@ -53,7 +55,7 @@ export async function relatedPins(db: Kysely<DB>, cursors: CursorCodec, pinId: n
         from pin_tags mine
         join tags t on t.tag = mine.tag
         cross join lateral (
-          select other.pin_id from pin_tags other where other.tag = mine.tag and other.pin_id <> ${pinId}
+          select other.pin_id from pin_tags other where other.tag = mine.tag and other.pin_id <> ${pinId} and other.pin_id <= ${top}
           order by other.pin_id desc limit ${PER_SOURCE}
         ) as candidate
         where mine.pin_id = ${pinId}
@@ -64,6 +66,6 @@ export async function relatedPins(db: Kysely<DB>, cursors: CursorCodec, pinId: n
     ${after ? sql`where (score, id) < (${after.score}, ${after.id})` : sql``}
     order by score desc, id desc
     limit ${page.limit + 1}`.execute(db);
-  const { items, nextCursor } = page.finish(rows);
+  const { items, nextCursor } = page.finish(rows, { from: 0, top });
   return { pins: await pinsInOrder(db, items.map((row) => row.id)), nextCursor };
 }

@@ -4,23 +4,27 @@ import type { PinList } from '../../contract/pins.ts';
 import type { SearchParams } from '../../contract/search.ts';
 import type { DB } from '../../db/schema.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
-import { rankedKeyset } from '../paging/ranked.ts';
-import { type ExpandedQuery, expandQuery } from './expand.ts';
+import { type IdRange, rankedKeyset } from '../paging/ranked.ts';
+import { expandQuery } from './expand.ts';
+import { matchCondition, rankExpression } from './match.ts';
 import { pinsInOrder } from './pins-in-order.ts';
 import { parseQuery } from './query.ts';
+import { inWindow, widen, windowStart } from './window.ts';
 
 // GET /api/search (docs/search.md). Matching pins are found through the GIN index on the stored
 // vector (`search @@ query`) and ranked with ts_rank over that stored vector, weights
 // title (A) > description (B) > tags (C), plus a small bonus for a pin whose author the query
-// names. Ranking reads every matching row once per page: the cost grows with how many pins match
-// (measured in bench:feed), never with the table.
+// names (./match.ts).
+//
+// Ranking reads every pin it ranks, so a search ranks the newest CANDIDATES matches: a narrow query
+// all its matches, a broad one ("home" on a million pins) the most recent of them; a page costs
+// about that many rows whatever the table holds (./window.ts says where they are looked for). The
+// ids considered are fixed at page one (the cursor carries them), so every page ranks the same pins.
 
-/** ts_rank's weights for D, C, B, A: a title hit outranks any number of description hits. */
-const WEIGHTS = '{0.05, 0.2, 0.4, 1.0}';
-/** Added for a pin by a user the query names: below a single tag hit (0.2 / terms). */
-const AUTHOR_BONUS = 0.05;
 /** Scores are integers in the cursor: the rank times this. */
 const SCALE = 1_000_000;
+/** The most matches a search ranks: the newest ones (ten pages of fifty). */
+export const CANDIDATES = 500;
 
 const EMPTY: PinList = { pins: [], nextCursor: null };
 
@@ -33,45 +37,74 @@ export async function searchPins(db: Kysely<DB>, cursors: CursorCodec, params: S
   const expanded = await expandQuery(db, parsed);
   const match = matchCondition(expanded);
   if (!match) return EMPTY;
-
   const rank = rankExpression(expanded);
-  const after = page.after;
-  const { rows } = await sql<{ id: number; score: number }>`
-    select id, score from (
-      select p.id, round(${rank} * ${SCALE})::int as score from pins p where ${match}
-    ) as matched
-    ${after ? sql`where (score, id) < (${after.score}, ${after.id})` : sql``}
-    order by score desc, id desc
-    limit ${page.limit + 1}`.execute(db);
-  const { items, nextCursor } = page.finish(rows);
+
+  let range: IdRange;
+  let rows: RankedRow[];
+  if (page.after) {
+    range = page.after;
+    rows = (await rankedPage(db, { match, rank, range, after: page.after, limit: page.limit })).rows;
+  } else {
+    const top = await largestPinId(db);
+    range = { from: await windowStart(db, match, top, CANDIDATES), top };
+    let ranked = await rankedPage(db, { match, rank, range, limit: page.limit });
+    // The window held fewer candidates than a search ranks: look again in a wider one.
+    while (range.from > 0 && ranked.found < CANDIDATES) {
+      range = { from: widen(range.from, top, ranked.found, CANDIDATES), top };
+      ranked = await rankedPage(db, { match, rank, range, limit: page.limit });
+    }
+    rows = ranked.rows;
+  }
+  const { items, nextCursor } = page.finish(rows, range);
   return { pins: await pinsInOrder(db, items.map((row) => row.id)), nextCursor };
 }
 
-/**
- * The WHERE clause: clauses that name no user go into one tsquery (one GIN scan); a clause that
- * names users is its own `(search @@ … or user_id = any(…))`, a GIN scan or'ed with the
- * pins_user_id_idx scan. Null when nothing could match through an index (stop words only).
- */
-function matchCondition(expanded: ExpandedQuery): RawBuilder<boolean> | null {
-  const textOnly = expanded.clauses.filter((clause) => clause.authorIds.length === 0).map((clause) => `(${clause.tsquery})`);
-  const withAuthors = expanded.clauses.filter((clause) => clause.authorIds.length > 0);
-  if (textOnly.length === 0 && withAuthors.length === 0) return null;
-  const parts: RawBuilder<boolean>[] = [];
-  if (textOnly.length) parts.push(sql<boolean>`p.search @@ ${textOnly.join(' & ')}::tsquery`);
-  for (const clause of withAuthors) {
-    const byAuthor = sql<boolean>`p.user_id = any(${clause.authorIds}::int[])`;
-    parts.push(clause.tsquery ? sql<boolean>`(p.search @@ ${clause.tsquery}::tsquery or ${byAuthor})` : byAuthor);
-  }
-  // A filter on what the conditions above found, never an index condition of its own: a bare
-  // negation would read the whole index.
-  if (expanded.exclusions.length) parts.push(sql<boolean>`not (p.search @@ ${expanded.exclusions.map((x) => `(${x})`).join(' | ')}::tsquery)`);
-  return sql.join(parts, sql` and `) as RawBuilder<boolean>;
+interface RankedRow {
+  id: number;
+  score: number;
 }
 
-/** ts_rank over the stored vector (no re-tokenizing), plus the author bonus; a float8. */
-function rankExpression(expanded: ExpandedQuery): RawBuilder<number> {
-  const all = expanded.clauses.filter((clause) => clause.tsquery).map((clause) => `(${clause.tsquery})`).join(' & ');
-  const authorIds = [...new Set(expanded.clauses.flatMap((clause) => clause.authorIds))];
-  const text = all ? sql`ts_rank(${WEIGHTS}::float4[], p.search, ${all}::tsquery)::float8` : sql`0::float8`;
-  return authorIds.length ? sql<number>`(${text} + case when p.user_id = any(${authorIds}::int[]) then ${AUTHOR_BONUS}::float8 else 0 end)` : sql<number>`${text}`;
+/**
+ * One page of the ranked candidates (limit + 1 rows, to tell whether there is more), and how many
+ * candidates there were: the newest CANDIDATES matches in the range, ranked, best first.
+ */
+async function rankedPage(
+  db: Kysely<DB>,
+  q: { match: RawBuilder<boolean>; rank: RawBuilder<number>; range: IdRange; after?: RankedRow; limit: number },
+): Promise<{ rows: RankedRow[]; found: number }> {
+  if (q.range.from > 0) return inWindow(db, (trx) => rankedQuery(trx, q));
+  return rankedQuery(db, q);
+}
+
+async function rankedQuery(
+  db: Kysely<DB>,
+  q: { match: RawBuilder<boolean>; rank: RawBuilder<number>; range: IdRange; after?: RankedRow; limit: number },
+): Promise<{ rows: RankedRow[]; found: number }> {
+  const { rows } = await sql<{ id: number | null; score: number | null; found: number }>`
+    with candidates as materialized (
+      select p.id, round(${q.rank} * ${SCALE})::int as score
+      from (
+        select p.id, p.search, p.user_id from pins p
+        where ${q.match} and p.id > ${q.range.from} and p.id <= ${q.range.top}
+        order by p.id desc limit ${CANDIDATES}
+      ) as p
+    )
+    select page.id, page.score, counted.found
+    from (select count(*)::int as found from candidates) as counted
+    left join lateral (
+      select id, score from candidates
+      ${q.after ? sql`where (score, id) < (${q.after.score}, ${q.after.id})` : sql``}
+      order by score desc, id desc
+      limit ${q.limit + 1}
+    ) as page on true`.execute(db);
+  return {
+    rows: rows.flatMap((row) => (row.id === null || row.score === null ? [] : [{ id: row.id, score: row.score }])),
+    found: rows[0]?.found ?? 0,
+  };
+}
+
+/** The largest pin id (0 when there are none): the end of the primary key. */
+export async function largestPinId(db: Kysely<DB>): Promise<number> {
+  const row = await db.selectFrom('pins').select((eb) => eb.fn.max('id').as('top')).executeTakeFirst();
+  return row?.top ?? 0;
 }

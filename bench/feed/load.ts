@@ -55,6 +55,8 @@ export interface Measured {
   errors: number;
   /** Wall-clock seconds spent in measured rounds. */
   seconds: number;
+  /** The slowest request, to explain afterwards. */
+  slowest?: { path: string; ms: number };
 }
 
 export function emptyMeasured(): Measured {
@@ -76,7 +78,9 @@ export async function round(client: Client, nextPath: () => string, count: numbe
       } catch {
         into.errors += 1;
       }
-      into.latencies.push(performance.now() - at);
+      const ms = performance.now() - at;
+      into.latencies.push(ms);
+      if (!into.slowest || ms > into.slowest.ms) into.slowest = { path, ms };
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));

@@ -1,14 +1,15 @@
 import type { PinList } from '../../contract/pins.ts';
 import { type Client, createClient, emptyMeasured, type Measured, round } from './load.ts';
+import { type SearchScenarioName, searchReads } from './search-scenarios.ts';
 
-// The reads the issue names, against one running app: a single pin by id, and the first and a deep
-// page of both home orders. Deep pages are reached honestly, by walking the cursors from page one;
+// The reads measured against one running app: a single pin by id, the first and a deep page of both
+// home orders, and search, the type-ahead, a tag's pins and related pins (./search-scenarios.ts). Deep pages are reached honestly, by walking the cursors from page one;
 // the cursors of a stretch of pages past the walk's depth are then reused in rotation, so repeated
 // requests do not all hit the same rows.
 
 export const PAGE = 50;
 
-export type ScenarioName = 'single' | 'newestFirst' | 'newestDeep' | 'shuffleFirst' | 'shuffleDeep';
+export type ScenarioName = 'single' | 'newestFirst' | 'newestDeep' | 'shuffleFirst' | 'shuffleDeep' | SearchScenarioName;
 
 export interface Scenario {
   name: ScenarioName;
@@ -115,6 +116,7 @@ export async function measureFeed(baseUrl: string, options: FeedOptions): Promis
         next: () => `/api/pins/?order=shuffle&seed=${randomInt(2 ** 31)}&limit=${PAGE}`,
       },
       { scenario: { name: 'shuffleDeep', label: `shuffle, ${deepLabel}`, measured: emptyMeasured() }, next: () => `${shufflePath}&cursor=${encodeURIComponent(shuffleDeep())}` },
+      ...searchReads(options.pins, PAGE).map(({ name, label, next }) => ({ scenario: { name, label, measured: emptyMeasured() }, next })),
     ];
 
     // Warm-up, not recorded: connections, JIT, plan caches.

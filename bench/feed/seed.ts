@@ -5,6 +5,7 @@ import { migrateToLatest } from '../../db/migrate.ts';
 import type { DB } from '../../db/schema.ts';
 import { bulkLoad } from './bulk.ts';
 import { openForSeeding } from './open.ts';
+import { loadSearchTables, textOf, titleOf } from './search-seed.ts';
 
 // Seeds a fresh database with SQL (generate_series), not through the API: a million pins through
 // REST would take hours. Everything is derived from the row number with a multiplicative hash, so
@@ -29,8 +30,6 @@ export interface SeedResult {
   steps: Array<[string, number]>;
 }
 
-const ADJECTIVES = ['Golden', 'Quiet', 'Misty', 'Bright', 'Rustic', 'Coastal', 'Wild', 'Soft', 'Urban', 'Faded', 'Bold', 'Hidden', 'Warm', 'Frosted', 'Tiny', 'Sunlit', 'Velvet'];
-const NOUNS = ['lake', 'kitchen', 'harbour', 'garden', 'skyline', 'cabin', 'market', 'meadow', 'studio', 'canyon', 'balcony', 'library', 'orchard', 'pier', 'attic', 'trail', 'workshop', 'courtyard', 'greenhouse'];
 const PHRASES = [
   'Morning light through the window.',
   'Saved for the next weekend trip.',
@@ -74,7 +73,7 @@ export async function seedDatabase(target: DatabaseTarget, sizes: SeedSizes): Pr
     const { db } = database;
     await step('migrate', () => migrateToLatest(db));
     const users = userCount(sizes.pins);
-    await bulkLoad(db, ['users', 'pins', 'favorites', 'comments'], (conn) => load(conn, sizes.pins, users, step), (seconds) => steps.push(['indexes', seconds]));
+    await bulkLoad(db, ['users', 'pins', 'favorites', 'comments', 'pin_tags', 'tags', 'search_words'], (conn) => load(conn, sizes.pins, users, step), (seconds) => steps.push(['indexes', seconds]));
     // As autovacuum would soon after a bulk load: visibility map, hint bits and planner
     // statistics, so the first measured reads do not pay for them.
     await step('vacuum analyze', () => sql`vacuum analyze`.execute(db));
@@ -98,22 +97,23 @@ async function load(db: Kysely<DB>, pins: number, users: number, step: Step): Pr
     select i, 'reader' || i || '@bench.test', 'reader' || i, 'bench reader ' || i, null, '!', now() - interval '400 days'
     from generate_series(1, ${users}::int) as i`.execute(db));
 
-  // Newest first is id order, and created_at agrees with it: one pin a second up to now.
+  // Newest first is id order, and created_at agrees with it: one pin a second up to now. Titles,
+  // descriptions and tags come from a realistic vocabulary (./search-seed.ts).
   await step('pins', () => sql`
-    insert into pins (id, user_id, title, image_url, description, created_at, updated_at, likes_count)
+    insert into pins (id, user_id, title, image_url, description, tags, created_at, updated_at, likes_count)
     overriding system value
     select i,
       1 + (i::bigint * 7919) % ${users}::int,
-      (${ADJECTIVES}::text[])[1 + i % ${ADJECTIVES.length}::int] || ' ' || (${NOUNS}::text[])[1 + (i / 7) % ${NOUNS.length}::int] || ' no. ' || i,
+      ${titleOf('i')},
       (${IMAGES}::text[])[1 + i % ${IMAGES.length}::int],
-      case when i % 6 = 0 then '' else concat_ws(' ',
-        (${PHRASES}::text[])[1 + i % ${PHRASES.length}::int],
-        case when i % 3 = 0 then (${PHRASES}::text[])[1 + (i / 3) % ${PHRASES.length}::int] end,
-        case when i % 4 = 1 then (${PHRASES}::text[])[1 + (i / 11) % ${PHRASES.length}::int] end) end,
+      text.description,
+      text.tags,
       now() - (${pins}::int - i) * interval '1 second',
       now() - (${pins}::int - i) * interval '1 second',
       ${sql.raw(likesOf('i'))}
-    from generate_series(1, ${pins}::int) as i`.execute(db));
+    from generate_series(1, ${pins}::int) as i
+    cross join lateral ${textOf('i')} as text`.execute(db));
+  await loadSearchTables(db, step);
 
   // The users of one pin's favorites are distinct: j * 104729 (a prime) differs modulo the user
   // count for every j below it.

@@ -8,11 +8,13 @@ export interface PinPageParams extends PageParams {
   seed?: number;
   /** One user's pins, newest first. */
   userId?: number;
+  /** One tag's pins, newest first (the stored form, without `#`). */
+  tag?: string;
 }
 
 /** GET /api/pins/: one page of pins. */
-export async function fetchPinPage({ cursor, limit, order, seed, userId }: PinPageParams = {}): Promise<PinList> {
-  const page = await api<PinList>('GET', withQuery('/api/pins/', { order, seed, userId, limit, cursor }));
+export async function fetchPinPage({ cursor, limit, order, seed, userId, tag }: PinPageParams = {}): Promise<PinList> {
+  const page = await api<PinList>('GET', withQuery('/api/pins/', { order, seed, userId, tag, limit, cursor }));
   return { pins: page.pins, nextCursor: nextCursorOf(page) };
 }
 

@@ -3,6 +3,7 @@ import { Link, NavLink, useLocation } from 'react-router';
 import { sessionUserAtom } from '../state/atoms.ts';
 import { HeartIcon, PinLogoIcon } from './Icons.tsx';
 import { ProfileMenu } from './ProfileMenu.tsx';
+import { SearchBox } from '../search/SearchBox.tsx';
 
 export function NavBar() {
   const user = useAtomValue(sessionUserAtom);
@@ -18,6 +19,7 @@ export function NavBar() {
           <span>Pinboard</span>
         </Link>
         <div className="nav__spacer" />
+        <SearchBox />
         {user ? (
           <ul className="nav__links">
             <li>

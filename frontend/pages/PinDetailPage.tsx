@@ -25,6 +25,8 @@ import { deleteLater } from '../state/deferred-deletes.ts';
 import { hiddenPinIdsAtom, visiblePinsByIdAtom } from '../state/hidden.ts';
 import { upsertPin } from '../state/pins.ts';
 import { showToast, undoAction } from '../state/toasts.ts';
+import { MoreLikeThis } from '../search/MoreLikeThis.tsx';
+import { TaggedText } from '../search/TaggedText.tsx';
 
 const FAVORITED_POPUP = 'Favorited!';
 const FAVORITED_POPUP_MS = 2000;
@@ -138,7 +140,11 @@ function PinDetail({ pin }: { pin: Pin }) {
           </p>
           <SavedFrom sourceUrl={pin.source_url} />
           <ViewersCount pinId={pin.id} />
-          {pin.description ? <p className="pin-detail__description">{pin.description}</p> : null}
+          {pin.description ? (
+            <p className="pin-detail__description">
+              <TaggedText text={pin.description} tags={pin.tags} />
+            </p>
+          ) : null}
           {isOwner ? (
             <div className="pin-detail__owner-actions">
               <Link to={`/pins/${pin.id}/edit`} className="button button--secondary">
@@ -152,6 +158,7 @@ function PinDetail({ pin }: { pin: Pin }) {
           <CommentSection pinId={pin.id} />
         </div>
       </article>
+      <MoreLikeThis key={pin.id} pinId={pin.id} />
       {confirmDelete ? (
         <ConfirmModal
           title="Delete Pin"

@@ -1,0 +1,45 @@
+import { useLocation } from 'react-router';
+import type { Pin } from '../../contract/index.ts';
+import { fetchRelatedPage } from '../api/search.ts';
+import { MasonryGrid } from '../components/grid/MasonryGrid.tsx';
+import { renderPinGridCard } from '../components/PinGridCard.tsx';
+import { usePagedList } from '../hooks/usePagedList.ts';
+import { visiblePinsByIdAtom } from '../state/hidden.ts';
+import { upsertPins } from '../state/pins.ts';
+import { SEARCH_LIST } from './lists.ts';
+import './search.css';
+
+/**
+ * The end of a pin's page: pins like it (sharing its tags, or boards the reader is on), best first,
+ * in the home grid's masonry, loading more as the reader scrolls; Back from one of them returns to
+ * the same card. Nothing is shown when nothing is like it.
+ */
+export function MoreLikeThis({ pinId }: { pinId: number }) {
+  const location = useLocation();
+  const key = SEARCH_LIST.related(pinId);
+  const list = usePagedList<Pin>({
+    key,
+    fetchPage: async (cursor) => {
+      const page = await fetchRelatedPage(pinId, { cursor });
+      return { items: page.pins, nextCursor: page.nextCursor };
+    },
+    keep: upsertPins,
+    idOf: (pin) => pin.id,
+    entities: visiblePinsByIdAtom,
+  });
+  if (list.ids.length === 0 && !list.hasMore) return null;
+  return (
+    <div className="more-like-this">
+      <h2>More like this</h2>
+      <MasonryGrid
+        label="More like this"
+        ids={list.ids}
+        renderCard={renderPinGridCard}
+        hasMore={list.hasMore}
+        status={list.status}
+        loadMore={list.loadMore}
+        restoreKey={`${key}@${location.key}`}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import { Link, useParams } from 'react-router';
+import type { Pin } from '../../contract/index.ts';
+import { normalizeTag } from '../../contract/tags.ts';
+import { fetchPinPage } from '../api/pins.ts';
+import { NotFound } from '../components/ErrorPage.tsx';
+import { PagedPinGrid } from '../components/PagedPinGrid.tsx';
+import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
+import { usePagedList } from '../hooks/usePagedList.ts';
+import { visiblePinsByIdAtom } from '../state/hidden.ts';
+import { upsertPins } from '../state/pins.ts';
+import { SEARCH_LIST } from './lists.ts';
+import './search.css';
+
+/** `/tags/:tag`: the pins whose description carries #tag, newest first, paged and live like every grid. */
+export function TagPage() {
+  const tag = normalizeTag(useParams().tag ?? '');
+  useDocumentTitle(tag ? `#${tag}` : 'Tag not found');
+  if (tag === null) return <NotFound title="Tag not found" text="A tag is made of letters and digits, like #sunset." />;
+  return <TagPins key={tag} tag={tag} />;
+}
+
+function TagPins({ tag }: { tag: string }) {
+  const key = SEARCH_LIST.tag(tag);
+  const list = usePagedList<Pin>({
+    key,
+    fetchPage: async (cursor) => {
+      const page = await fetchPinPage({ tag, cursor });
+      return { items: page.pins, nextCursor: page.nextCursor };
+    },
+    keep: upsertPins,
+    idOf: (pin) => pin.id,
+    entities: visiblePinsByIdAtom,
+  });
+  return (
+    <>
+      <header className="search-page__header">
+        <h1>#{tag}</h1>
+        <p className="search-page__hint">Pins tagged #{tag}, newest first</p>
+      </header>
+      <PagedPinGrid
+        label={`Pins tagged ${tag}`}
+        list={list}
+        listKey={key}
+        empty={
+          <div className="search-empty">
+            <p>No pins are tagged #{tag} yet.</p>
+            <Link to="/" className="button button--secondary">
+              Back to all pins
+            </Link>
+          </div>
+        }
+      />
+    </>
+  );
+}
