@@ -15,7 +15,7 @@ function queryOf(location: { pathname: string; search: string }): string {
 /**
  * The navigation bar's search box: an ARIA combobox (a text box with a list box of choices) that
  * shows tags, people and pins as you type. Up and Down move through the choices, Enter opens the one
- * chosen (or the results page, /search?q=), Escape closes the list. On phones the bar shows a
+ * chosen (or the results page, /search?q=), Escape closes the list. On narrow screens the bar shows a
  * search button that opens the box over the bar.
  */
 export function SearchBox() {
@@ -25,7 +25,7 @@ export function SearchBox() {
   const [text, setText] = useState(urlQuery);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
-  /** Phones: the box is shown over the bar. */
+  /** Narrow screens: the box is shown over the bar. */
   const [expanded, setExpanded] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const id = useId();
@@ -102,7 +102,7 @@ export function SearchBox() {
       <button type="button" className="icon-button search__open" aria-label="Search" onClick={() => setExpanded(true)}>
         <SearchIcon />
       </button>
-      <form role="search" className="search__form" onSubmit={(event) => event.preventDefault()}>
+      <form role="search" className="search__form" noValidate onSubmit={(event) => event.preventDefault()}>
         <label htmlFor={`${id}-input`} className="visually-hidden">
           Search pins
         </label>

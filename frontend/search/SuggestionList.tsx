@@ -56,7 +56,7 @@ function content(option: SearchOption): ReactNode {
             <PinImage src={option.pin.image_url} image={option.pin.image} sizes="48px" aspect={1} alt="" />
           </span>
           <span className="suggestion__text">{option.pin.title}</span>
-          <span className="suggestion__meta">{option.pin.user.username}</span>
+          <span className="suggestion__meta suggestion__meta--author">{option.pin.user.username}</span>
         </>
       );
   }

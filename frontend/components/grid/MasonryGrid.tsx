@@ -50,6 +50,9 @@ function useBox(ref: RefObject<HTMLElement | null>): Box | null {
     measure();
     const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(measure) : null;
     observer?.observe(element);
+    // Content above the grid may grow after it is laid out (a pin's picture and comments above
+    // "More like this"): the page grows with it, and the grid's offset is measured again.
+    observer?.observe(document.body);
     window.addEventListener('resize', measure);
     return () => {
       observer?.disconnect();
@@ -147,6 +150,10 @@ function anchorAt(positioner: Positioner, slots: Slots, box: Box, scrollY: numbe
 }
 
 const seeded = new WeakSet<Positioner>();
+/** How long a restored place is kept while the page above the grid settles. */
+const HOLD_MS = 3000;
+/** Input that means the reader is moving the page. */
+const READER_SCROLLS = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
 /** Screens rendered below the viewport (and half that above). */
 const OVERSCAN = 2;
 
@@ -201,14 +208,35 @@ function Layout({ ids, renderCard, hasMore, status, loadMore, restoreKey, box }:
 
   // Back: put the card that was at the centre back there (or the same scroll position).
   const restore = useRef(saved ? { anchor: saved.anchor, scrollY: saved.scrollY, tries: 0 } : null);
+  // Then keep it there while the page above the grid settles (a pin's picture still loading above
+  // "More like this" moves the grid once it has its size), until the reader scrolls.
+  const held = useRef<{ anchor: NonNullable<GridSnapshot['anchor']>; y: number; until: number } | null>(null);
   useLayoutEffect(() => {
     const pending = restore.current;
-    if (!pending) return;
+    if (!pending) {
+      const hold = held.current;
+      if (!hold || Date.now() > hold.until) {
+        held.current = null;
+        return;
+      }
+      const position = positioner.get(slots.ids.indexOf(hold.anchor.id));
+      const y = position ? box.offset + position.top - hold.anchor.offset : hold.y;
+      if (Math.abs(y - window.scrollY) > 1) window.scrollTo(0, y);
+      hold.y = y;
+      return;
+    }
     const index = pending.anchor ? slots.ids.indexOf(pending.anchor.id) : -1;
     const position = index >= 0 ? positioner.get(index) : undefined;
     if (position && pending.anchor) {
       window.scrollTo(0, box.offset + position.top - pending.anchor.offset);
+      held.current = { anchor: pending.anchor, y: window.scrollY, until: Date.now() + HOLD_MS };
       restore.current = null;
+      // The reader's own scrolling ends the hold.
+      const release = () => {
+        held.current = null;
+        for (const type of READER_SCROLLS) window.removeEventListener(type, release);
+      };
+      for (const type of READER_SCROLLS) window.addEventListener(type, release, { passive: true });
     } else if (index < 0 || pending.tries >= 5) {
       if (pending.tries === 0) window.scrollTo(0, pending.scrollY);
       restore.current = null;
