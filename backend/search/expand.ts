@@ -19,10 +19,10 @@ const EXPANDED_WORDS = 8;
 const TYPO_ALTERNATIVES = 3;
 /**
  * How alike a look-alike must be: trigrams in common (pg_trgm similarity; "mountian" and mountain
- * share 0.38, "cofee" and coffee 0.63) and at most this many letters more or fewer (a typo, not
+ * share 0.38, "ceraimc" and ceramic 0.33, "cofee" and coffee 0.63) and at most this many letters more or fewer (a typo, not
  * another word: "mount" is not a misspelt "mountains", nor a word glued from three a misspelt one).
  */
-const TYPO_SIMILARITY = 0.35;
+const TYPO_SIMILARITY = 0.3;
 const TYPO_LENGTH_DIFFERENCE = 2;
 const TYPO_MIN_LENGTH = 4;
 const PREFIX_MIN_LENGTH = 3;

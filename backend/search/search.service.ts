@@ -9,7 +9,7 @@ import { expandQuery } from './expand.ts';
 import { matchCondition, rankExpression } from './match.ts';
 import { pinsInOrder } from './pins-in-order.ts';
 import { parseQuery } from './query.ts';
-import { inWindow, widen, windowStart } from './window.ts';
+import { approach, widen, withBitmapScans } from './window.ts';
 
 // GET /api/search (docs/search.md). Matching pins are found through the GIN index on the stored
 // vector (`search @@ query`) and ranked with ts_rank over that stored vector, weights
@@ -43,15 +43,17 @@ export async function searchPins(db: Kysely<DB>, cursors: CursorCodec, params: S
   let rows: RankedRow[];
   if (page.after) {
     range = page.after;
-    rows = (await rankedPage(db, { match, rank, range, after: page.after, limit: page.limit })).rows;
+    const { walk } = await approach(db, match, range.top, CANDIDATES);
+    rows = (await rankedPage(db, { match, rank, range, walk, after: page.after, limit: page.limit })).rows;
   } else {
     const top = await largestPinId(db);
-    range = { from: await windowStart(db, match, top, CANDIDATES), top };
-    let ranked = await rankedPage(db, { match, rank, range, limit: page.limit });
+    const { walk, from } = await approach(db, match, top, CANDIDATES);
+    range = { from, top };
+    let ranked = await rankedPage(db, { match, rank, range, walk, limit: page.limit });
     // The window held fewer candidates than a search ranks: look again in a wider one.
     while (range.from > 0 && ranked.found < CANDIDATES) {
       range = { from: widen(range.from, top, ranked.found, CANDIDATES), top };
-      ranked = await rankedPage(db, { match, rank, range, limit: page.limit });
+      ranked = await rankedPage(db, { match, rank, range, walk, limit: page.limit });
     }
     rows = ranked.rows;
   }
@@ -70,10 +72,9 @@ interface RankedRow {
  */
 async function rankedPage(
   db: Kysely<DB>,
-  q: { match: RawBuilder<boolean>; rank: RawBuilder<number>; range: IdRange; after?: RankedRow; limit: number },
+  q: { match: RawBuilder<boolean>; rank: RawBuilder<number>; range: IdRange; walk: boolean; after?: RankedRow; limit: number },
 ): Promise<{ rows: RankedRow[]; found: number }> {
-  if (q.range.from > 0) return inWindow(db, (trx) => rankedQuery(trx, q));
-  return rankedQuery(db, q);
+  return q.walk ? rankedQuery(db, q) : withBitmapScans(db, (trx) => rankedQuery(trx, q));
 }
 
 async function rankedQuery(

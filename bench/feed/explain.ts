@@ -44,7 +44,8 @@ export async function explainRequest(databaseUrl: string, path: string): Promise
     // Settings the statement ran under (`set local` in its transaction), set again for the plan.
     const at = logged.indexOf(slowest);
     const begun = logged.slice(0, at).findLastIndex((l) => /^\s*begin\b/i.test(l.sql));
-    const settings = begun < 0 ? [] : logged.slice(begun + 1, at).filter((l) => /^\s*set local\b/i.test(l.sql)).map((l) => l.sql);
+    const ended = logged.slice(0, at).findLastIndex((l) => /^\s*(commit|rollback)\b/i.test(l.sql));
+    const settings = begun < 0 || ended > begun ? [] : logged.slice(begun + 1, at).filter((l) => /^\s*set local\b/i.test(l.sql)).map((l) => l.sql);
     const plan = await db.transaction().execute(async (trx) => {
       for (const setting of settings) await trx.executeQuery(CompiledQuery.raw(setting));
       return trx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain (analyze, buffers) ${slowest.sql}`, [...slowest.parameters]));
