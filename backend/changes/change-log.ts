@@ -60,7 +60,7 @@ function textSubject(event: ChangeEventName, data: unknown): { pin_id?: number; 
  * the two cannot deadlock.
  */
 export type Superseded =
-  | { pinEdited: { id: number; title: string; description: string } }
+  | { pinEdited: { id: number; title: string; description: string; tags: readonly string[] } }
   | { pinDeleted: number }
   | { commentEdited: { id: number; text: string } }
   | { commentDeleted: number };
@@ -68,9 +68,10 @@ export type Superseded =
 export async function supersedeChanges(trx: Kysely<DB>, what: Superseded): Promise<void> {
   if (!trx.isTransaction) throw new Error('supersedeChanges must run inside the writing transaction');
   if ('pinEdited' in what) {
-    const { id, title, description } = what.pinEdited;
+    const { id, title, description, tags } = what.pinEdited;
+    // The tags are the description's (docs/search.md): replaced with it.
     await sql`
-      update changes set data = jsonb_set(data, '{pin}', (data -> 'pin') || jsonb_build_object('title', ${title}::text, 'description', ${description}::text))
+      update changes set data = jsonb_set(data, '{pin}', (data -> 'pin') || jsonb_build_object('title', ${title}::text, 'description', ${description}::text, 'tags', ${JSON.stringify(tags)}::jsonb))
       where seq in (select seq from changes where pin_id = ${id} and comment_id is null order by seq for update)`.execute(trx);
   } else if ('commentEdited' in what) {
     const { id, text } = what.commentEdited;

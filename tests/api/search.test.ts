@@ -225,6 +225,16 @@ describe('tags', () => {
     expect((created?.data as { pin: Pin }).pin.tags).toEqual(['birds', 'pond']);
   });
 
+  test('an edit leaves no replaced tag in the change log (its earlier rows carry the new tags)', async () => {
+    const tagged = await pin(author, 'Secretive', 'Plans for #surpriseparty');
+    expect((await author.put(`/api/pins/${tagged.id}`, { title: 'Secretive', description: 'Nothing to see #garden' })).status).toBe(200);
+    const changes = await anonymous.get<{ changes: ChangeEntry[] }>('/api/changes?since=0');
+    const rows = changes.body.changes.filter((c) => (c.event === 'pin:created' || c.event === 'pin:updated') && (c.data as { pin: Pin }).pin.id === tagged.id);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(JSON.stringify(rows)).not.toContain('surpriseparty');
+    for (const row of rows) expect((row.data as { pin: Pin }).pin.tags).toEqual(['garden']);
+  });
+
   test('GET /api/pins/?tag= lists a tag\'s pins newest first, any case, # optional, paged exactly once', async () => {
     const made: Pin[] = [];
     for (let i = 0; i < 5; i++) made.push(await pin(author, `Tide pool ${i}`, `#TidePool number ${i}`));
