@@ -69,6 +69,8 @@ function tokenize(input: string): Token[] {
   return tokens;
 }
 
+const sameTerm = (a: Term | undefined, b: Term) => a !== undefined && a.kind === b.kind && a.text.toLowerCase() === b.text.toLowerCase();
+
 /** Reads the search box's text; an empty result (no clauses) means the query asks for nothing. */
 export function parseQuery(input: string): ParsedQuery {
   const clauses: Clause[] = [];
@@ -89,7 +91,11 @@ export function parseQuery(input: string): ParsedQuery {
       continue;
     }
     const previous = clauses.at(-1);
-    if (joinNext && previous) previous.anyOf.push(token.term);
+    // A term already asked for alone adds nothing ("living living"), and Postgres would take the
+    // two for independent: its estimate of the matches (./window.ts) would be far too low.
+    const same = joinNext ? undefined : clauses.find((clause) => clause.anyOf.length === 1 && sameTerm(clause.anyOf[0], token.term));
+    if (same) last = { ...token, term: same.anyOf[0] as Term };
+    else if (joinNext && previous) previous.anyOf.push(token.term);
     else clauses.push({ anyOf: [token.term] });
     joinNext = false;
   }

@@ -93,6 +93,12 @@ describe('matching and ranking', () => {
     expect(await search('cofeebeansroasted')).toEqual([]);
   });
 
+  test('a word said twice is one condition, and still a prefix when it is the last', async () => {
+    const heron = await pin(author, 'Grey heronry at the lake', '');
+    expect(ids(await search('heronry heronry'))).toEqual([heron.id]);
+    expect(ids(await search('grey heron grey heron'))).toEqual([heron.id]);
+  });
+
   test('the last word is also a prefix ("mount" finds mountains); earlier words are whole words', async () => {
     const mountains = await pin(author, 'Mountains at sunrise', 'Alpine glow');
     expect(ids(await search('mount'))).toContain(mountains.id);
