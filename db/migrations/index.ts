@@ -9,6 +9,7 @@ import * as images from './20261125_0007_images.ts';
 import * as changesAndMembers from './20261126_0008_changes_and_members.ts';
 import * as imageReferences from './20261126_0009_image_references.ts';
 import * as boardConsent from './20261127_0010_board_consent.ts';
+import * as imagePrivacy from './20261127_0011_image_privacy.ts';
 import * as search from './20261127_0012_search.ts';
 import * as tokensAndSources from './20261127_0013_tokens_and_sources.ts';
 import * as changeRedaction from './20261127_0015_change_redaction.ts';
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '20261126_0008_changes_and_members': changesAndMembers,
   '20261126_0009_image_references': imageReferences,
   '20261127_0010_board_consent': boardConsent,
+  '20261127_0011_image_privacy': imagePrivacy,
   '20261127_0012_search': search,
   '20261127_0013_tokens_and_sources': tokensAndSources,
   '20261127_0015_change_redaction': changeRedaction,
