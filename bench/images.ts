@@ -94,7 +94,11 @@ const app = await startAppProcess(
     IMPORT_ALLOW_CIDRS: '127.0.0.1/32',
     IMPORT_ALLOW_PORTS: String(originPort),
     API_RATE_LIMIT_PER_IP: '1000000000',
-    UPLOAD_RATE_LIMIT_PER_USER: '1000000',
+    IMAGE_BUDGET_PER_USER: '1000000',
+    // One user makes every pin here: the per-user import fairness limits would measure one user's
+    // share, not the pipeline.
+    IMPORT_PENDING_PER_USER: '100000',
+    IMPORT_CONCURRENCY_PER_USER: '2',
     LOG_LEVEL: 'warn',
   },
   { name: 'app' },

@@ -43,10 +43,12 @@ function startFixtures(): Promise<Server> {
 
 beforeAll(async () => {
   ensureClientBuilt();
-  server = await startServer();
-  browser = await launchChromium();
   fixtures = await startFixtures();
-  fixtureOrigin = `http://127.0.0.1:${(fixtures.address() as AddressInfo).port}`;
+  const fixturePort = (fixtures.address() as AddressInfo).port;
+  fixtureOrigin = `http://127.0.0.1:${fixturePort}`;
+  // The fixture site stands for a public one: a loopback address is otherwise never shown on a pin.
+  server = await startServer({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: String(fixturePort) } });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
