@@ -19,14 +19,35 @@ export interface FixtureSites {
 
 const pictures = new Map<string, Promise<Buffer>>();
 
-/** A width × height JPEG: a diagonal gradient whose hues depend on the size, and a sun. */
+/** An HSL colour as RGB bytes (h in degrees, s and l in 0..1). */
+function rgb(h: number, s: number, l: number): [number, number, number] {
+  const k = (n: number) => (n + h / 30) % 12;
+  const a = s * Math.min(l, 1 - l);
+  const f = (n: number) => l - a * Math.max(-1, Math.min(k(n) - 3, 9 - k(n), 1));
+  return [Math.round(f(0) * 255), Math.round(f(8) * 255), Math.round(f(4) * 255)];
+}
+
+/**
+ * A width × height JPEG: a diagonal gradient whose hues depend on the size, and a sun. Drawn as raw
+ * pixels: the server under test, in this same process, blocks libvips' SVG loader (and every loader
+ * but the five stored formats' ones: backend/images/process.ts).
+ */
 function picture(width: number, height: number): Promise<Buffer> {
   const key = `${width}x${height}`;
   let made = pictures.get(key);
   if (!made) {
     const hue = (width * 7 + height * 13) % 360;
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="hsl(${hue},70%,62%)"/><stop offset="1" stop-color="hsl(${(hue + 60) % 360},60%,30%)"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/><circle cx="${width * 0.7}" cy="${height * 0.32}" r="${Math.min(width, height) * 0.14}" fill="hsl(${(hue + 180) % 360},90%,85%)"/></svg>`;
-    made = sharp(Buffer.from(svg)).jpeg({ quality: 80 }).toBuffer();
+    const [from, to, sun] = [rgb(hue, 0.7, 0.62), rgb((hue + 60) % 360, 0.6, 0.3), rgb((hue + 180) % 360, 0.9, 0.85)];
+    const [cx, cy, r] = [width * 0.7, height * 0.32, Math.min(width, height) * 0.14];
+    const pixels = Buffer.alloc(width * height * 3);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const t = (x / width + y / height) / 2;
+        const inSun = (x - cx) ** 2 + (y - cy) ** 2 <= r * r;
+        for (let c = 0; c < 3; c++) pixels[(y * width + x) * 3 + c] = inSun ? (sun[c] as number) : Math.round((from[c] as number) * (1 - t) + (to[c] as number) * t);
+      }
+    }
+    made = sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg({ quality: 80 }).toBuffer();
     pictures.set(key, made);
   }
   return made;
