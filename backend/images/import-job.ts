@@ -5,7 +5,7 @@ import { IMAGE_LIMITS } from '../../contract/images.ts';
 import { DEMO_IMAGES_DIR } from '../../db/demo-catalog.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ImageConfig } from '../config-images.ts';
-import { inTransaction, PUBLIC, recordChange } from '../changes/change-log.ts';
+import { inTransaction, PUBLIC, recordChange, supersedeChanges } from '../changes/change-log.ts';
 import { HttpError } from '../errors.ts';
 import type { AppJobs } from '../jobs/catalog.ts';
 import type { JobContext, JobSender } from '../jobs/define.ts';
@@ -146,6 +146,8 @@ async function hideRefusedAddress(ctx: JobContext, data: ImportImageData): Promi
       .returning('id')
       .executeTakeFirst();
     if (!updated) return undefined;
+    // Its creation went out with the address: the change log stops serving it too.
+    await supersedeChanges(db, { pinImageRefused: data.pinId });
     const pin = await getPin(db, data.pinId);
     return { pin, seq: await recordChange(db, 'pin:updated', { pin }, PUBLIC) };
   });

@@ -116,9 +116,13 @@ describe('with the origin allowed', () => {
     expect(pin.image_url).toBe('');
     expect(pin.image).toBeNull();
     await eventually(async () => updates.find((u) => u.id === pin.id), (found) => found?.image_url === '');
-    // Kept for the owner, never served.
+    // Kept for the owner, never served: not by the change log's earlier rows either.
     const row = await server.server.database.db.selectFrom('pins').select('refused_image_url').where('id', '=', pin.id).executeTakeFirstOrThrow();
     expect(row.refused_image_url).toBe(url);
+    const log = await new ApiClient(server.url).get<{ changes: unknown[] }>('/api/changes?since=0');
+    expect(log.status).toBe(200);
+    expect(log.body.changes.length).toBeGreaterThan(0);
+    expect(JSON.stringify(log.body)).not.toContain('to-private.jpg');
   });
 
   test('a /seed-images/ address that names no file leaves the pin as it was, without retrying', async () => {
