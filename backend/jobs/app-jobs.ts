@@ -1,5 +1,6 @@
 import { pruneChanges } from '../changes/changes.service.ts';
 import { importImage, type ImportDeps } from '../images/import-job.ts';
+import { runImport } from '../imports/run-import.ts';
 import { sweepImages } from '../images/sweep.ts';
 import { JOBS } from './catalog.ts';
 import { jobSetup, type JobSetup } from './define.ts';
@@ -12,6 +13,8 @@ import { jobSetup, type JobSetup } from './define.ts';
 export function appJobs(deps: ImportDeps & { changeRetentionHours: number; imageSweepGraceHours: number }): JobSetup {
   return jobSetup(JOBS, {
     'image.import': (data, ctx) => importImage(deps, data, ctx),
+    'imports.run': (data, ctx) =>
+      runImport({ storage: deps.storage, allow: { cidrs: deps.imports.allowCidrs, ports: deps.imports.allowPorts }, takeImage: async () => ({ ok: true }) }, data, ctx),
     'changes.prune': async (_data, ctx) => {
       const deleted = await pruneChanges(ctx.db, deps.changeRetentionHours);
       if (deleted) ctx.logger.info({ deleted }, 'old change-log rows pruned');

@@ -156,7 +156,7 @@ async function storedImageOf(db: Kysely<DB>, imageUrl: string): Promise<string |
 export async function createPin(
   ctx: ServiceContext,
   userId: number,
-  input: { title: string; imageUrl: string; description: string; sourceUrl?: string | null },
+  input: { title: string; imageUrl: string; description: string; sourceUrl?: string | null; createdAt?: Date | undefined },
 ): Promise<Pin> {
   const stored = await storedImageOf(ctx.db, input.imageUrl);
   // The pin, its import job and its change-log row commit together: no pin without its import, no
@@ -164,7 +164,7 @@ export async function createPin(
   const { pin, seq } = await inTransaction(ctx.db, async (db) => {
     const row = await db
       .insertInto('pins')
-      .values({ user_id: userId, title: input.title, image_url: input.imageUrl, description: input.description, image_sha256: stored ?? null, source_url: input.sourceUrl ?? null })
+      .values({ user_id: userId, title: input.title, image_url: input.imageUrl, description: input.description, image_sha256: stored ?? null, source_url: input.sourceUrl ?? null, ...(input.createdAt ? { created_at: input.createdAt } : {}) })
       .returning('id')
       .executeTakeFirstOrThrow();
     if (!stored && !input.imageUrl.startsWith(`${MEDIA_PATH}/`)) await ctx.jobs.send(db, 'image.import', { pinId: row.id, url: input.imageUrl });

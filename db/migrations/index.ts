@@ -9,6 +9,7 @@ import * as images from './20261125_0007_images.ts';
 import * as changesAndMembers from './20261126_0008_changes_and_members.ts';
 import * as imageReferences from './20261126_0009_image_references.ts';
 import * as tokensAndSources from './20261127_0013_tokens_and_sources.ts';
+import * as imports from './20261127_0021_imports.ts';
 
 // Migrations are listed here explicitly (rather than read from the folder at run time) so that the
 // same list works from source, in tests and in a bundled build. Names sort by timestamp.
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '20261126_0008_changes_and_members': changesAndMembers,
   '20261126_0009_image_references': imageReferences,
   '20261127_0013_tokens_and_sources': tokensAndSources,
+  '20261127_0021_imports': imports,
 };
 
 export const migrationProvider: MigrationProvider = {
