@@ -153,6 +153,7 @@ export function createApp(deps: AppDeps): PinboardApp {
       originPolicy,
       demoEmail: config.demoLogin ? config.demo.email : undefined,
       media: deps.media,
+      importFiles: config.importDir,
       tokens: verifier,
     }),
   );
