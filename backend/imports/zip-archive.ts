@@ -1,4 +1,5 @@
 import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
@@ -121,6 +122,8 @@ export async function openArchive(path: string): Promise<OpenedZip> {
         try {
           await pipeline(stream, meter(info.uncompressedSize, budget), createWriteStream(target, { flags: 'wx', mode: 0o600 }));
         } catch (error) {
+          // What came out before the refusal is not kept.
+          await rm(target, { force: true });
           throw asRefusal(error);
         }
       },
