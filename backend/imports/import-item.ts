@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { inTransaction } from '../changes/change-log.ts';
 import type { ServiceContext } from '../context.ts';
@@ -92,9 +92,10 @@ export async function importItem(deps: ImportItemDeps, imp: ImportRow, item: { p
       sourceUrl: data.sourceUrl,
       createdAt: data.createdAt ? new Date(data.createdAt) : undefined,
     });
+    // The pin's time as stored, to the microsecond (its JSON time is rounded to the millisecond).
     const recorded = await trx
       .insertInto('imported_pins')
-      .values({ user_id: imp.user_id, item_key: data.key, pin_id: pin.id, import_id: imp.id, pin_updated_at: new Date(pin.updated_at) })
+      .values({ user_id: imp.user_id, item_key: data.key, pin_id: pin.id, import_id: imp.id, pin_updated_at: sql<Date>`(select updated_at from pins where id = ${pin.id})` })
       .onConflict((oc) => oc.columns(['user_id', 'item_key']).doNothing())
       .returning('pin_id')
       .executeTakeFirst();
