@@ -93,7 +93,7 @@ export async function* boardsOf(db: Kysely<DB>, userId: number): AsyncGenerator<
 
 /** A board's pins that are the user's own, in board order (most recently added first). */
 export async function* boardPinsOf(db: Kysely<DB>, userId: number, boardId: number): AsyncGenerator<ExportPinRow[]> {
-  let before = Number.MAX_SAFE_INTEGER;
+  let before = 2_147_483_647;
   for (;;) {
     const rows = await db
       .selectFrom('board_pins')

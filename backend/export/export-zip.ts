@@ -23,6 +23,12 @@ const toBuffers = (chunks: AsyncGenerator<string>) =>
     })(),
   );
 
+/** yazl does not listen for its inputs' errors: each input's failure ends the download here. */
+function guarded<S extends NodeJS.ReadableStream>(stream: S, fail: (error: unknown) => void): S {
+  stream.on('error', fail);
+  return stream;
+}
+
 export interface ExportDeps {
   db: Kysely<DB>;
   storage: MediaStorage;
@@ -41,15 +47,17 @@ export async function streamExport(deps: ExportDeps, user: { id: number; usernam
     res.once('close', () => resolve());
     res.once('finish', () => resolve());
   });
-  zip.on('error', (error: unknown) => {
+  const fail = (error: unknown) => {
     // Past the headers nothing can be said in the error shape: the download is cut short instead.
+    if (res.destroyed) return;
     deps.logger.error({ err: error }, 'export failed part-way');
     res.destroy(error instanceof Error ? error : new Error(String(error)));
-  });
+  };
+  zip.on('error', fail);
   zip.outputStream.pipe(res);
-  zip.addReadStream(toBuffers(pinboardJson(deps.db, user)), EXPORT_FILES.json, { mtime });
-  zip.addReadStream(toBuffers(bookmarksHtml(deps.db, user.id, origin)), EXPORT_FILES.bookmarks, { mtime });
-  zip.addReadStream(toBuffers(pinsCsv(deps.db, user.id)), EXPORT_FILES.csv, { mtime });
+  zip.addReadStream(guarded(toBuffers(pinboardJson(deps.db, user)), fail), EXPORT_FILES.json, { mtime });
+  zip.addReadStream(guarded(toBuffers(bookmarksHtml(deps.db, user.id, origin)), fail), EXPORT_FILES.bookmarks, { mtime });
+  zip.addReadStream(guarded(toBuffers(pinsCsv(deps.db, user.id)), fail), EXPORT_FILES.csv, { mtime });
   for await (const page of imagesOf(deps.db, user.id)) {
     if (res.destroyed) break;
     for (const image of page) {
@@ -57,7 +65,7 @@ export async function streamExport(deps: ExportDeps, user: { id: number; usernam
       zip.addReadStreamLazy(imagePath(image.sha256, image.format), { mtime, compress: false }, (callback) => {
         deps.storage.get(mediaKey(image.sha256, { original: image.format })).then(
           (file) => {
-            if (file) return callback(null, file.body);
+            if (file) return callback(null, guarded(file.body, fail));
             deps.logger.warn({ sha256: image.sha256 }, 'export: a stored original is missing');
             callback(null, Readable.from([]));
           },
