@@ -1,0 +1,72 @@
+import { readdir } from 'node:fs/promises';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { IMPORT_MSG } from '../../contract/imports.ts';
+import { ApiClient, signUpUser } from '../support/client.ts';
+import { startServer, type TestServer } from '../support/server.ts';
+import { rawEntry, rawZip } from '../support/zip-fixtures.ts';
+
+// Hostile or wrong files sent to POST /api/imports (docs/import-export.md): refused with 400 and the
+// error shape, with nothing stored (no import, no item, no file kept), and the server still answers.
+
+let server: TestServer;
+let client: ApiClient;
+
+beforeAll(async () => {
+  server = await startServer();
+  ({ client } = await signUpUser(server.url, 'hostile'));
+}, 60_000);
+afterAll(async () => {
+  await server?.stop();
+});
+
+async function nothingStored(): Promise<void> {
+  const db = server.server.database.db;
+  const { rows } = await sql<{ imports: number; items: number }>`select (select count(*) from imports)::int as imports, (select count(*) from import_items)::int as items`.execute(db);
+  expect(rows[0]).toEqual({ imports: 0, items: 0 });
+  expect(await readdir(server.config.importDir).catch(() => [])).toEqual([]);
+}
+
+const png = Buffer.from('not really a png');
+const cases: Array<[string, () => Buffer, string]> = [
+  ['a ../ entry path', () => rawZip([rawEntry('photos/ok.png', png), rawEntry('../escape.png', png)]), IMPORT_MSG.zipUnsafePath],
+  ['an absolute entry path', () => rawZip([rawEntry('/etc/cron.d/x.png', png)]), IMPORT_MSG.zipUnsafePath],
+  ['a drive letter', () => rawZip([rawEntry('C:/Windows/x.png', png)]), IMPORT_MSG.zipUnsafePath],
+  [
+    'a 1 MB ZIP that inflates to 5 GB',
+    () => {
+      const body = rawEntry('zeros-0.png', Buffer.alloc(1), { declaredSize: 1024 ** 3 });
+      return rawZip([body, ...[1, 2, 3, 4].map((n) => ({ ...body, name: `zeros-${n}.png`, sameAs: 0 }))]);
+    },
+    IMPORT_MSG.zipRatio,
+  ],
+  ['20,000 entries', () => rawZip(Array.from({ length: 20_000 }, (_, i) => rawEntry(`f${i}.png`, png))), IMPORT_MSG.zipTooManyEntries],
+  ['an entry lying about its size', () => rawZip([rawEntry('liar.png', Buffer.alloc(20 * 1024 * 1024), { declaredSize: 60 * 1024 })]), IMPORT_MSG.zipRatio],
+  ['a text file renamed .html', () => Buffer.from('Dear diary, today I renamed this file to bookmarks.html.\n'), IMPORT_MSG.notRecognised],
+  ['a text file renamed .zip', () => Buffer.from('PK? no, just text'), IMPORT_MSG.notRecognised],
+  ['a ZIP of notes, no image', () => rawZip([rawEntry('notes.txt', Buffer.from('hello'))]), IMPORT_MSG.notRecognised],
+  ['a bookmark file with no link', () => Buffer.from('<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n</DL><p>'), IMPORT_MSG.notRecognised],
+];
+
+describe('POST /api/imports refuses, storing nothing', () => {
+  test.each(cases)('%s', async (_name, make, message) => {
+    const bytes = make();
+    const started = Date.now();
+    const answer = await client.upload('/api/imports', { bytes, name: 'import.zip' });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ message, errors: [message], fields: { file: message } });
+    console.log(`${_name}: ${(bytes.length / 1024).toFixed(0)} KB refused in ${Date.now() - started} ms`);
+    await nothingStored();
+    // Still answering.
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect((await client.get('/api/imports')).status).toBe(200);
+  });
+
+  test('no file, and not signed in', async () => {
+    expect((await client.request('POST', '/api/imports', { form: new FormData() })).status).toBe(400);
+    // With the anti-forgery token a script gets from any GET, but no session.
+    const anonymous = await new ApiClient(server.url).upload('/api/imports', { bytes: Buffer.from('<!DOCTYPE NETSCAPE-Bookmark-file-1><DL><DT><A HREF="https://x.example/">x</A></DL>'), name: 'b.html' });
+    expect(anonymous.status).toBe(401);
+    await nothingStored();
+  });
+});
