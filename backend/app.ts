@@ -25,6 +25,7 @@ import { routerFor } from './http/route.ts';
 import { mediaRoutes } from './images/media-route.ts';
 import { MEDIA_PATH } from './images/media-urls.ts';
 import type { MediaStorage } from './images/storage.ts';
+import type { UploadContext } from './http/upload.ts';
 import { createCursorCodec } from './paging/cursor.ts';
 import { sessionMiddleware } from './http/session.ts';
 import { buildOpenApiDocument } from './openapi.ts';
@@ -47,6 +48,8 @@ interface AppDeps {
   redis?: Redis | undefined;
   /** Where stored images are kept: served under /media/, written by uploads. */
   media: MediaStorage;
+  /** Where uploads are received, their deadline, and who may send one now. */
+  uploads: UploadContext;
   /** Set when a graceful shutdown starts: /readyz then answers 503. */
   lifecycle?: { shuttingDown: boolean };
 }
@@ -70,7 +73,12 @@ const SEED_IMAGES_DIR = path.resolve(import.meta.dirname, '../db/demo-images');
 
 export function createApp(deps: AppDeps): PinboardApp {
   const { config, database, events, logger } = deps;
-  const ctx: ServiceContext = { db: database.db, events, jobs: deps.jobs.sender };
+  const ctx: ServiceContext = {
+    db: database.db,
+    events,
+    jobs: deps.jobs.sender,
+    imports: { allow: { cidrs: config.imports.allowCidrs, ports: config.imports.allowPorts }, pendingPerUser: config.imports.pendingPerUser },
+  };
   const app = express();
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
@@ -155,6 +163,7 @@ export function createApp(deps: AppDeps): PinboardApp {
       media: deps.media,
       importFiles: config.importDir,
       tokens: verifier,
+      uploads: deps.uploads,
     }),
   );
   api.use(apiNotFound);

@@ -1,5 +1,5 @@
-import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { IMAGE_ENV, type ImageConfig, imageConfig, ImageConfigError } from './config-images.ts';
 
 // All configuration is read and validated here, once. A bad value stops start-up with a message
 // naming the variable, instead of failing later in some request.
@@ -39,11 +39,6 @@ const EnvSchema = z.object({
   AUTO_SEED: z.enum(['true', 'false']).optional(),
   TRUST_PROXY: z.string().default('false'),
   PUBLIC_ORIGIN: z.string().optional(),
-  // Image imports by URL (backend/images/safe-fetch.ts) refuse non-unicast addresses and ports
-  // other than 80/443. Tests and special deployments only (an intranet image host): CIDRs and ports
-  // allowed all the same. Comma-separated, empty by default.
-  IMPORT_ALLOW_CIDRS: z.string().default(''),
-  IMPORT_ALLOW_PORTS: z.string().default(''),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RATE_LIMIT_WINDOW_SECONDS: positiveInt(15 * 60),
   AUTH_RATE_LIMIT_PER_IP: positiveInt(200),
@@ -85,27 +80,11 @@ const EnvSchema = z.object({
   CHANGES_RETENTION_HOURS: positiveInt(24),
   CHANGES_PRUNE_INTERVAL_SECONDS: positiveInt(600),
   CHANGES_HEAD_INTERVAL_SECONDS: z.coerce.number().min(0.1).max(3600).default(30),
-  // Stored images no pin uses (an upload never pinned, a deleted pin's image) are deleted after
-  // this long, by the images.sweep job each instance sends this often (backend/images/sweep.ts).
-  IMAGE_SWEEP_GRACE_HOURS: positiveInt(24),
-  IMAGE_SWEEP_INTERVAL_SECONDS: positiveInt(3600),
-  // Stored images (DESIGN §10): a local folder, unless S3_BUCKET names a bucket.
-  MEDIA_DIR: z.string().min(1).default('./data/media'),
-  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens').optional(),
-  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
-  S3_REGION: z.string().min(1).optional(),
-  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
-  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
-  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
-  // Images being read and thumbnailed at once per process (each holds a libuv thread), and how
-  // many may wait before an upload is told the server is busy.
-  IMAGE_PROCESS_CONCURRENCY: positiveInt(2),
-  IMAGE_PROCESS_QUEUE: positiveInt(20),
-  // Uploads per signed-in user per RATE_LIMIT_WINDOW_SECONDS: each costs a few hundred ms of CPU.
-  UPLOAD_RATE_LIMIT_PER_USER: positiveInt(100),
+  // Stored images, uploads, imports by URL, image processing and the image budget.
+  ...IMAGE_ENV,
 });
 
-export interface Config {
+export interface Config extends ImageConfig {
   env: 'development' | 'production' | 'test';
   port: number;
   host: string;
@@ -136,11 +115,6 @@ export interface Config {
   autoSeed: boolean;
   trustProxy: boolean | number | string;
   publicOrigins: string[];
-  /**
-   * Image imports by URL: addresses (CIDRs) and ports allowed although the SSRF guard refuses them.
-   * Tests and special deployments only; every entry opens the server's own network to user URLs.
-   */
-  imports: { allowCidrs: string[]; allowPorts: number[] };
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   rateLimits: {
     /** The window of the auth limits and of the sign-in throttle. */
@@ -149,8 +123,6 @@ export interface Config {
     loginFailuresPerAddress: number;
     loginFailuresPerAccount: number;
     loginDelayMaxMs: number;
-    /** Image uploads per signed-in user per `windowMs`. */
-    uploadsPerUser: number;
     /** The general API limit: any call per client address per `apiWindowMs`. */
     apiPerIp: number;
     apiWindowMs: number;
@@ -179,23 +151,6 @@ export interface Config {
   };
   /** The change log: retention, and the per-instance pruning and head intervals. */
   changes: { retentionHours: number; pruneIntervalMs: number; headIntervalMs: number };
-  /** Stored images no pin uses: kept this long, then deleted by a job sent this often. */
-  imageSweep: { graceHours: number; intervalMs: number };
-  /** Where stored images are kept: a folder, or an S3-compatible bucket. */
-  media:
-    | { kind: 'local'; dir: string }
-    | {
-        kind: 's3';
-        bucket: string;
-        /** For anything but AWS itself (R2, Garage, SeaweedFS, radosgw, …). */
-        endpoint: string | undefined;
-        region: string;
-        /** Without them the SDK's own chain is used (environment, shared files, an instance role). */
-        credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
-        /** `bucket` in the path rather than the host name: what most self-hosted servers need. */
-        forcePathStyle: boolean;
-      };
-  imageProcessing: { concurrency: number; queue: number };
 }
 
 export class ConfigError extends Error {}
@@ -213,25 +168,6 @@ function parseTrustProxy(value: string, env: Config['env']): boolean | number | 
   if (value === 'false' || value === '' || value === '0') return false;
   if (/^\d+$/.test(value)) return Number(value);
   return value;
-}
-
-function splitList(value: string): string[] {
-  return value.split(',').map((item) => item.trim()).filter((item) => item !== '');
-}
-
-function parseCidrs(value: string): string[] {
-  return splitList(value).map((cidr) => {
-    if (!ipaddr.isValidCIDR(cidr)) throw new ConfigError(`IMPORT_ALLOW_CIDRS: "${cidr}" is not a CIDR (e.g. 10.1.2.0/24, fd00::/8)`);
-    return cidr;
-  });
-}
-
-function parsePorts(value: string): number[] {
-  return splitList(value).map((item) => {
-    const port = /^\d+$/.test(item) ? Number(item) : NaN;
-    if (!(port >= 1 && port <= 65535)) throw new ConfigError(`IMPORT_ALLOW_PORTS: "${item}" is not a port (1-65535)`);
-    return port;
-  });
 }
 
 function parseOrigins(value: string | undefined): string[] {
@@ -268,6 +204,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('PRESENCE_HEARTBEAT_SECONDS must be at most half of PRESENCE_TTL_SECONDS');
   }
   const embedded = e.DATABASE_URL === undefined;
+  let images: ImageConfig;
+  try {
+    images = imageConfig(e);
+  } catch (error) {
+    if (error instanceof ImageConfigError) throw new ConfigError(error.message);
+    throw error;
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -299,10 +242,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     autoSeed: e.AUTO_SEED ? e.AUTO_SEED === 'true' : embedded,
     trustProxy: parseTrustProxy(e.TRUST_PROXY, e.NODE_ENV),
     publicOrigins: parseOrigins(e.PUBLIC_ORIGIN),
-    imports: { allowCidrs: parseCidrs(e.IMPORT_ALLOW_CIDRS), allowPorts: parsePorts(e.IMPORT_ALLOW_PORTS) },
     logLevel: e.LOG_LEVEL,
     rateLimits: {
-      uploadsPerUser: e.UPLOAD_RATE_LIMIT_PER_USER,
       windowMs: e.RATE_LIMIT_WINDOW_SECONDS * 1000,
       authPerIp: e.AUTH_RATE_LIMIT_PER_IP,
       loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,
@@ -327,29 +268,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pruneIntervalMs: e.CHANGES_PRUNE_INTERVAL_SECONDS * 1000,
       headIntervalMs: e.CHANGES_HEAD_INTERVAL_SECONDS * 1000,
     },
-    imageSweep: { graceHours: e.IMAGE_SWEEP_GRACE_HOURS, intervalMs: e.IMAGE_SWEEP_INTERVAL_SECONDS * 1000 },
-    media: parseMedia(e),
-    imageProcessing: { concurrency: e.IMAGE_PROCESS_CONCURRENCY, queue: e.IMAGE_PROCESS_QUEUE },
-  };
-}
-
-/** A bucket when S3_BUCKET is set; S3 settings without one are a mistake, not a local folder. */
-function parseMedia(e: z.infer<typeof EnvSchema>): Config['media'] {
-  if (!e.S3_BUCKET) {
-    const stray = (['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'] as const).filter((name) => e[name] !== undefined);
-    if (stray.length) throw new ConfigError(`${stray.join(', ')} set without S3_BUCKET: set S3_BUCKET to store images in a bucket, or unset them to use MEDIA_DIR`);
-    return { kind: 'local', dir: e.MEDIA_DIR };
-  }
-  if ((e.S3_ACCESS_KEY_ID === undefined) !== (e.S3_SECRET_ACCESS_KEY === undefined)) {
-    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the AWS SDK\'s own credentials');
-  }
-  return {
-    kind: 's3',
-    bucket: e.S3_BUCKET,
-    endpoint: e.S3_ENDPOINT,
-    // Self-hosted servers mostly ignore the region but the signature needs one.
-    region: e.S3_REGION ?? 'us-east-1',
-    credentials: e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY } : undefined,
-    forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
+    ...images,
   };
 }

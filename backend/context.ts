@@ -15,4 +15,11 @@ export interface ServiceContext {
   db: Kysely<DB>;
   events: EventPublisher;
   jobs: JobSender<AppJobs>;
+  /** Imports by URL: what the SSRF guard lets through besides the public internet, and the per-user queue cap. */
+  imports: ImportSettings;
+}
+
+export interface ImportSettings {
+  allow: { cidrs: string[]; ports: number[] };
+  pendingPerUser: number;
 }

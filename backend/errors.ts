@@ -34,7 +34,7 @@ export const forbidden = (message: string = MSG.forbidden) => new HttpError(403,
 export const notFound = (what: string) => new HttpError(404, `${what} not found.`);
 
 /** Why an image was refused; every way in (upload, import by URL, seed) refuses with these. */
-export type ImageRefusal = 'empty' | 'too-large' | 'not-an-image' | 'damaged' | 'too-many-pixels';
+export type ImageRefusal = 'empty' | 'too-large' | 'not-an-image' | 'damaged' | 'too-many-pixels' | 'too-long' | 'too-narrow' | 'too-slow';
 
 const IMAGE_REFUSALS: Record<ImageRefusal, { status: number; message: string }> = {
   empty: { status: 400, message: MSG.imageEmpty },
@@ -42,6 +42,9 @@ const IMAGE_REFUSALS: Record<ImageRefusal, { status: number; message: string }> 
   'not-an-image': { status: 400, message: MSG.imageNotAnImage },
   damaged: { status: 400, message: MSG.imageDamaged },
   'too-many-pixels': { status: 400, message: MSG.imageTooManyPixels },
+  'too-long': { status: 400, message: MSG.imageTooLong },
+  'too-narrow': { status: 400, message: MSG.imageTooNarrow },
+  'too-slow': { status: 400, message: MSG.imageTooSlow },
 };
 
 /**

@@ -15,12 +15,13 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'Not signed in, bad credentials, or a missing, malformed, unknown, expired or revoked bearer token (with WWW-Authenticate: Bearer)',
   403: 'Not yours, missing/invalid CSRF token, from another site, or not allowed to the bearer token (a read token writing; a token managing tokens or the session)',
   404: 'Unknown id',
+  408: 'The upload did not arrive within UPLOAD_TIMEOUT_SECONDS',
   409: 'Conflict (taken email or username, second comment on a pin)',
   413: 'Body larger than 64 KB',
   422: 'This Idempotency-Key was already used for a different request',
-  429: 'Rate limited; see Retry-After',
+  429: 'Rate limited (or, for images, the per-user image budget or uploads in flight); see Retry-After',
   500: 'Unexpected server error (no internals)',
-  503: 'Database or Redis unavailable; retry shortly',
+  503: 'Database or Redis unavailable, or the server busy; retry shortly (see Retry-After)',
 };
 
 // Cached public reads: conditional requests and their validator.

@@ -1,4 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
@@ -15,6 +17,10 @@ import { type JobSetup, mergeJobSetups } from './jobs/define.ts';
 import { type JobQueue, startJobQueue } from './jobs/queue.ts';
 import { sendRepeatedly } from './jobs/repeat.ts';
 import { CachedSessionStore } from './http/cached-session-store.ts';
+import { answerExpectContinue } from './http/expect-continue.ts';
+import { UploadGate } from './http/upload-gate.ts';
+import type { UploadContext } from './http/upload.ts';
+import { createImageBudget, type ImageBudget, overBudget } from './images/image-budget.ts';
 import { ReadCache } from './http/read-cache.ts';
 import { configureImageProcessing } from './images/process.ts';
 import { createMediaStorage, type MediaStorage } from './images/storage.ts';
@@ -82,6 +88,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   let pubSub: Redis[] = [];
   const events = new EventBus((error, event) => logger.error({ err: error, event }, 'event listener failed'));
   let jobs: JobQueue;
+  let budget: ImageBudget;
   try {
     if (config.autoMigrate) {
       const applied = await migrateToLatest(database.db);
@@ -104,10 +111,19 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       await Promise.all(pubSub.map((client) => client.connect()));
       catchPublishFailures(pubSub[0] as Redis, (error) => logger.warn({ err: error }, 'live event not published'));
     }
+    budget = createImageBudget({
+      ...config.imageBudget,
+      redis,
+      deployment: config.socketChannel,
+      onStoreError: (error) => logger.warn({ err: error }, 'image budget store unavailable: images let through'),
+    });
     // After the migrations: handlers use the app's tables. (The queue installs its own schema.)
-    const ownJobs = appJobs({ storage: media, imports: config.imports, changeRetentionHours: config.changes.retentionHours, imageSweepGraceHours: config.imageSweep.graceHours });
+    const ownJobs = appJobs({ storage: media, imports: config.imports, budget, changeRetentionHours: config.changes.retentionHours, imageSweepGraceHours: config.imageSweep.graceHours });
     const setup = options.jobs ? mergeJobSetups(ownJobs, options.jobs) : ownJobs;
-    jobs = await startJobQueue({ database, setup, events, logger, config: config.jobs });
+    // One user's imports never hold every worker: at most IMPORT_CONCURRENCY_PER_USER at once.
+    jobs = await startJobQueue({ database, setup, events, logger, config: config.jobs, groupConcurrency: { 'image.import': config.imports.concurrencyPerUser, 'images.strip-metadata': 1 } });
+    // Originals stored before metadata was removed are rewritten without it (a no-op once done).
+    await jobs.sender.send(database.db, 'images.strip-metadata', {}, { group: 'strip' });
     // The demo's pictures go through the same pipeline as any pin's image, in the background: the
     // pins show their /seed-images/ files at once and swap to stored thumbnails as each is done.
     if (seeded) await queueImports(jobs.sender, database.db, seeded.pins);
@@ -117,14 +133,36 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     await database.close();
     throw error;
   }
+  // Upload bodies are written here while they arrive: a folder of this process's own (mkdtemp
+  // makes it readable by its user only), removed when it stops.
+  const uploadDir = await mkdtemp(path.join(config.uploads.tmpDir, 'pinboard-uploads-'));
+  const gate = new UploadGate(config.uploads);
+  const uploads: UploadContext = {
+    tmpDir: uploadDir,
+    timeoutMs: config.uploads.timeoutMs,
+    async admit(userId) {
+      // Bodies in flight first: a sender turned away there has spent none of its budget.
+      const release = gate.enter(userId);
+      const answer = await budget.take(userId).catch((error: unknown) => {
+        release();
+        throw error;
+      });
+      if (!answer.ok) {
+        release();
+        throw overBudget(answer);
+      }
+      return release;
+    },
+  };
 
   const sessionStore = createSessionStore({ redis, memoryMax: config.sessionMemoryMax, perUser: config.sessionsPerUser });
   const sessions = sessionStore instanceof CachedSessionStore ? sessionStore : undefined;
   const reads = new ReadCache({ maxEntries: READ_CACHE_ENTRIES, ttlMs: READ_CACHE_MS });
   const lifecycle = { shuttingDown: false };
   const shutdownGraceMs = 10_000;
-  const { app, session, originPolicy, tokens } = createApp({ config, database, events, jobs, logger, sessionStore, reads, redis, lifecycle, media });
+  const { app, session, originPolicy, tokens } = createApp({ config, database, events, jobs, logger, sessionStore, reads, redis, lifecycle, media, uploads });
   const httpServer = createServer(app);
+  answerExpectContinue(httpServer);
   const io = createGateway(httpServer, {
     session,
     sessionStore: sessions?.uncached ?? sessionStore,
@@ -222,6 +260,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       for (const client of pubSub) client.disconnect();
       redis?.disconnect();
       await database.close();
+      await rm(uploadDir, { recursive: true, force: true });
     })();
     return closing;
   };

@@ -44,8 +44,16 @@ export const LIMITS = {
 export const IMAGE_LIMITS = {
   /** Largest file accepted, in bytes (20 MiB). */
   maxBytes: 20 * 1024 * 1024,
-  /** Most pixels (width × height of the first frame) an image may have: a decompression bomb is refused. */
-  maxPixels: 100_000_000,
+  /**
+   * Most pixels (width × height of the first frame) an image may have, judged from its header
+   * before anything is decoded: a decompression bomb is refused. 50 MP holds the largest phone
+   * photos (8160 × 6120 = 49.9 MP) and halves the worst decode the old 100 MP allowed.
+   */
+  maxPixels: 50_000_000,
+  /** Longest side in pixels (a 16,384 × 3,051 panorama is 50 MP); past it rows cost more than pixels. */
+  maxSide: 16_384,
+  /** Long side ÷ short side at most: a 1 × 99,000,000 line is refused from its header. */
+  maxAspect: 20,
   /** The multipart form field POST /api/images/ reads the file from. */
   uploadField: 'file',
   /** The types recognised (by their bytes, never their name): for an `accept` attribute. */

@@ -31,6 +31,8 @@ export interface PinsTable {
   image_sha256: ColumnType<string | null, string | null | undefined, string | null>;
   /** The page the image was saved from (docs/tokens-and-capture.md), normalised; null when none. */
   source_url: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The image address the SSRF guard refused (image_url is then empty): its owner's, never served. */
+  refused_image_url: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A stored image: its files (original and thumbnails) are in storage under keys made from sha256. */
@@ -45,6 +47,10 @@ export interface ImagesTable {
   created_at: CreatedAt;
   /** Since when no pin uses it (null while one does): the sweep's candidates (backend/images/sweep.ts). */
   unreferenced_since: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The sha256 of the bytes as received (sha256 is that of the stored file); null for rows stored before it existed. */
+  source_sha256: ColumnType<string | null, string | null | undefined, string | null>;
+  /** False while a file stored before metadata was removed still carries it (images.strip-metadata rewrites it). */
+  metadata_stripped: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'gif' | 'avif';

@@ -32,7 +32,8 @@ try {
       const storage = await createMediaStorage(config.media);
       const jobs = await startJobQueue({
         database,
-        setup: appJobs({ storage, imports: config.imports, changeRetentionHours: config.changes.retentionHours, imageSweepGraceHours: config.imageSweep.graceHours }),
+        // No handler runs here (no workers), so no budget is ever asked.
+        setup: appJobs({ storage, imports: config.imports, budget: { take: async () => ({ ok: true }) }, changeRetentionHours: config.changes.retentionHours, imageSweepGraceHours: config.imageSweep.graceHours }),
         events: new EventBus((error) => logger.error({ err: error }, 'event listener failed')),
         logger,
         config: { ...config.jobs, workers: false },

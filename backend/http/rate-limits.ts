@@ -6,7 +6,6 @@ import { MSG } from '../../contract/messages.ts';
 import type { Config } from '../config.ts';
 import { HttpError } from '../errors.ts';
 import { BatchedCounterStore } from './batched-counter-store.ts';
-import { callerId } from './caller.ts';
 
 export interface RateLimiters {
   /** Attempts to sign in or up, per client address (the session check and logout are not attempts). */
@@ -15,8 +14,6 @@ export interface RateLimiters {
   apiPerIp: RequestHandler;
   /** Every call with one personal access token (after the token check: `req.bearer` is set). */
   apiPerToken: RequestHandler;
-  /** Image uploads, per signed-in user (each costs a few hundred ms of CPU); anonymous calls are 401 anyway. */
-  uploadsPerUser: RequestHandler;
 }
 
 /**
@@ -104,17 +101,5 @@ export function createRateLimiters(
     ),
     apiPerIp: apiLimiter(apiStore, config.apiPerIp, (req) => ipKeyGenerator(req.ip ?? '', 56)),
     apiPerToken: apiLimiter(tokenStore, config.apiPerToken, (req) => `token:${String(req.bearer?.tokenId)}`),
-    // Counted before the file is read. Fails open like the general limit: it bounds cost, not a secret.
-    uploadsPerUser: limiter(
-      {
-        windowMs: config.windowMs,
-        limit: config.uploadsPerUser,
-        passOnStoreError: true,
-        skip: (req) => callerId(req) === undefined,
-        keyGenerator: (req) => `user:${String(callerId(req))}`,
-        ...(redis ? { store: redisStore(`${config.deployment}:uploads`, redis) } : {}),
-      },
-      MSG.rateLimited,
-    ),
   };
 }

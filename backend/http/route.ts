@@ -12,7 +12,7 @@ import type { OriginPolicy } from './origin.ts';
 import type { RateLimiters } from './rate-limits.ts';
 import type { ReadCache } from './read-cache.ts';
 import './session.ts';
-import { fileReceiver, type UploadedFile, type UploadSpec } from './upload.ts';
+import { AlreadyAnswered, fileReceiver, type ReceivedUpload, type UploadContext, type UploadedFile, type UploadSpec } from './upload.ts';
 import { parseBody, parseId, parseQuery } from './validate.ts';
 
 // A route is declared once, beside its handler: what it answers to, who may call it, what input it
@@ -51,6 +51,8 @@ export interface RouteDeps {
   importFiles: string;
   /** Personal access tokens' caches (backend/tokens/token-verifier.ts): a revoke must reach them all. */
   tokens: { revoked(secretHash: string): Promise<void> };
+  /** Where uploads are received, their deadline, and who may send one now (upload.ts). */
+  uploads: UploadContext;
 }
 
 interface RouteInfo<P extends string = string, A extends Auth = Auth, Q extends Query = Query, B extends Body = Body, U extends Upload = Upload> {
@@ -64,7 +66,8 @@ interface RouteInfo<P extends string = string, A extends Auth = Auth, Q extends 
   body?: B;
   /**
    * Takes `multipart/form-data` with one file instead of a JSON body (backend/http/upload.ts). It is
-   * read after the sign-in, id and query checks, and counts against the per-user upload limit.
+   * read after the sign-in, id and query checks, once `uploads.admit` has let the sender in; the
+   * route must be 'user'.
    */
   upload?: U;
   responses: Responses;
@@ -137,6 +140,7 @@ export function route<const P extends string, A extends Auth, Q extends Query = 
   const names = paramNames(info.path);
   const method = info.method.toUpperCase();
   const receiveFile = info.upload ? fileReceiver(info.upload) : undefined;
+  if (receiveFile && info.auth !== 'user') throw new Error(`${info.path}: an upload route must be signed in`);
   return {
     ...info,
     async run(req, res, deps) {
@@ -146,9 +150,20 @@ export function route<const P extends string, A extends Auth, Q extends Query = 
       for (const name of names) params[name] = parseId(req, name);
       const query = info.query ? parseQuery(info.query, req) : undefined;
       const body = info.body ? parseBody(info.body, req) : undefined;
-      const file = receiveFile ? await receiveFile(req, res) : undefined;
+      let upload: ReceivedUpload | undefined;
+      try {
+        if (receiveFile) upload = await receiveFile(req, res, deps.uploads, userId as number);
+      } catch (error) {
+        // Refused (and answered) while receiving, or the sender went away: nothing more to send.
+        if (error instanceof AlreadyAnswered) return;
+        throw error;
+      }
       const operation = names.length ? `${method} ${info.path.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]))}` : `${method} ${info.path}`;
-      await handler({ ...deps, req, res, params, query, body, file, userId, operation } as RouteCall<P, A, Q, B, U>);
+      try {
+        await handler({ ...deps, req, res, params, query, body, file: upload?.file, userId, operation } as RouteCall<P, A, Q, B, U>);
+      } finally {
+        await upload?.dispose();
+      }
     },
   };
 }
@@ -169,7 +184,6 @@ export function routerFor(base: string, routes: readonly ApiRoute[], deps: Route
     if (declared.errorFieldsAtTop) before.push(liftErrorFields(declared.errorFieldsAtTop));
     if (declared.attempt) before.push(deps.limits.authPerIp);
     if (declared.csrfOnGet) before.push(deps.csrf.requireToken);
-    if (declared.upload) before.push(deps.limits.uploadsPerUser);
     router[declared.method](path, ...before, (req, res) => declared.run(req, res, deps));
   }
   return router;

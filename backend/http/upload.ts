@@ -1,12 +1,21 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { open, rm } from 'node:fs/promises';
+import path from 'node:path';
+import busboy from 'busboy';
 import type { Request, Response } from 'express';
-import multer, { MulterError } from 'multer';
+import type { Readable } from 'node:stream';
 import { LIMITS } from '../../contract/limits.ts';
 import { MSG } from '../../contract/messages.ts';
 import { HttpError } from '../errors.ts';
+import { answerAndLinger } from './linger.ts';
 
-// A route that takes a file (`upload` in its declaration) reads `multipart/form-data` with multer
-// (≥ 2.0.2: past CVE-2025-47935/47944/48997/7338), into memory and bounded: one file, a few small
-// fields. Every way a form can be wrong is answered in the error shape, never an HTML page or a crash.
+// A route that takes a file (`upload` in its declaration) reads `multipart/form-data` with busboy,
+// streaming the file to a temporary file as it arrives: memory holds a chunk at a time, never a
+// body. Before a byte is read the sender is admitted (bodies in flight, the image budget); the
+// first bytes are sniffed (a file that is not what the route takes is refused without reading the
+// rest); the whole upload has a deadline. Every refusal is the error shape, answered with a
+// lingering close (linger.ts) when the client may still be sending. The temporary file is removed
+// on every path: refusal, failure, a client that goes away, and after the handler has finished.
 
 export interface UploadSpec {
   /** The form field that carries the file. */
@@ -20,72 +29,207 @@ export interface UploadSpec {
   /** For the OpenAPI document: what the file must be, and the media types it may have. */
   description: string;
   types: readonly string[];
+  /** Judges the file's first bytes (up to `sniffBytes`, fewer for a smaller file): a refusal, or undefined. */
+  sniff?: (head: Buffer) => Promise<HttpError | undefined>;
+  sniffBytes?: number;
 }
 
-/** The file a route received. Its name and declared type are the sender's word: never trusted. */
+/** The file a route received: on disk until the handler is done. Name and type are the sender's word. */
 export interface UploadedFile {
-  bytes: Buffer;
+  path: string;
   size: number;
+  /** The sha256 of the bytes received, hashed as they were written. */
+  sha256: string;
   originalName: string;
   declaredType: string;
 }
 
-export type ReceiveFile = (req: Request, res: Response) => Promise<UploadedFile>;
+/** What the app gives every upload: where files go, the deadline, and who may send one now. */
+export interface UploadContext {
+  tmpDir: string;
+  timeoutMs: number;
+  /** Throws an HttpError (429, 503) to turn the sender away; else answers how to give its place back. */
+  admit(userId: number): Promise<() => void>;
+}
+
+export interface ReceivedUpload {
+  file: UploadedFile;
+  /** Removes the temporary file and gives the sender's place back (after the handler). */
+  dispose(): Promise<void>;
+}
+
+/** Thrown once the receiver has answered the request itself: nothing more is to be sent. */
+export class AlreadyAnswered extends Error {}
+
+export type ReceiveFile = (req: Request, res: Response, context: UploadContext, userId: number) => Promise<ReceivedUpload>;
 
 /** A reader of the declared form, made once per route. */
 export function fileReceiver(spec: UploadSpec): ReceiveFile {
-  const parse = multer({
-    storage: multer.memoryStorage(),
-    // Fields besides the file are not read, but a form may carry a few (a browser adds none);
-    // each is bounded like a JSON body.
-    limits: { fileSize: spec.maxBytes, files: 1, fields: 10, fieldSize: LIMITS.bodyBytes, parts: 11, fieldNameSize: 100, headerPairs: 100 },
-  }).single(spec.field);
-  // The most a form within those limits can weigh: the file, the fields, and room for the parts'
-  // headers and boundaries.
+  // The most a form within the limits can weigh: the file, the fields, and room for the parts'
+  // headers and boundaries. A body declared larger is refused before a byte of it is read.
   const largestForm = spec.maxBytes + 10 * LIMITS.bodyBytes + 64 * 1024;
-  return (req, res) =>
-    new Promise((resolve, reject) => {
-      // A body declared larger than any acceptable form is refused before a byte of it is read, and
-      // the connection is closed rather than drained (multer would read 20 MB before saying no).
-      if (Number(req.headers['content-length']) > largestForm) {
-        res.setHeader('Connection', 'close');
-        reject(new HttpError(413, spec.tooLarge, { fields: { [spec.field]: spec.tooLarge } }));
-        return;
+  const tooLarge = () => new HttpError(413, spec.tooLarge, { fields: { [spec.field]: spec.tooLarge } });
+  return async (req, res, context, userId) => {
+    const refuse = async (error: HttpError, drain = true): Promise<never> => {
+      await answerAndLinger(req, res, error, { drain });
+      throw new AlreadyAnswered();
+    };
+    if (Number(req.headers['content-length']) > largestForm) return refuse(tooLarge());
+    if (!/^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '')) return refuse(new HttpError(400, spec.missing, { fields: { [spec.field]: spec.missing } }));
+    let release: () => void;
+    try {
+      release = await context.admit(userId);
+    } catch (error) {
+      if (error instanceof HttpError) return refuse(error);
+      throw error;
+    }
+    const target = path.join(context.tmpDir, `upload-${randomUUID()}.tmp`);
+    const dispose = async () => {
+      release();
+      await rm(target, { force: true });
+    };
+    try {
+      if (req.headers.expect?.toLowerCase() === '100-continue') {
+        res.locals.continued = true;
+        res.writeContinue();
       }
-      parse(req, res, (error: unknown) => {
-        if (error) {
-          reject(uploadError(error, spec));
-          return;
-        }
-        const file = req.file;
-        if (!file) {
-          reject(new HttpError(400, spec.missing, { fields: { [spec.field]: spec.missing } }));
-          return;
-        }
-        resolve({ bytes: file.buffer, size: file.size, originalName: file.originalname, declaredType: file.mimetype });
-      });
-    });
+      const file = await receive(req, spec, target, context.timeoutMs, tooLarge);
+      return { file, dispose };
+    } catch (error) {
+      await dispose();
+      if (error instanceof ReceiveError) return refuse(error.answer, error.drain);
+      if (error instanceof ClientGone) throw new AlreadyAnswered();
+      throw error;
+    }
+  };
 }
 
-/** multer's own errors, and busboy's (a malformed form), in the error shape. */
-function uploadError(error: unknown, spec: UploadSpec): HttpError {
-  if (error instanceof HttpError) return error;
-  if (error instanceof MulterError) {
-    switch (error.code) {
-      case 'LIMIT_FILE_SIZE':
-        return new HttpError(413, spec.tooLarge, { fields: { [spec.field]: spec.tooLarge } });
-      case 'LIMIT_FILE_COUNT':
-      case 'LIMIT_UNEXPECTED_FILE':
-        return new HttpError(400, MSG.uploadOneFile, { fields: { [spec.field]: MSG.uploadOneFile } });
-      case 'LIMIT_PART_COUNT':
-      case 'LIMIT_FIELD_KEY':
-      case 'LIMIT_FIELD_VALUE':
-      case 'LIMIT_FIELD_COUNT':
-        return new HttpError(400, MSG.uploadFormTooBig);
-      default:
-        return new HttpError(400, MSG.uploadFormInvalid);
-    }
+/** The client closed its connection before its upload was complete. */
+class ClientGone extends Error {}
+
+/** A refusal while receiving; `drain: false` when reading on is pointless (a deadline passed). */
+class ReceiveError extends Error {
+  readonly answer: HttpError;
+  readonly drain: boolean;
+  constructor(answer: HttpError, drain = true) {
+    super(answer.message);
+    this.answer = answer;
+    this.drain = drain;
   }
-  // busboy: "Malformed part header", "Unexpected end of form", "Multipart: Boundary not found", …
-  return new HttpError(400, MSG.uploadFormInvalid);
+}
+
+function receive(req: Request, spec: UploadSpec, target: string, timeoutMs: number, tooLarge: () => HttpError): Promise<UploadedFile> {
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: req.headers,
+        // Fields besides the file are not read, but a form may carry a few (a browser adds none);
+        // each is bounded like a JSON body.
+        // busboy marks a file that reaches its limit as cut off: one byte more, so exactly maxBytes passes.
+        limits: { fileSize: spec.maxBytes + 1, files: 1, fields: 10, fieldSize: LIMITS.bodyBytes, parts: 11, fieldNameSize: 100, headerPairs: 100 },
+      });
+    } catch {
+      reject(new ReceiveError(new HttpError(400, MSG.uploadFormInvalid)));
+      return;
+    }
+    let settled = false;
+    let writing: Promise<UploadedFile> | undefined;
+    let fileStream: Readable | undefined;
+    const fail = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      req.unpipe(parser);
+      // Whatever the parser still holds is dropped; the request itself is drained by the refusal.
+      parser.removeAllListeners();
+      parser.on('error', () => undefined);
+      // The file being written stops, and is closed, before the caller removes it.
+      fileStream?.destroy();
+      void (writing ?? Promise.resolve()).catch(() => undefined).finally(() => reject(error));
+    };
+    const deadline = setTimeout(() => fail(new ReceiveError(new HttpError(408, MSG.uploadTimeout), false)), timeoutMs);
+    const oneFile = () => new ReceiveError(new HttpError(400, MSG.uploadOneFile, { fields: { [spec.field]: MSG.uploadOneFile } }));
+    parser.on('file', (name, stream, info) => {
+      // Its errors (a form cut off) reach the writer's loop; a skipped part's go nowhere.
+      stream.on('error', () => undefined);
+      if (name !== spec.field || writing) {
+        stream.resume();
+        fail(oneFile());
+        return;
+      }
+      fileStream = stream;
+      writing = writeFile(stream, spec, target, tooLarge).then((written) => ({ path: target, ...written, originalName: info.filename ?? '', declaredType: info.mimeType }));
+      writing.catch(fail);
+    });
+    parser.on('filesLimit', () => fail(oneFile()));
+    parser.on('partsLimit', () => fail(new ReceiveError(new HttpError(400, MSG.uploadFormTooBig))));
+    parser.on('fieldsLimit', () => fail(new ReceiveError(new HttpError(400, MSG.uploadFormTooBig))));
+    parser.on('field', (_name, _value, info) => {
+      if (info.nameTruncated || info.valueTruncated) fail(new ReceiveError(new HttpError(400, MSG.uploadFormTooBig)));
+    });
+    // busboy: "Malformed part header", "Unexpected end of form", "Multipart: Boundary not found", …
+    parser.on('error', () => fail(new ReceiveError(new HttpError(400, MSG.uploadFormInvalid))));
+    parser.on('close', () => {
+      if (settled) return;
+      if (!writing) {
+        fail(new ReceiveError(new HttpError(400, spec.missing, { fields: { [spec.field]: spec.missing } })));
+        return;
+      }
+      writing.then(
+        (file) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(deadline);
+          resolve(file);
+        },
+        () => undefined,
+      );
+    });
+    // The client went away before its body was complete: nobody is left to answer.
+    req.once('close', () => {
+      if (!req.complete) fail(new ClientGone());
+    });
+    req.pipe(parser);
+  });
+}
+
+/**
+ * Writes the file's stream to `target` (created here, readable by this user only), sniffing its
+ * first bytes and hashing it on the way; answers its size and hash. A refusal stops reading the
+ * part at once.
+ */
+async function writeFile(stream: Readable & { truncated?: boolean }, spec: UploadSpec, target: string, tooLarge: () => HttpError): Promise<{ size: number; sha256: string }> {
+  const handle = await open(target, 'wx', 0o600);
+  const hash = createHash('sha256');
+  const sniffBytes = spec.sniffBytes ?? 4100;
+  let head: Buffer[] = [];
+  let headSize = 0;
+  let size = 0;
+  const sniff = async () => {
+    const refusal = await spec.sniff?.(Buffer.concat(head));
+    if (refusal) throw new ReceiveError(refusal);
+  };
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (stream.truncated) throw new ReceiveError(tooLarge());
+      if (headSize < sniffBytes) {
+        head.push(chunk);
+        headSize += chunk.length;
+        if (headSize >= sniffBytes) {
+          await sniff();
+          head = [];
+        }
+      }
+      size += chunk.length;
+      hash.update(chunk);
+      await handle.write(chunk);
+    }
+    // busboy marks a file cut at the size limit after its last chunk.
+    if (stream.truncated) throw new ReceiveError(tooLarge());
+    if (headSize < sniffBytes) await sniff();
+    return { size, sha256: hash.digest('hex') };
+  } finally {
+    await handle.close();
+  }
 }

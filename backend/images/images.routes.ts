@@ -1,6 +1,8 @@
 import { IMAGE_LIMITS, ImageUploaded } from '../../contract/images.ts';
 import { MSG } from '../../contract/messages.ts';
+import { ImageRefusedError } from '../errors.ts';
 import { type ApiRoute, route } from '../http/route.ts';
+import { detectImageFormat } from './detect.ts';
 import { storeImage } from './images.service.ts';
 
 export const imageRoutes: ApiRoute[] = [
@@ -15,12 +17,20 @@ export const imageRoutes: ApiRoute[] = [
       tooLarge: MSG.imageTooLarge,
       missing: MSG.imageMissing,
       types: IMAGE_LIMITS.types,
-      description: 'One JPEG, PNG, WebP, GIF or AVIF file (recognised by its bytes, not its name or type), at most 20 MB and 100 megapixels.',
+      description:
+        'One JPEG, PNG, WebP, GIF or AVIF file (recognised by its bytes, not its name or type), at most 20 MB, 50 megapixels, 16,384 pixels on its longest side and 20 times as long as it is wide. Stored without its metadata (EXIF, XMP, IPTC, comments), turned upright, colour profile kept.',
+      // The first bytes decide: anything but the five formats is refused before the rest is read.
+      sniff: async (head: Buffer) => {
+        if (head.length === 0) return new ImageRefusedError('empty');
+        return (await detectImageFormat(head)) ? undefined : new ImageRefusedError('not-an-image');
+      },
     },
-    responses: { 201: { schema: ImageUploaded, description: 'Stored (or already stored: the same bytes are stored once, at the same URLs)' } },
+    responses: { 201: { schema: ImageUploaded, description: 'Stored (or already stored: the same picture is stored once, at the same URLs)' } },
+    // The whole upload must arrive within UPLOAD_TIMEOUT_SECONDS.
+    errors: [408],
     handler: async ({ ctx, media, res, file }) => {
-      // Thumbnails are made before the answer, so its URLs work at once (DESIGN §10).
-      const stored = await storeImage({ db: ctx.db, storage: media }, file.bytes);
+      // Thumbnails are made before the answer, so its URLs work at once (docs/images.md).
+      const stored = await storeImage({ db: ctx.db, storage: media }, { path: file.path, size: file.size, sha256: file.sha256 });
       res.status(201).json({ image: stored.image } satisfies ImageUploaded);
     },
   }),

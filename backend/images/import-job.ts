@@ -4,29 +4,49 @@ import type { Kysely } from 'kysely';
 import { IMAGE_LIMITS } from '../../contract/images.ts';
 import { DEMO_IMAGES_DIR } from '../../db/demo-catalog.ts';
 import type { DB } from '../../db/schema.ts';
-import type { Config } from '../config.ts';
+import type { ImageConfig } from '../config-images.ts';
 import { inTransaction, PUBLIC, recordChange } from '../changes/change-log.ts';
 import { HttpError } from '../errors.ts';
 import type { AppJobs } from '../jobs/catalog.ts';
 import type { JobContext, JobSender } from '../jobs/define.ts';
 import { getPin } from '../pins/pins.service.ts';
+import type { HostCooldown } from './host-cooldown.ts';
+import type { ImageBudget } from './image-budget.ts';
 import { storeImage } from './images.service.ts';
+import { importGroup, REFUSED_ADDRESS } from './import-policy.ts';
 import { SafeFetchError, safeFetch } from './safe-fetch.ts';
 import type { MediaStorage } from './storage.ts';
+
+// Imports by URL (docs/images.md). Fair to everybody: each user's imports form a group of which at
+// most IMPORT_CONCURRENCY_PER_USER run at once (the queue's group concurrency), a user has at most
+// IMPORT_PENDING_PER_USER waiting (pins.service.ts), every import takes one image from its user's
+// budget, a host that timed out is left alone for a while, and a retry is a new job sent with a
+// lower priority, so it waits behind every fresh import instead of ahead of them.
 
 export interface ImportImageData {
   pinId: number;
   url: string;
+  /** The pin's owner, whose budget and group the import counts in (absent: the demo seed). */
+  userId?: number | undefined;
+  /** 0 for the first try; each retry after a passing failure is one more. */
+  attempt?: number | undefined;
 }
 
 export interface ImportDeps {
   storage: MediaStorage;
-  imports: Config['imports'];
+  imports: ImageConfig['imports'];
+  budget: ImageBudget;
+  cooldown: HostCooldown;
 }
+
+/** Tries per import (the first and four retries), as before retries became jobs of their own. */
+export const IMPORT_ATTEMPTS = 5;
+/** The first retry waits this long, each next one twice as long. */
+const RETRY_BASE_SECONDS = 10;
 
 /** Queues the import of each pin's image (the demo seed's pictures come in this way too). */
 export async function queueImports(jobs: JobSender<AppJobs>, db: Kysely<DB>, pins: ReadonlyArray<{ id: number; imageUrl: string }>): Promise<void> {
-  for (const pin of pins) await jobs.send(db, 'image.import', { pinId: pin.id, url: pin.imageUrl });
+  for (const pin of pins) await jobs.send(db, 'image.import', { pinId: pin.id, url: pin.imageUrl }, { group: importGroup(undefined) });
 }
 
 /** A pin's image address that names a file of the demo set (served at /seed-images/). */
@@ -37,19 +57,37 @@ const DEMO_IMAGE = /^\/seed-images\/([A-Za-z0-9_-][A-Za-z0-9._-]*)$/;
  * use, then points the pin at it and announces `pin.updated`, so open grids swap to the stored
  * thumbnail live. Idempotent (delivery is at-least-once): a pin that is gone, already has an image,
  * or whose image address changed meanwhile is left alone. A refusal that another try cannot change
- * (a blocked address, a host that does not exist, not an image, too large, a 4xx) ends the job with
- * the pin as it was, logged; a passing failure (network, timeout, 5xx, 429) throws, so the queue
- * retries with backoff.
+ * (a host that does not exist, not an image, too large, a 4xx) ends the import with the pin as it
+ * was, logged; an address the guard refuses also empties the pin's `image_url`. A passing failure
+ * (network, timeout, 5xx, 429) is tried again later, up to IMPORT_ATTEMPTS in all.
  */
 export async function importImage(deps: ImportDeps, data: ImportImageData, ctx: JobContext): Promise<void> {
   const pin = await ctx.db.selectFrom('pins').select(['image_url', 'image_sha256']).where('id', '=', data.pinId).executeTakeFirst();
   if (!pin || pin.image_sha256 !== null || pin.image_url !== data.url) return;
+  const attempt = data.attempt ?? 0;
+  const host = DEMO_IMAGE.test(data.url) ? undefined : hostOf(data.url);
+  const waitMs = host ? deps.cooldown.remainingMs(host) : 0;
+  if (waitMs > 0) return later(ctx, data, attempt, waitMs / 1000);
+  if (attempt === 0 && data.userId !== undefined) {
+    const budget = await deps.budget.take(data.userId);
+    if (!budget.ok) return later(ctx, data, attempt, budget.retryAfterSeconds);
+  }
   let bytes: Buffer;
   try {
-    bytes = await load(deps, data.url);
+    bytes = await load(deps, data.url, ctx.signal);
   } catch (error) {
-    if (error instanceof SafeFetchError && !isPassing(error)) {
+    if (error instanceof SafeFetchError && isPassing(error)) {
+      if (error.reason === 'timeout' && host) deps.cooldown.timedOut(host);
+      if (attempt + 1 >= IMPORT_ATTEMPTS) {
+        ctx.logger.warn({ pinId: data.pinId, url: data.url, reason: error.reason, attempts: attempt + 1 }, 'image import given up');
+        return;
+      }
+      const backoff = RETRY_BASE_SECONDS * 2 ** attempt;
+      return later(ctx, data, attempt + 1, Math.max(backoff, host ? deps.cooldown.remainingMs(host) / 1000 : 0));
+    }
+    if (error instanceof SafeFetchError) {
       ctx.logger.warn({ pinId: data.pinId, url: data.url, reason: error.reason, status: error.status }, 'image import refused');
+      if (REFUSED_ADDRESS.has(error.reason)) await hideRefusedAddress(ctx, data);
       return;
     }
     // A /seed-images/ address that names no file of the demo set will not name one on a retry.
@@ -61,13 +99,15 @@ export async function importImage(deps: ImportDeps, data: ImportImageData, ctx: 
   }
   let stored: Awaited<ReturnType<typeof storeImage>>;
   try {
-    stored = await storeImage({ db: ctx.db, storage: deps.storage }, bytes);
+    stored = await storeImage({ db: ctx.db, storage: deps.storage }, { bytes });
   } catch (error) {
-    // A refusal of the bytes themselves (ImageRefusedError, 4xx) is final; a busy processor (503) is not.
+    // A refusal of the bytes themselves (ImageRefusedError, 4xx) is final.
     if (error instanceof HttpError && error.status < 500) {
       ctx.logger.warn({ pinId: data.pinId, url: data.url, refusal: error.message }, 'image import refused');
       return;
     }
+    // A busy processor (503): the same try, a little later.
+    if (error instanceof HttpError) return later(ctx, data, attempt, RETRY_BASE_SECONDS);
     throw error;
   }
   const changed = await inTransaction(ctx.db, async (db) => {
@@ -86,14 +126,49 @@ export async function importImage(deps: ImportDeps, data: ImportImageData, ctx: 
   if (changed) ctx.events.publish('pin.updated', changed);
 }
 
+/** The import again, `seconds` from now, behind the fresh imports of the queue (a lower priority for each retry). */
+async function later(ctx: JobContext, data: ImportImageData, attempt: number, seconds: number): Promise<void> {
+  await ctx.jobs.send(ctx.db, 'image.import', { ...data, attempt }, { startAfterSeconds: Math.max(1, Math.ceil(seconds)), priority: -attempt, group: importGroup(data.userId) });
+}
+
+/**
+ * The guard refused the address (a private network, a port or scheme it does not fetch): nobody's
+ * browser is sent there either. The pin keeps it only in `refused_image_url`, for its owner.
+ */
+async function hideRefusedAddress(ctx: JobContext, data: ImportImageData): Promise<void> {
+  const changed = await inTransaction(ctx.db, async (db) => {
+    const updated = await db
+      .updateTable('pins')
+      .set({ image_url: '', refused_image_url: data.url, updated_at: new Date() })
+      .where('id', '=', data.pinId)
+      .where('image_url', '=', data.url)
+      .where('image_sha256', 'is', null)
+      .returning('id')
+      .executeTakeFirst();
+    if (!updated) return undefined;
+    const pin = await getPin(db, data.pinId);
+    return { pin, seq: await recordChange(db, 'pin:updated', { pin }, PUBLIC) };
+  });
+  if (changed) ctx.events.publish('pin.updated', changed);
+}
+
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).host.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
 function isPassing(error: SafeFetchError): boolean {
   if (error.reason === 'timeout' || error.reason === 'network') return true;
   return error.reason === 'http_status' && error.status !== undefined && (error.status >= 500 || error.status === 429 || error.status === 408);
 }
 
-async function load(deps: ImportDeps, url: string): Promise<Buffer> {
+async function load(deps: ImportDeps, url: string, signal: AbortSignal): Promise<Buffer> {
   const demo = DEMO_IMAGE.exec(url);
   if (demo) return readFile(path.join(DEMO_IMAGES_DIR, demo[1] as string));
-  const fetched = await safeFetch(url, { maxBytes: IMAGE_LIMITS.maxBytes, allow: { cidrs: deps.imports.allowCidrs, ports: deps.imports.allowPorts } });
+  const { allowCidrs: cidrs, allowPorts: ports, headersTimeoutMs } = deps.imports;
+  const fetched = await safeFetch(url, { maxBytes: IMAGE_LIMITS.maxBytes, headersTimeoutMs, signal, allow: { cidrs, ports } });
   return fetched.bytes;
 }

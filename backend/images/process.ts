@@ -1,22 +1,34 @@
+import { readFile } from 'node:fs/promises';
 import pLimit from 'p-limit';
-import sharp, { type OutputInfo, type Sharp, type SharpOptions } from 'sharp';
+import sharp, { type Metadata, type OutputInfo, type Sharp, type SharpOptions } from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
 import { IMAGE_LIMITS, THUMBNAIL_WIDTHS, type ThumbnailWidth } from '../../contract/images.ts';
 import { MSG } from '../../contract/messages.ts';
 import type { ImageFormat } from '../../db/schema.ts';
 import { HttpError, ImageRefusedError } from '../errors.ts';
+import { detectImageFormat } from './detect.ts';
 import { gifIsComplete } from './gif.ts';
+import { cleanOriginal } from './original.ts';
 
-// The derived data of a stored image (DESIGN §10, NOTES §2): its size after EXIF orientation, a
-// thumbhash placeholder and WebP thumbnails 236 and 736 px wide, all made with sharp (libvips).
+// What is stored of an image (docs/images.md): its original without metadata (original.ts), its
+// size after EXIF orientation, a thumbhash placeholder and WebP thumbnails 236 and 736 px wide,
+// all made with sharp (libvips). What may be processed is decided from the header alone, before
+// anything is decoded: the format (from the bytes), the pixels, the longest side and the shape;
+// then every libvips pipeline of the image shares one deadline.
 
 // One libvips thread per image: parallelism comes from running images side by side (below), and
-// glibc's allocator fragments badly under many libvips threads (lovell/sharp#2607). No cache of
-// opened files: every input is a buffer seen once.
+// glibc's allocator fragments badly under many libvips threads (lovell/sharp#2607). No operation
+// cache at all: every input is seen once, so libvips' default 50 MB of cached results would only
+// hold memory (bench:upload-memory).
 sharp.concurrency(1);
-sharp.cache({ files: 0 });
+sharp.cache(false);
+// Only the five decoders the product stores are open to user bytes (AVIF is read by the HEIF
+// loader, and checked to be AV1 below): SVG, PDF, TIFF, JPEG 2000, JPEG XL, ImageMagick and the
+// rest of libvips' loaders are never reached, whatever a file's bytes make libvips believe.
+sharp.block({ operation: ['VipsForeignLoad'] });
+sharp.unblock({ operation: ['VipsForeignLoadJpeg', 'VipsForeignLoadPng', 'VipsForeignLoadWebp', 'VipsForeignLoadNsgif', 'VipsForeignLoadHeif'] });
 
-const INPUT: SharpOptions = {
+export const INPUT: SharpOptions = {
   // 'error' refuses truncated and corrupt pixel data; 'warning' would also refuse the harmless
   // oddities many cameras write (extra bytes between JPEG markers).
   failOn: 'error',
@@ -38,6 +50,9 @@ const PLACEHOLDER_SIDE = 100;
 const DECODER: Record<ImageFormat, string> = { jpeg: 'jpeg', png: 'png', webp: 'webp', gif: 'gif', avif: 'heif' };
 
 export interface ProcessedImage {
+  format: ImageFormat;
+  /** The original as stored: without its metadata, its orientation applied. */
+  original: Buffer;
   width: number;
   height: number;
   /** A thumbhash, base64. */
@@ -48,45 +63,90 @@ export interface ProcessedImage {
 
 // libvips runs on libuv's thread pool (4 threads), which also reads every file the server sends and
 // hashes passwords: images take at most `concurrency` of them, and beyond a bounded queue a caller is
-// told the server is busy (503) rather than holding its 20 MB in memory without end.
+// told the server is busy (503) rather than waiting without end. An upload waits as a file on disk
+// and is read into memory only once its turn has come.
 let limit = pLimit(2);
 let maxQueued = 20;
+let timeoutMs = 10_000;
 
-export function configureImageProcessing(options: { concurrency: number; queue: number }): void {
+export function configureImageProcessing(options: { concurrency: number; queue: number; timeoutSeconds: number }): void {
   limit = pLimit(options.concurrency);
   maxQueued = options.queue;
+  timeoutMs = options.timeoutSeconds * 1000;
+}
+
+/** One image's processing deadline: each libvips pipeline gets what is left of it. */
+export class Deadline {
+  private readonly end: number;
+  constructor(ms: number) {
+    this.end = Date.now() + ms;
+  }
+  /** For sharp's `timeout` (whole seconds, at least one); too-slow once the time is up. */
+  seconds(): { seconds: number } {
+    const left = this.end - Date.now();
+    if (left <= 0) throw new ImageRefusedError('too-slow');
+    return { seconds: Math.max(1, Math.ceil(left / 1000)) };
+  }
 }
 
 /**
- * Reads, checks and derives an image whose format was already recognised from its bytes (detect.ts).
- * Refusals (damaged, truncated, too many pixels, not what its bytes claimed) are ImageRefusedError.
+ * Reads, checks and derives an image: bytes in memory (an import) or an uploaded file on disk.
+ * Refusals (not an image, damaged, truncated, too many pixels, too long or narrow, too slow, not
+ * what its bytes claimed) are ImageRefusedError.
  */
-export function processImage(bytes: Buffer, format: ImageFormat): Promise<ProcessedImage> {
+export function processImage(input: Buffer | string): Promise<ProcessedImage> {
   if (limit.pendingCount >= maxQueued) return Promise.reject(new HttpError(503, MSG.busy));
-  return limit(() => derive(bytes, format));
+  return limit(async () => derive(typeof input === 'string' ? await readFile(input) : input, new Deadline(timeoutMs)));
 }
 
-async function derive(bytes: Buffer, format: ImageFormat): Promise<ProcessedImage> {
-  let width: number;
-  let height: number;
+/**
+ * The original of an image stored before metadata was removed, without it (strip-job.ts), in a
+ * processing slot like any image. Such files were accepted up to 100 megapixels.
+ */
+export function cleanStoredOriginal(bytes: Buffer, format: ImageFormat): Promise<Buffer> {
+  if (limit.pendingCount >= maxQueued) return Promise.reject(new HttpError(503, MSG.busy));
+  return limit(async () => {
+    const legacyPixels = 100_000_000;
+    const meta = await sharp(bytes, { ...INPUT, limitInputPixels: legacyPixels }).metadata();
+    return cleanOriginal(bytes, format, meta, new Deadline(timeoutMs * 3), { maxPixels: legacyPixels });
+  });
+}
+
+/** The header's verdict: refused unless it is a size and shape worth decoding. */
+export function checkHeader(meta: Metadata, format: ImageFormat, bytes: Buffer): { width: number; height: number } {
+  // Magic bytes and decoder agree, or the file is not what it claims (a HEIC in an AVIF's clothes).
+  if (meta.format !== DECODER[format] || (format === 'avif' && meta.compression !== 'av1')) throw new ImageRefusedError('damaged');
+  // A GIF cut off after its first frame decodes without a warning (gif.ts).
+  if (format === 'gif' && !gifIsComplete(bytes)) throw new ImageRefusedError('damaged');
+  const { width, height } = meta.autoOrient;
+  if (width * height > IMAGE_LIMITS.maxPixels) throw new ImageRefusedError('too-many-pixels');
+  if (Math.max(width, height) > IMAGE_LIMITS.maxSide) throw new ImageRefusedError('too-long');
+  if (Math.max(width, height) > IMAGE_LIMITS.maxAspect * Math.min(width, height)) throw new ImageRefusedError('too-narrow');
+  return { width, height };
+}
+
+async function derive(bytes: Buffer, deadline: Deadline): Promise<ProcessedImage> {
+  if (bytes.length === 0) throw new ImageRefusedError('empty');
+  const format = await detectImageFormat(bytes);
+  if (!format) throw new ImageRefusedError('not-an-image');
+  let size: { width: number; height: number };
   let base: { data: Buffer; info: OutputInfo };
+  let original: Buffer;
   try {
-    // The header: sharp refuses one past the pixel limit here already.
+    // The header only: sharp refuses one past the pixel limit here already.
     const meta = await sharp(bytes, INPUT).metadata();
-    // Magic bytes and decoder agree, or the file is not what it claims (a HEIC in an AVIF's clothes).
-    if (meta.format !== DECODER[format] || (format === 'avif' && meta.compression !== 'av1')) throw new ImageRefusedError('damaged');
-    // A GIF cut off after its first frame decodes without a warning (gif.ts).
-    if (format === 'gif' && !gifIsComplete(bytes)) throw new ImageRefusedError('damaged');
-    ({ width, height } = meta.autoOrient);
-    if (width * height > IMAGE_LIMITS.maxPixels) throw new ImageRefusedError('too-many-pixels');
+    size = checkHeader(meta, format, bytes);
     // One decode of the whole file (so a truncated or corrupt one fails here), straight to the
     // largest thumbnail's pixels; everything else is made from those (JPEG shrink-on-load makes a
     // 12 MP photo's decode a fraction of a full one).
     base = await sharp(bytes, INPUT)
+      .timeout(deadline.seconds())
       .resize({ width: Math.max(...THUMBNAIL_WIDTHS), height: WEBP_MAX_SIDE, fit: 'inside', withoutEnlargement: true })
       .toColourspace('srgb')
       .raw({ depth: 'uchar' })
       .toBuffer({ resolveWithObject: true });
+    // Last: the original may be rewritten in place, over `bytes` (see metadata-strip.ts).
+    original = await cleanOriginal(bytes, format, meta, deadline, { inPlace: true });
   } catch (error) {
     throw asRefusal(error);
   }
@@ -104,8 +164,9 @@ async function derive(bytes: Buffer, format: ImageFormat): Promise<ProcessedImag
     placeholderOf(fromBase()),
   ]);
   return {
-    width,
-    height,
+    format,
+    original,
+    ...size,
     placeholder,
     thumbnails: Object.fromEntries(THUMBNAIL_WIDTHS.map((w, i) => [w, thumbnails[i] as Buffer])) as Record<ThumbnailWidth, Buffer>,
   };
@@ -120,9 +181,11 @@ async function placeholderOf(image: Sharp): Promise<string> {
   return Buffer.from(rgbaToThumbHash(info.width, info.height, data)).toString('base64');
 }
 
-/** sharp's errors are plain Errors; the pixel limit is the one refusal with its own message. */
+/** sharp's errors are plain Errors; the pixel limit and the deadline are refusals with their own message. */
 function asRefusal(error: unknown): ImageRefusedError {
   if (error instanceof ImageRefusedError) return error;
   const message = error instanceof Error ? error.message : '';
-  return new ImageRefusedError(/pixel limit/i.test(message) ? 'too-many-pixels' : 'damaged', { cause: error });
+  if (/pixel limit/i.test(message)) return new ImageRefusedError('too-many-pixels', { cause: error });
+  if (/timeout/i.test(message)) return new ImageRefusedError('too-slow', { cause: error });
+  return new ImageRefusedError('damaged', { cause: error });
 }

@@ -16,6 +16,13 @@ export interface SafeFetchOptions {
   connectTimeoutMs?: number;
   /** Default 15000, covers redirects and body. */
   totalTimeoutMs?: number;
+  /**
+   * Default 5000: how long a server may take to send its answer's headers, and at most between two
+   * pieces of its body. A host that accepts and never answers costs this, not the whole deadline.
+   */
+  headersTimeoutMs?: number;
+  /** Stops the fetch early (a job whose lease ran out, a server stopping). */
+  signal?: AbortSignal;
   /** Default 3. */
   maxRedirects?: number;
   /** Tests and special deployments only: addresses (CIDR list) allowed despite being non-unicast, and extra allowed ports. */
@@ -63,6 +70,24 @@ const HEADERS = { 'user-agent': 'Pinboard-image-import/1', accept: 'image/*', 'a
 interface Guard {
   policy: AddressPolicy;
   ports: ReadonlySet<number>;
+}
+
+/**
+ * Why a URL would be refused before any connection is made (scheme, port, an IP literal or a
+ * `localhost` name that the guard refuses), or undefined when only a fetch can tell. Pins use it
+ * to keep such an address from ever being shown (pins.service.ts).
+ */
+export function refusedUpFront(url: string, allow: SafeFetchOptions['allow'] = {}): SafeFetchReason | undefined {
+  const guard: Guard = { policy: addressPolicy(allow.cidrs), ports: new Set([...DEFAULT_PORTS, ...(allow.ports ?? [])]) };
+  try {
+    const checked = checkUrl(url, undefined, guard);
+    // RFC 6761: localhost names are the loopback address, whatever DNS says.
+    const host = checked.hostname.toLowerCase().replace(/\.$/, '');
+    if ((host === 'localhost' || host.endsWith('.localhost')) && !guard.policy.allows('127.0.0.1')) return 'blocked_address';
+    return undefined;
+  } catch (error) {
+    return error instanceof SafeFetchError ? error.reason : 'bad_url';
+  }
 }
 
 /** Scheme, port and (for IP literals, which no lookup sees) address of one hop, before any connection. */
@@ -158,13 +183,18 @@ function toSafeFetchError(error: unknown, deadline: AbortSignal): SafeFetchError
 }
 
 export async function safeFetch(url: string, options: SafeFetchOptions): Promise<SafeFetchResult> {
-  const { maxBytes, connectTimeoutMs = 5000, totalTimeoutMs = 15_000, maxRedirects = 3 } = options;
+  const { maxBytes, connectTimeoutMs = 5000, totalTimeoutMs = 15_000, headersTimeoutMs = 5000, maxRedirects = 3 } = options;
   const policy = addressPolicy(options.allow?.cidrs);
   const guard: Guard = { policy, ports: new Set([...DEFAULT_PORTS, ...(options.allow?.ports ?? [])]) };
-  const deadline = AbortSignal.timeout(totalTimeoutMs);
+  const timeout = AbortSignal.timeout(totalTimeoutMs);
+  const deadline = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
   // One agent per fetch: its lookup carries this fetch's policy, and closing it leaves no
   // connection behind. A proxy from the environment is never used (it would connect for us).
-  const agent = new Agent({ connect: { lookup: guardedLookup(policy), timeout: connectTimeoutMs } });
+  const agent = new Agent({
+    connect: { lookup: guardedLookup(policy), timeout: connectTimeoutMs },
+    headersTimeout: headersTimeoutMs,
+    bodyTimeout: headersTimeoutMs,
+  });
   try {
     let target = checkUrl(url, undefined, guard);
     for (let redirects = 0; ; redirects++) {

@@ -1,5 +1,7 @@
 import { pruneChanges } from '../changes/changes.service.ts';
+import { HostCooldown } from '../images/host-cooldown.ts';
 import { importImage, type ImportDeps } from '../images/import-job.ts';
+import { stripStoredMetadata } from '../images/strip-job.ts';
 import { runImport } from '../imports/run-import.ts';
 import { sweepImages } from '../images/sweep.ts';
 import { JOBS } from './catalog.ts';
@@ -10,14 +12,22 @@ import { jobSetup, type JobSetup } from './define.ts';
  * each takes its job's payload), with their dependencies. The server runs them; `npm run db:seed`
  * builds the same setup to queue the demo's imports without running any.
  */
-export function appJobs(deps: ImportDeps & { changeRetentionHours: number; imageSweepGraceHours: number }): JobSetup {
+export function appJobs(deps: Omit<ImportDeps, 'cooldown'> & { changeRetentionHours: number; imageSweepGraceHours: number }): JobSetup {
+  // Per instance: a host that timed out here is left alone here (host-cooldown.ts).
+  const imports: ImportDeps = { ...deps, cooldown: new HostCooldown(deps.imports.hostCooldownMs) };
   return jobSetup(JOBS, {
-    'image.import': (data, ctx) => importImage(deps, data, ctx),
+    'image.import': (data, ctx) => importImage(imports, data, ctx),
+    // Each item of a bulk import takes one image from the same per-user budget (image-budget.ts).
     'imports.run': (data, ctx) =>
-      runImport({ storage: deps.storage, allow: { cidrs: deps.imports.allowCidrs, ports: deps.imports.allowPorts }, takeImage: async () => ({ ok: true }) }, data, ctx),
+      runImport({ storage: deps.storage, imports: deps.imports, takeImage: (userId) => deps.budget.take(userId) }, data, ctx),
     'changes.prune': async (_data, ctx) => {
       const deleted = await pruneChanges(ctx.db, deps.changeRetentionHours);
       if (deleted) ctx.logger.info({ deleted }, 'old change-log rows pruned');
+    },
+    'images.strip-metadata': async (data, ctx) => {
+      const done = await stripStoredMetadata({ db: ctx.db, storage: deps.storage, logger: ctx.logger }, data.after);
+      if (done.rewritten || done.failed) ctx.logger.info(done, 'stored originals cleaned of their metadata');
+      if (done.next) await ctx.jobs.send(ctx.db, 'images.strip-metadata', { after: done.next }, { group: 'strip' });
     },
     'images.sweep': async (_data, ctx) => {
       const deleted = await sweepImages({ db: ctx.db, storage: deps.storage }, deps.imageSweepGraceHours);

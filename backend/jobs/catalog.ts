@@ -7,11 +7,21 @@ import { defineJobs } from './define.ts';
  * (`jobSetup(JOBS, { name: handler })`, which requires one for every job listed here).
  */
 export const JOBS = defineJobs({
-  /** Fetch a pin's remote image (SSRF-guarded), store it with its thumbnails, point the pin at it. */
+  /**
+   * Fetch a pin's remote image (SSRF-guarded), store it with its thumbnails, point the pin at it.
+   * Sent in its owner's group (`user:<id>`, the seed's `seed`). A passing failure is retried as a
+   * new job (backend/images/import-job.ts), so the queue's own retries only cover a crash or a
+   * lease that ran out.
+   */
   'image.import': {
-    data: z.object({ pinId: z.number().int().positive(), url: z.string().min(1).max(2048) }),
-    retryLimit: 4,
-    retryDelaySeconds: 10,
+    data: z.object({
+      pinId: z.number().int().positive(),
+      url: z.string().min(1).max(2048),
+      userId: z.number().int().positive().optional(),
+      attempt: z.number().int().min(0).max(100).optional(),
+    }),
+    retryLimit: 2,
+    retryDelaySeconds: 30,
   },
   /**
    * Delete change-log rows older than CHANGES_RETENTION_HOURS (repeat.ts sends one now and then
@@ -30,6 +40,17 @@ export const JOBS = defineJobs({
     data: z.object({}),
     retryLimit: 1,
     retryDelaySeconds: 300,
+  },
+  /**
+   * Rewrite stored originals that still carry their metadata, a batch per job, each job sending the
+   * next with the key to continue after (backend/images/strip-job.ts). Every instance sends one at
+   * start, in group `strip`, of which one runs at a time.
+   */
+  'images.strip-metadata': {
+    data: z.object({ after: z.string().regex(/^[0-9a-f]{64}$/).optional() }),
+    retryLimit: 2,
+    retryDelaySeconds: 60,
+    leaseSeconds: 600,
   },
   /**
    * One batch of an import's items (backend/imports/run-import.ts), which sends the next batch as a

@@ -38,6 +38,14 @@ export type JobData<C extends JobCatalog, N extends JobName<C>> = z.output<C[N][
 export interface SendOptions {
   /** Not before this many seconds from now. */
   startAfterSeconds?: number;
+  /**
+   * Whose job it is (e.g. `user:7`): a job type with a per-group concurrency (JobQueueOptions) runs
+   * at most that many of one group's jobs at once, across instances, so one group's backlog never
+   * holds every worker.
+   */
+  group?: string;
+  /** Higher runs first among due jobs (default 0); a retry sent with a lower one waits behind fresh jobs. */
+  priority?: number;
 }
 
 /** Sends jobs of one catalog. Services get it as `ctx.jobs`. */
@@ -48,6 +56,8 @@ export interface JobSender<C extends JobCatalog = JobCatalog> {
    * waits for the job to run. Throws on an unknown name or a payload its schema refuses.
    */
   send<N extends JobName<C>>(db: Kysely<DB>, name: N, data: JobInput<C, N>, options?: SendOptions): Promise<string>;
+  /** How many of `group`'s `name` jobs wait to run (queued or waiting to be retried), counted up to `upTo`. */
+  pending(db: Kysely<DB>, name: JobName<C>, group: string, upTo: number): Promise<number>;
 }
 
 /** What a handler gets besides its payload. */

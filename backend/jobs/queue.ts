@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { type JobResult, type JobWithMetadata, PgBoss, type SendOptions as BossSendOptions } from 'pg-boss';
 import type { Logger } from 'pino';
 import { z } from 'zod';
@@ -81,6 +81,8 @@ export interface JobQueueOptions {
   events: EventPublisher;
   logger: Logger;
   config: Config['jobs'];
+  /** Per job type: at most this many jobs of one group (SendOptions.group) run at once, across instances. */
+  groupConcurrency?: Record<string, number>;
 }
 
 /** What every attempt's context shares. */
@@ -199,6 +201,8 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     const id = await boss.send(name, data as object, {
       ...sendOptions(type),
       ...(sendOpts.startAfterSeconds ? { startAfter: sendOpts.startAfterSeconds } : {}),
+      ...(sendOpts.group ? { group: { id: sendOpts.group } } : {}),
+      ...(sendOpts.priority ? { priority: sendOpts.priority } : {}),
       db: kyselyDatabase(db),
     });
     if (id === null) throw new Error(`job "${name}" was not queued`);
@@ -208,7 +212,15 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     }
     return id;
   };
-  const sender: JobSender<AppJobs> = { send };
+  const pending = async (db: Kysely<DB>, name: string, group: string, upTo: number): Promise<number> => {
+    // pg-boss's own table; `state < 'active'` is created or retry (its enum is ordered).
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from (
+        select 1 from ${sql.id(SCHEMA, 'job')} where name = ${name} and group_id = ${group} and state < 'active' limit ${upTo}
+      ) as waiting`.execute(db);
+    return rows[0]?.n ?? 0;
+  };
+  const sender: JobSender<AppJobs> = { send, pending };
 
   if (config.workers) {
     for (const [name, type] of types) {
@@ -234,7 +246,13 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
         slots.push(worker);
         worker.id = await boss.work(
           name,
-          { pollingIntervalSeconds: config.pollSeconds, batchSize: 1, includeMetadata: true, perJobResults: true },
+          {
+            pollingIntervalSeconds: config.pollSeconds,
+            batchSize: 1,
+            includeMetadata: true,
+            perJobResults: true,
+            ...(options.groupConcurrency?.[name] ? { groupConcurrency: options.groupConcurrency[name] } : {}),
+          },
           async (jobs: Array<JobWithMetadata<unknown>>) => Promise.all(jobs.map((job) => run(job, worker))),
         );
       }

@@ -5,9 +5,12 @@ import type { PinListParams } from '../../contract/paging.ts';
 import type { Pin, PinList } from '../../contract/pins.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../context.ts';
+import { MSG } from '../../contract/messages.ts';
+import { importGroup, REFUSED_ADDRESS } from '../images/import-policy.ts';
 import { imageOf, MEDIA_PATH, parseMediaKey, toPinImage } from '../images/media-urls.ts';
+import { refusedUpFront } from '../images/safe-fetch.ts';
 import { inTransaction, PUBLIC, recordChange } from '../changes/change-log.ts';
-import { forbidden, notFound } from '../errors.ts';
+import { forbidden, HttpError, notFound } from '../errors.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
 import { keyset } from '../paging/keyset.ts';
 import { permutation } from '../paging/shuffle.ts';
@@ -159,15 +162,34 @@ export async function createPin(
   input: { title: string; imageUrl: string; description: string; sourceUrl?: string | null; createdAt?: Date | undefined },
 ): Promise<Pin> {
   const stored = await storedImageOf(ctx.db, input.imageUrl);
+  const remote = !stored && !input.imageUrl.startsWith(`${MEDIA_PATH}/`);
+  // An address the import guard refuses without connecting (a private IP, a port or scheme it
+  // does not fetch, localhost) is never shown: every viewer's browser would fetch it. It is kept
+  // for the owner only (docs/images.md); addresses refused after a DNS lookup are hidden by the import.
+  const refusal = remote ? refusedUpFront(input.imageUrl, ctx.imports.allow) : undefined;
+  const refused = refusal !== undefined && REFUSED_ADDRESS.has(refusal);
+  const group = importGroup(userId);
+  if (remote && !refused && (await ctx.jobs.pending(ctx.db, 'image.import', group, ctx.imports.pendingPerUser)) >= ctx.imports.pendingPerUser) {
+    throw new HttpError(429, MSG.importsPending, { retryAfterSeconds: 60 });
+  }
   // The pin, its import job and its change-log row commit together: no pin without its import, no
   // job for a pin that was never saved, no change that the log does not have.
   const { pin, seq } = await inTransaction(ctx.db, async (db) => {
     const row = await db
       .insertInto('pins')
-      .values({ user_id: userId, title: input.title, image_url: input.imageUrl, description: input.description, image_sha256: stored ?? null, source_url: input.sourceUrl ?? null, ...(input.createdAt ? { created_at: input.createdAt } : {}) })
+      .values({
+        user_id: userId,
+        title: input.title,
+        image_url: refused ? '' : input.imageUrl,
+        refused_image_url: refused ? input.imageUrl : null,
+        description: input.description,
+        image_sha256: stored ?? null,
+        source_url: input.sourceUrl ?? null,
+        ...(input.createdAt ? { created_at: input.createdAt } : {}),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
-    if (!stored && !input.imageUrl.startsWith(`${MEDIA_PATH}/`)) await ctx.jobs.send(db, 'image.import', { pinId: row.id, url: input.imageUrl });
+    if (remote && !refused) await ctx.jobs.send(db, 'image.import', { pinId: row.id, url: input.imageUrl, userId }, { group });
     const created = await getPin(db, row.id);
     return { pin: created, seq: await recordChange(db, 'pin:created', { pin: created }, PUBLIC) };
   });

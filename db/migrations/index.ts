@@ -8,6 +8,7 @@ import * as favoriteFunctions from './20261124_0006_favorite_functions.ts';
 import * as images from './20261125_0007_images.ts';
 import * as changesAndMembers from './20261126_0008_changes_and_members.ts';
 import * as imageReferences from './20261126_0009_image_references.ts';
+import * as imagePrivacy from './20261127_0011_image_privacy.ts';
 import * as tokensAndSources from './20261127_0013_tokens_and_sources.ts';
 import * as imports from './20261127_0021_imports.ts';
 
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '20261125_0007_images': images,
   '20261126_0008_changes_and_members': changesAndMembers,
   '20261126_0009_image_references': imageReferences,
+  '20261127_0011_image_privacy': imagePrivacy,
   '20261127_0013_tokens_and_sources': tokensAndSources,
   '20261127_0021_imports': imports,
 };

@@ -27,6 +27,7 @@ beforeAll(async () => {
     if (req.url === '/photo.jpg') res.writeHead(200, { 'content-type': 'image/jpeg' }).end(photo);
     else if (req.url === '/notes.jpg') res.writeHead(200, { 'content-type': 'image/jpeg' }).end('just some text, not a picture');
     else if (req.url === '/gone.jpg') res.writeHead(404).end();
+    else if (req.url === '/to-private.jpg') res.writeHead(302, { location: 'http://10.255.255.1/secret.jpg' }).end();
     else res.writeHead(500).end();
   });
   await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
@@ -74,6 +75,7 @@ describe('with the origin allowed', () => {
     expect(pin.image).toMatchObject({ width: 1600, height: 1000 });
     expect(pin.image?.placeholder).toMatch(/^[A-Za-z0-9+/=]{10,}$/);
     expect(pin.image_url).toMatch(/^\/media\/[0-9a-f]{2}\/[0-9a-f]{64}\.jpg$/);
+    // The photo has no metadata to remove: stored byte for byte.
     const original = await fetch(new URL(pin.image_url, server.url));
     expect(Buffer.from(await original.arrayBuffer()).equals(photo)).toBe(true);
     const small = await fetch(new URL(pin.image?.thumbnails['236'] as string, server.url));
@@ -102,6 +104,21 @@ describe('with the origin allowed', () => {
       expect(pin.image_url).toBe(`${originUrl}/${file}`);
       expect(requests.filter((url) => url === `/${file}`)).toHaveLength(1);
     }
+  });
+
+  test('an address that redirects to a private one: the import is refused and no viewer is sent there any more', async () => {
+    const updates: Pin[] = [];
+    server.server.events.on('pin.updated', ({ pin }) => void updates.push(pin));
+    const url = `${originUrl}/to-private.jpg`;
+    const created = await client.post<Pin>('/api/pins/', { title: 'Sneaky', imageUrl: url, description: '' });
+    expect(created.status).toBe(201);
+    const pin = await eventually(async () => (await new ApiClient(server.url).get<Pin>(`/api/pins/${created.body.id}`)).body, (p) => p.image_url !== url);
+    expect(pin.image_url).toBe('');
+    expect(pin.image).toBeNull();
+    await eventually(async () => updates.find((u) => u.id === pin.id), (found) => found?.image_url === '');
+    // Kept for the owner, never served.
+    const row = await server.server.database.db.selectFrom('pins').select('refused_image_url').where('id', '=', pin.id).executeTakeFirstOrThrow();
+    expect(row.refused_image_url).toBe(url);
   });
 
   test('a /seed-images/ address that names no file leaves the pin as it was, without retrying', async () => {
@@ -146,18 +163,27 @@ describe('with the default guard', () => {
     }
   });
 
-  test('a pin whose image is on a loopback address is saved, but the import is refused before any request', async () => {
+  test('a pin whose image is on a private address (loopback, 10/8, localhost, another port) is saved, but that address is never shown nor fetched', async () => {
     const server = await startServer();
     try {
       const { client } = await signUpUser(server.url, 'guarded');
+      const created: Pin[] = [];
+      server.server.events.on('pin.created', ({ pin }) => void created.push(pin));
       const seen = requests.length;
-      const created = await client.post<Pin>('/api/pins/', { title: 'Local', imageUrl: `${originUrl}/photo.jpg`, description: '' });
-      expect(created.status).toBe(201);
-      const states = await eventually(() => importStates(server), (s) => s.length === 1 && s[0] === 'completed');
-      expect(states).toEqual(['completed']);
-      const pin = (await client.get<Pin>(`/api/pins/${created.body.id}`)).body;
-      expect(pin.image).toBeNull();
-      expect(pin.image_url).toBe(`${originUrl}/photo.jpg`);
+      const addresses = [`${originUrl}/photo.jpg`, 'http://10.1.2.3/admin.png', 'http://localhost/x.png', 'http://metadata.localhost/x.png', 'https://example.com:8443/x.png'];
+      for (const imageUrl of addresses) {
+        const res = await client.post<Pin>('/api/pins/', { title: 'Local', imageUrl, description: '' });
+        expect(res.status).toBe(201);
+        // Not even the creator's answer, nor the live event every viewer gets, carries it.
+        expect(res.body.image_url).toBe('');
+        expect(res.body.image).toBeNull();
+        expect((await new ApiClient(server.url).get<Pin>(`/api/pins/${res.body.id}`)).body.image_url).toBe('');
+        const row = await server.server.database.db.selectFrom('pins').select('refused_image_url').where('id', '=', res.body.id).executeTakeFirstOrThrow();
+        expect(row.refused_image_url).toBe(imageUrl);
+      }
+      expect(created.map((pin) => pin.image_url)).toEqual(addresses.map(() => ''));
+      // No import was even queued, and nothing was fetched.
+      expect(await importStates(server)).toEqual([]);
       expect(requests.length).toBe(seen);
     } finally {
       await server.stop();

@@ -224,10 +224,10 @@ describe('refusals leave no row and no file', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
   });
 
-  test('a decompression bomb (a 1 KB PNG claiming 20000 × 20000) → 400 "Images can be at most 100 megapixels."', async () => {
+  test('a decompression bomb (a 1 KB PNG claiming 20000 × 20000) → 400 "Images can be at most 50 megapixels."', async () => {
     const bomb = pngBomb(20_000, 20_000);
     expect(bomb.length).toBeLessThan(2_000);
-    await expectRefused(() => upload(bomb, 'bomb.png'), 400, 'Images can be at most 100 megapixels.');
+    await expectRefused(() => upload(bomb, 'bomb.png'), 400, 'Images can be at most 50 megapixels.');
   });
 
   test('a zero-byte file → 400 "The file is empty."', async () => {

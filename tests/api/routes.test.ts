@@ -108,7 +108,12 @@ describe('a declared route with a query string', () => {
       },
     });
     const deps: RouteDeps = {
-      ctx: { db, events: new EventBus(), jobs: { send: () => Promise.reject(new Error('no job queue here')) } },
+      ctx: {
+        db,
+        events: new EventBus(),
+        jobs: { send: () => Promise.reject(new Error('no job queue here')), pending: () => Promise.reject(new Error('no job queue here')) },
+        imports: { allow: { cidrs: [], ports: [] }, pendingPerUser: 1 },
+      },
       csrf: createCsrf(config.sessionSecret, originPolicy),
       limits: createRateLimiters(config.rateLimits, undefined, { warn: () => {} }),
       throttle: createLoginThrottle(config.rateLimits, undefined),
@@ -119,6 +124,7 @@ describe('a declared route with a query string', () => {
       // The probes store no images; a folder that is never written will do.
       media: new LocalMediaStorage(tmpdir()),
       tokens: { revoked: async () => {} },
+      uploads: { tmpDir: tmpdir(), timeoutMs: 1_000, admit: () => Promise.reject(new Error('no uploads here')) },
     };
     const app = express();
     app.use('/api', express.json(), routerFor('/api', [echo, guarded], deps));

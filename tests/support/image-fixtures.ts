@@ -65,3 +65,49 @@ export function pngBomb(width: number, height: number): Buffer {
 export function describeImage(bytes: Buffer) {
   return sharp(bytes).metadata();
 }
+
+/** What the private-metadata fixtures hide: none of it may be found in a stored file. */
+export const SECRETS = { camera: 'SecretCam', place: 'SecretTown', note: 'SecretNote' } as const;
+
+const XMP = `<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" photoshop:City="${SECRETS.place}"/></rdf:RDF></x:xmpmeta><?xpacket end="w"?>`;
+/** A camera's EXIF: make and model, capture time, and a GPS position (48°51'29.6"N 2°21'8.3"E). */
+const EXIF = {
+  IFD0: { Make: SECRETS.camera, Model: 'X1000', DateTime: '2026:11:27 08:30:00' },
+  IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 2964/100', GPSLongitudeRef: 'E', GPSLongitude: '2/1 21/1 825/100' },
+};
+
+const photo = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#000', noise } });
+
+/**
+ * A phone photo as phones write it: stored landscape (width × height) with EXIF orientation 6 (seen
+ * height × width), GPS position, camera and time in EXIF, a place in XMP, and a Display P3 profile.
+ */
+export function jpegWithPrivateMetadata(width: number, height: number): Promise<Buffer> {
+  return photo(width, height).jpeg({ quality: 85 }).withIccProfile('p3').withExif(EXIF).withXmp(XMP).withMetadata({ orientation: 6 }).toBuffer();
+}
+
+/** A PNG with eXIf, XMP (an iTXt/zTXt chunk) and a P3 profile (iCCP). */
+export function pngWithPrivateMetadata(width: number, height: number): Promise<Buffer> {
+  return photo(width, height).png().withIccProfile('p3').withExif(EXIF).withXmp(XMP).toBuffer();
+}
+
+/** An extended WebP with EXIF and XMP chunks and an ICCP profile. */
+export function webpWithPrivateMetadata(width: number, height: number): Promise<Buffer> {
+  return photo(width, height).webp().withIccProfile('p3').withExif(EXIF).withXmp(XMP).toBuffer();
+}
+
+/** An AVIF with Exif and XMP items. */
+export function avifWithPrivateMetadata(width: number, height: number): Promise<Buffer> {
+  return photo(width, height).avif({ effort: 0 }).withExif(EXIF).withXmp(XMP).toBuffer();
+}
+
+/** An animated GIF with a comment extension and an XMP application extension before its frames. */
+export async function gifWithPrivateMetadata(width: number, height: number, frames = 3): Promise<Buffer> {
+  const gif = await animatedGif(width, height, frames);
+  const packed = gif[10] as number;
+  const at = 13 + (packed & 0x80 ? 3 * 2 ** ((packed & 0x07) + 1) : 0);
+  const subBlocks = (text: string) => Buffer.concat([Buffer.from([text.length]), Buffer.from(text, 'latin1'), Buffer.from([0])]);
+  const comment = Buffer.concat([Buffer.from([0x21, 0xfe]), subBlocks(`${SECRETS.camera} ${SECRETS.note}`)]);
+  const xmp = Buffer.concat([Buffer.from([0x21, 0xff, 11]), Buffer.from('XMP DataXMP', 'latin1'), subBlocks(`photoshop:City="${SECRETS.place}"`)]);
+  return Buffer.concat([gif.subarray(0, at), comment, xmp, gif.subarray(at)]);
+}
