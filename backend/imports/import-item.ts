@@ -5,6 +5,7 @@ import type { ServiceContext } from '../context.ts';
 import { BufferedEvents } from '../events/buffered-events.ts';
 import { storeImage } from '../images/images.service.ts';
 import type { MediaStorage } from '../images/storage.ts';
+import type { ImageConfig } from '../config-images.ts';
 import type { JobContext } from '../jobs/define.ts';
 import { createPin } from '../pins/pins.service.ts';
 import { ItemFailure, loadItemImage, storeFailure } from './item-image.ts';
@@ -17,8 +18,8 @@ import { ItemData } from './items.ts';
 
 export interface ImportItemDeps {
   storage: MediaStorage;
-  /** What the SSRF guard lets through besides the public internet (IMPORT_ALLOW_CIDRS/PORTS). */
-  allow: { cidrs: string[]; ports: number[] };
+  /** Imports by URL's settings: what the SSRF guard lets through besides the public internet, the remote headers deadline. */
+  imports: ImageConfig['imports'];
   /** One image from the user's budget, or how long to wait for one. */
   takeImage(userId: number): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }>;
 }
@@ -69,8 +70,8 @@ export async function importItem(deps: ImportItemDeps, imp: ImportRow, item: { p
   try {
     const budget = await deps.takeImage(imp.user_id);
     if (!budget.ok) return { kind: 'wait', seconds: budget.retryAfterSeconds };
-    const bytes = await loadItemImage(data.image, { filesDir: imp.files_dir, allow: deps.allow, signal: ctx.signal });
-    stored = await storeImage({ db, storage: deps.storage }, bytes);
+    const bytes = await loadItemImage(data.image, { filesDir: imp.files_dir, imports: deps.imports, signal: ctx.signal });
+    stored = await storeImage({ db, storage: deps.storage }, { bytes });
   } catch (error) {
     const failure = error instanceof ItemFailure ? error : storeFailure(error);
     if (!failure) throw error;
@@ -84,7 +85,7 @@ export async function importItem(deps: ImportItemDeps, imp: ImportRow, item: { p
 
   const events = new BufferedEvents(ctx.events);
   const made = await inTransaction(db, async (trx) => {
-    const service: ServiceContext = { db: trx, events, jobs: ctx.jobs };
+    const service: ServiceContext = { db: trx, events, jobs: ctx.jobs, imports: serviceImports(deps.imports) };
     const pin = await createPin(service, imp.user_id, {
       title: data.title,
       imageUrl: stored.image.url,
@@ -117,3 +118,8 @@ export async function importItem(deps: ImportItemDeps, imp: ImportRow, item: { p
 }
 
 class DuplicateItem extends Error {}
+
+/** The services' view of the import settings (the pin made here names a stored image: no import by URL follows). */
+export function serviceImports(imports: ImageConfig['imports']): ServiceContext['imports'] {
+  return { allow: { cidrs: imports.allowCidrs, ports: imports.allowPorts }, pendingPerUser: imports.pendingPerUser };
+}

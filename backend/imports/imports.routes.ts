@@ -23,7 +23,9 @@ export const importRoutes: ApiRoute[] = [
       types: ['text/html', 'application/zip'],
       description: 'A bookmark file (HTML) or a ZIP, at most 200 MB. A ZIP may hold at most 10,000 entries and 2 GB inflated, no entry path leaving its folder and no entry inflating more than 100:1.',
       // The first bytes say whether it is a file we import at all: anything else is refused before the rest is read.
-      sniff: async (head) => (looksLikeZip(head) || looksLikeNetscape(head.toString('utf8')) ? undefined : refused(IMPORT_MSG.notRecognised)),
+      // 200 MB over a slow line takes a while: 15 minutes, not an image's minute.
+      notAnImage: { timeoutMs: 15 * 60_000 },
+      sniff: async (head: Buffer) => (looksLikeZip(head) || looksLikeNetscape(head.toString('utf8')) ? undefined : refused(IMPORT_MSG.notRecognised)),
     },
     responses: { 202: { schema: ImportCreated, description: 'Accepted: queued behind the caller\'s import in progress, if any' } },
     handler: async ({ ctx, res, file, userId, importFiles }) => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { IMAGE_LIMITS } from '../../contract/images.ts';
 import { HttpError, ImageRefusedError } from '../errors.ts';
 import { SafeFetchError, safeFetch } from '../images/safe-fetch.ts';
+import type { ImageConfig } from '../config-images.ts';
 import type { ItemData } from './items.ts';
 
 // The bytes of an item's image: fetched from its address through the SSRF guard, or read from the
@@ -43,7 +44,7 @@ function fetchFailure(error: SafeFetchError): ItemFailure {
 export interface ImageLoadOptions {
   /** The extracted entries of the import's ZIP. */
   filesDir: string | null;
-  allow: { cidrs: string[]; ports: number[] };
+  imports: ImageConfig['imports'];
   signal?: AbortSignal;
 }
 
@@ -57,7 +58,8 @@ export async function loadItemImage(image: NonNullable<ItemData['image']>, optio
     return readFile(file);
   }
   try {
-    const fetched = await safeFetch(image.url, { maxBytes: IMAGE_LIMITS.maxBytes, allow: options.allow });
+    const { allowCidrs: cidrs, allowPorts: ports, headersTimeoutMs } = options.imports;
+    const fetched = await safeFetch(image.url, { maxBytes: IMAGE_LIMITS.maxBytes, headersTimeoutMs, ...(options.signal ? { signal: options.signal } : {}), allow: { cidrs, ports } });
     return fetched.bytes;
   } catch (error) {
     if (error instanceof SafeFetchError) throw fetchFailure(error);

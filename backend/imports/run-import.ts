@@ -5,7 +5,7 @@ import type { DB } from '../../db/schema.ts';
 import type { JobContext, JobSender } from '../jobs/define.ts';
 import type { AppJobs } from '../jobs/catalog.ts';
 import { applyPlacements } from './placement.ts';
-import { type ImportItemDeps, importItem, type ItemOutcome } from './import-item.ts';
+import { type ImportItemDeps, importItem, type ItemOutcome, serviceImports } from './import-item.ts';
 import { recount, reportProgress } from './progress.ts';
 import { pruneFiles } from './files.ts';
 
@@ -98,12 +98,12 @@ export async function runImport(deps: ImportJobDeps, data: { importId: number },
     await again((new Date(later.at).getTime() - Date.now()) / 1000);
     return;
   }
-  await finishImport(imp, ctx);
+  await finishImport(deps, imp, ctx);
 }
 
-async function finishImport(imp: { id: number; user_id: number; kind: DB['imports']['kind']; files_dir: string | null; extra: unknown }, ctx: JobContext): Promise<void> {
+async function finishImport(deps: ImportJobDeps, imp: { id: number; user_id: number; kind: DB['imports']['kind']; files_dir: string | null; extra: unknown }, ctx: JobContext): Promise<void> {
   const { db } = ctx;
-  await applyPlacements({ db, events: ctx.events, jobs: ctx.jobs }, imp);
+  await applyPlacements({ db, events: ctx.events, jobs: ctx.jobs, imports: serviceImports(deps.imports) }, imp);
   await recount(db, imp.id);
   const row = await db.selectFrom('imports').select(['done', 'failed']).where('id', '=', imp.id).executeTakeFirstOrThrow();
   // Nothing of it could be imported: the import failed (its failures say why).
