@@ -1,4 +1,5 @@
 import { readdir } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { IMPORT_MSG } from '../../contract/imports.ts';
@@ -60,6 +61,30 @@ describe('POST /api/imports refuses, storing nothing', () => {
     // Still answering.
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     expect((await client.get('/api/imports')).status).toBe(200);
+  });
+
+  test('a file over 200 MB is refused (413) before its body is read', async () => {
+    // Declared, not sent: the answer comes from the Content-Length alone.
+    const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = httpRequest(`${server.url}/api/imports`, {
+        method: 'POST',
+        headers: { cookie, 'x-xsrf-token': client.csrfToken ?? '', 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(201 * 1024 * 1024) },
+      });
+      request.on('response', (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        response.on('end', () => {
+          resolve({ status: response.statusCode ?? 0, body });
+          request.destroy();
+        });
+      });
+      request.on('error', reject);
+      request.flushHeaders();
+    });
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body)).toEqual({ message: IMPORT_MSG.tooLarge, errors: [IMPORT_MSG.tooLarge], fields: { file: IMPORT_MSG.tooLarge } });
+    await nothingStored();
   });
 
   test('no file, and not signed in', async () => {

@@ -128,6 +128,24 @@ describe('a Pinback file', () => {
     expect((await other.delete(`/api/imports/${first.import.id}`)).status).toBe(404);
   });
 
+  test('one import per user runs at a time: a second one is queued and starts when the first is done', async () => {
+    const a = pinbackFile(host.url, 40, 2, 1000);
+    const b = pinbackFile(host.url, 30, 3, 1000);
+    // Items of their own (other pins, other boards, other pictures) than the file above.
+    const own = (html: string, tag: string) => html.replaceAll('/img/', `/img/${tag}`).replaceAll('pinterest.com/pin/', `pinterest.com/pin/${tag}`).replaceAll('Board ', `Queue ${tag} `);
+    const first = await postImport(own(a.html, '5'), 'a.html');
+    const second = await postImport(own(b.html, '7'), 'b.html');
+    expect(second.status).toBe('queued');
+    const [doneA, doneB] = [await finished(first.id), await finished(second.id)];
+    expect([doneA.import.done, doneB.import.done]).toEqual([a, b].map((file) => file.items.filter((item) => item.expect === 'pin').length));
+    // What the user's sockets heard: nothing of the second running before the first was done.
+    const firstDone = progress.findIndex((event) => event.importId === first.id && event.status === 'done');
+    const secondRunning = progress.findIndex((event) => event.importId === second.id && event.status === 'running');
+    expect(firstDone).toBeGreaterThanOrEqual(0);
+    expect(secondRunning).toBeGreaterThan(firstDone);
+    for (const id of [second.id, first.id]) expect((await client.delete<ImportUndone>(`/api/imports/${id}`)).status).toBe(200);
+  }, EVENTUALLY_MS + 60_000);
+
   test('retry tries the failures again; undo removes the pins and boards it made, but keeps a pin edited since', async () => {
     const retried = await client.post<ImportDetail>(`/api/imports/${first.import.id}/retry`);
     expect(retried.status).toBe(200);
