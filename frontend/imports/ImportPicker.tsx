@@ -7,6 +7,8 @@ import { type FilePreview, KIND_NAMES, previewFile } from './file-preview.ts';
 
 const ACCEPT = '.html,.htm,.zip,text/html,application/zip';
 
+const sizeOf = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
+
 /** Pick or drop a file, see what it is and how much is in it, then start: the upload shows its progress. */
 export function ImportPicker({ onStarted }: { onStarted: (created: Import) => void }) {
   const inputId = useId();
@@ -78,7 +80,7 @@ export function ImportPicker({ onStarted }: { onStarted: (created: Import) => vo
       {file ? (
         <div className="import-picker__chosen" aria-live="polite">
           <p className="import-picker__file">
-            <strong>{file.name}</strong> · {(file.size / 1024 / 1024).toFixed(1)} MB
+            <strong>{file.name}</strong> · {sizeOf(file.size)}
           </p>
           {preview ? (
             <p className="import-picker__preview" data-testid="import-preview">
