@@ -20,7 +20,7 @@ import { pinbackFile, startImageHost } from '../tests/support/import-fixtures.ts
 //      pins per second from POST to done, and the ratio to the baseline;
 //   3. the export of those pins: time, bytes, and the app's RSS growth while it streams (sampled
 //      from /proc every 50 ms) against its RSS before.
-// Targets (issue #28): ≥ 20 pins/s on this 2-core machine; export RSS growth ≤ 100 MB.
+// Targets (docs/import-export.md): ≥ 20 pins/s on this 2-core machine; export RSS growth ≤ 100 MB.
 // A benchmark: it prints figures and verdicts and never fails on them.
 
 const { values } = parseArgs({ options: { pins: { type: 'string', default: '10000' }, boards: { type: 'string', default: '50' }, baseline: { type: 'string', default: '100' } } });
