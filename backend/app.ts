@@ -17,7 +17,7 @@ import type { JobQueue } from './jobs/queue.ts';
 import { createCsrf } from './http/csrf.ts';
 import { apiNotFound, errorHandler } from './http/error-handler.ts';
 import { healthRoutes } from './http/health.ts';
-import type { OriginPolicy, TrustProxy } from './http/origin.ts';
+import { connectSources, type OriginPolicy, type TrustProxy } from './http/origin.ts';
 import { createRateLimiters } from './http/rate-limits.ts';
 import type { ReadCache } from './http/read-cache.ts';
 import { requestLogger } from './http/request-logger.ts';
@@ -86,13 +86,18 @@ export function createApp(deps: AppDeps): PinboardApp {
   app.use(requestLogger(logger));
   // JSON and the client's assets compress 10× or more (gzip or brotli, as the client accepts).
   app.use(compression());
+  // Express compiles TRUST_PROXY into a function of the peer address; the origin checks reuse it.
+  const originPolicy: OriginPolicy = {
+    publicOrigins: config.publicOrigins,
+    trustProxy: app.get('trust proxy fn') as TrustProxy,
+  };
   app.use(
     helmet({
       contentSecurityPolicy: {
         directives: {
           // Pins point at images anywhere on the web.
           'img-src': ["'self'", 'data:', 'blob:', 'https:', 'http:'],
-          'connect-src': ["'self'", 'ws:', 'wss:'],
+          'connect-src': ["'self'", (req) => connectSources(req, originPolicy).join(' ')],
           // Local http:// development must not have its requests upgraded to https.
           'upgrade-insecure-requests': null,
         },
@@ -119,11 +124,6 @@ export function createApp(deps: AppDeps): PinboardApp {
     secret: config.sessionSecret,
     maxAgeMs: config.sessionMaxAgeMs,
   });
-  // Express compiles TRUST_PROXY into a function of the peer address; the origin check reuses it.
-  const originPolicy: OriginPolicy = {
-    publicOrigins: config.publicOrigins,
-    trustProxy: app.get('trust proxy fn') as TrustProxy,
-  };
   const csrf = createCsrf(config.sessionSecret, originPolicy);
   const limits = createRateLimiters(config.rateLimits, deps.redis, logger);
   const throttle = createLoginThrottle(config.rateLimits, deps.redis);

@@ -5,7 +5,8 @@ import { IMAGE_ENV, type ImageConfig, imageConfig, ImageConfigError } from './co
 // naming the variable, instead of failing later in some request.
 
 const DEV_SESSION_SECRET = 'dev-only-session-secret-change-me-0123456789';
-const DEV_DEMO_PASSWORD = 'demo-password';
+/** The demo's default password: printed in the README, so production refuses it everywhere. */
+export const DEV_DEMO_PASSWORD = 'demo-password';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -45,9 +46,11 @@ const EnvSchema = z.object({
   LOGIN_FAILURES_PER_ADDRESS: positiveInt(10),
   LOGIN_FAILURES_PER_ACCOUNT: positiveInt(10),
   LOGIN_DELAY_MAX_SECONDS: positiveInt(10),
+  LOGIN_QUEUE_MAX_SECONDS: positiveInt(30),
   PASSWORD_HASH_CONCURRENCY: positiveInt(2),
   PASSWORD_HASH_QUEUE: positiveInt(100),
   SESSIONS_PER_USER: positiveInt(20),
+  SESSIONS_PER_ADDRESS: positiveInt(100),
   // The general limit, a flood guard, has a short window of its own. 5,000 calls per 10 s is
   // 500/s per address: a browser session makes a few calls a second and at most ~60 at once (a
   // resync after a reconnect), so even a hundred sessions behind one office or carrier address
@@ -106,8 +109,10 @@ export interface Config extends ImageConfig {
   sessionMemoryMax: number;
   /** Signed-in sessions one user may hold in the embedded store; a new one ends their oldest. */
   sessionsPerUser: number;
+  /** Embedded store only: sessions one client address may hold. */
+  sessionsPerAddress: number;
   /** argon2 runs on libuv's 4 threads, which also serve files: at most this many at once. */
-  passwordHashing: { concurrency: number; queue: number };
+  passwordHashing: { concurrency: number; queue: number; refused: string[] };
   demo: { email: string; username: string; password: string };
   /** POST /api/auth/demo signs in as the demo account without a password. */
   demoLogin: boolean;
@@ -123,6 +128,8 @@ export interface Config extends ImageConfig {
     loginFailuresPerAddress: number;
     loginFailuresPerAccount: number;
     loginDelayMaxMs: number;
+    /** How far ahead a slowed account's next sign-in slot may be; an attempt beyond it gets 429. */
+    loginQueueMaxMs: number;
     /** The general API limit: any call per client address per `apiWindowMs`. */
     apiPerIp: number;
     apiWindowMs: number;
@@ -199,6 +206,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       throw new ConfigError('DEMO_PASSWORD must be set to a secret value when NODE_ENV=production');
     }
   }
+  // A queue shorter than one delay would refuse every slowed attempt: the owner could never get in.
+  if (e.LOGIN_QUEUE_MAX_SECONDS < e.LOGIN_DELAY_MAX_SECONDS) {
+    throw new ConfigError('LOGIN_QUEUE_MAX_SECONDS must be at least LOGIN_DELAY_MAX_SECONDS');
+  }
   // Refreshed at least twice within the TTL, so one late heartbeat does not drop anybody.
   if (e.PRESENCE_HEARTBEAT_SECONDS * 2 > e.PRESENCE_TTL_SECONDS) {
     throw new ConfigError('PRESENCE_HEARTBEAT_SECONDS must be at most half of PRESENCE_TTL_SECONDS');
@@ -233,7 +244,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     presence: { ttlMs: Math.round(e.PRESENCE_TTL_SECONDS * 1000), heartbeatMs: Math.round(e.PRESENCE_HEARTBEAT_SECONDS * 1000) },
     sessionMemoryMax: e.SESSION_MEMORY_MAX,
     sessionsPerUser: e.SESSIONS_PER_USER,
-    passwordHashing: { concurrency: e.PASSWORD_HASH_CONCURRENCY, queue: e.PASSWORD_HASH_QUEUE },
+    sessionsPerAddress: e.SESSIONS_PER_ADDRESS,
+    passwordHashing: {
+      concurrency: e.PASSWORD_HASH_CONCURRENCY,
+      queue: e.PASSWORD_HASH_QUEUE,
+      // A database seeded outside production keeps the default demo password: it must not sign in here.
+      refused: e.NODE_ENV === 'production' ? [DEV_DEMO_PASSWORD] : [],
+    },
     demo: { email: e.DEMO_EMAIL.toLowerCase(), username: e.DEMO_USERNAME, password: e.DEMO_PASSWORD },
     // On where the demo data is (the embedded mode seeds it); a deployment opts in.
     demoLogin: e.DEMO_LOGIN ? e.DEMO_LOGIN === 'true' : embedded,
@@ -249,6 +266,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,
       loginFailuresPerAccount: e.LOGIN_FAILURES_PER_ACCOUNT,
       loginDelayMaxMs: e.LOGIN_DELAY_MAX_SECONDS * 1000,
+      loginQueueMaxMs: e.LOGIN_QUEUE_MAX_SECONDS * 1000,
       apiPerIp: e.API_RATE_LIMIT_PER_IP,
       apiWindowMs: e.API_RATE_LIMIT_WINDOW_SECONDS * 1000,
       apiPerToken: e.API_RATE_LIMIT_PER_TOKEN,

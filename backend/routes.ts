@@ -10,8 +10,9 @@ import { importRoutes } from './imports/imports.routes.ts';
 import { pinLookupRoutes } from './pins/pin-lookup.routes.ts';
 import { pinRoutes } from './pins/pins.routes.ts';
 import { tokenRoutes } from './tokens/tokens.routes.ts';
+import { blockRoutes } from './users/blocks.routes.ts';
 import { userSearchRoutes } from './users/user-search.routes.ts';
 import { userRoutes } from './users/users.routes.ts';
 
 /** Every API route: the router mounts them, the OpenAPI document lists them, the tests walk them. */
-export const API_ROUTES: readonly ApiRoute[] = [...authRoutes, ...pinLookupRoutes, ...pinRoutes, ...boardRoutes, ...favoriteRoutes, ...commentRoutes, ...imageRoutes, ...userSearchRoutes, ...userRoutes, ...changeRoutes, ...tokenRoutes, ...importRoutes, ...exportRoutes];
+export const API_ROUTES: readonly ApiRoute[] = [...authRoutes, ...pinLookupRoutes, ...pinRoutes, ...boardRoutes, ...favoriteRoutes, ...commentRoutes, ...imageRoutes, ...userSearchRoutes, ...userRoutes, ...blockRoutes, ...changeRoutes, ...tokenRoutes, ...importRoutes, ...exportRoutes];

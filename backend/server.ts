@@ -8,6 +8,7 @@ import { openDatabase, type Database } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { seedDemoData } from '../db/seed.ts';
 import { createApp } from './app.ts';
+import { makeDataFoldersPrivate } from './data-folders.ts';
 import { configurePasswordHashing, hashPassword } from './auth/passwords.ts';
 import type { Config } from './config.ts';
 import { EventBus } from './events/event-bus.ts';
@@ -29,7 +30,7 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import type { Server as SocketServer } from 'socket.io';
 import type { ClientToServerEvents, ServerToClientEvents } from '../contract/events.ts';
 import { createGateway } from './realtime/gateway.ts';
-import { isBoardMember, presentUsers } from './realtime/presence-access.ts';
+import { boardMemberships, isBoardMember, presentUsers } from './realtime/presence-access.ts';
 import { RedisPresenceStore } from './realtime/presence-redis.ts';
 import { MemoryPresenceStore } from './realtime/presence-store.ts';
 import { PresenceService } from './realtime/presence.ts';
@@ -78,6 +79,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   );
   configurePasswordHashing(config.passwordHashing);
   configureImageProcessing(config.imageProcessing);
+  // Before anything writes there: the data folders are private (backend/data-folders.ts).
+  makeDataFoldersPrivate(config);
   // First: an unwritable media folder stops start-up, before anything else is opened.
   const media = await createMediaStorage(config.media);
   logger.info({ media: media.description }, 'image storage');
@@ -157,7 +160,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     },
   };
 
-  const sessionStore = createSessionStore({ redis, memoryMax: config.sessionMemoryMax, perUser: config.sessionsPerUser });
+  const sessionStore = createSessionStore({ redis, memoryMax: config.sessionMemoryMax, perUser: config.sessionsPerUser, perAddress: config.sessionsPerAddress });
   const sessions = sessionStore instanceof CachedSessionStore ? sessionStore : undefined;
   const reads = new ReadCache({ maxEntries: READ_CACHE_ENTRIES, ttlMs: READ_CACHE_MS });
   const lifecycle = { shuttingDown: false };
@@ -182,7 +185,9 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const presence = new PresenceService(io, {
     store: redis ? new RedisPresenceStore(redis, { prefix: `${config.socketChannel}:`, ...presenceTtl }) : new MemoryPresenceStore(presenceTtl.ttlMs, presenceTtl.listMax),
     heartbeatMs: config.presence.heartbeatMs,
+    peers: pubSub.length === 2,
     isBoardMember: (boardId, userId) => isBoardMember(database.db, boardId, userId),
+    boardMemberships: (pairs) => boardMemberships(database.db, pairs),
     usernames: (ids) => presentUsers(database.db, ids),
     onError: (error, context) => logger.warn({ err: error, context }, 'presence failed'),
   });
@@ -211,6 +216,11 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const stopTokenRelay = startTokenRelay(io, tokens.verifier, pubSub.length === 2);
   tokens.lastUsed.start();
   const stopRelay = startRelay(io, events);
+  // Board presence follows membership: a removed member, or everyone on a deleted board, leaves it.
+  const stopEvictions = [
+    events.on('board.member-removed', ({ boardId, userId }) => presence.evict(boardId, userId)),
+    events.on('board.deleted', ({ boardId }) => presence.evict(boardId)),
+  ];
   const stopPruning = sendRepeatedly(jobs.sender, database.db, 'changes.prune', {
     intervalMs: config.changes.pruneIntervalMs,
     onError: (error) => logger.warn({ err: error }, 'change-log pruning not queued'),
@@ -256,6 +266,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       // Only now: writes that finished during the grace period still announce their events.
       await jobsStopped;
       stopRelay();
+      for (const stop of stopEvictions) stop();
       stopCacheRelay();
       stopTokenRelay();
       await tokens.lastUsed.stop();

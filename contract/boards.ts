@@ -4,6 +4,7 @@ import { PinImage } from './images.ts';
 import { LIMITS } from './limits.ts';
 import { MSG } from './messages.ts';
 import { NextCursor } from './paging.ts';
+import { hasHiddenCharacters } from './visible-text.ts';
 
 export const BoardPin = z
   .object({ id: z.number().int(), title: z.string(), image_url: z.string(), image: PinImage.nullable() })
@@ -47,8 +48,11 @@ export type BoardPage = z.infer<typeof BoardPage>;
 export const BoardList = z.object({ boards: z.array(Board), nextCursor: NextCursor }).meta({ id: 'BoardList' });
 export type BoardList = z.infer<typeof BoardList>;
 
+/** A board's name: required, bounded, and free of characters a reader cannot see (contract/visible-text.ts). */
 export const BoardBody = z
-  .object({ name: requiredText(MSG.boardNameRequired, LIMITS.boardName, 'Board name') })
+  .object({
+    name: requiredText(MSG.boardNameRequired, LIMITS.boardName, 'Board name').refine((name) => !hasHiddenCharacters(name), { error: MSG.boardNameHidden }),
+  })
   .meta({ id: 'BoardBody' });
 
 export const BoardDeleted = z
@@ -61,8 +65,17 @@ export const BoardPinRemoved = z
   .meta({ id: 'BoardPinRemoved' });
 export type BoardPinRemoved = z.infer<typeof BoardPinRemoved>;
 
-/** A board's owner or collaborator in GET /api/boards/{id}/members. */
-export const BoardMember = BoardMemberSummary.extend({ role: BoardRole }).meta({ id: 'BoardMember' });
+/**
+ * A board's owner or collaborator in GET /api/boards/{id}/members and the `board:member-added`
+ * event: `added_by` is who added them (null for the owner, and for members added before it was
+ * recorded), so an invitee can tell who put them there and leave or block them.
+ */
+export const BoardMember = BoardMemberSummary.extend({
+  role: BoardRole,
+  // Spelled out rather than BoardMemberSummary.nullable(): a nullable reference to a named schema
+  // comes out of the OpenAPI generator as one that refuses null.
+  added_by: z.object({ id: z.number().int(), username: z.string() }).nullable(),
+}).meta({ id: 'BoardMember' });
 export type BoardMember = z.infer<typeof BoardMember>;
 
 /** GET /api/boards/{id}/members: the owner first, then collaborators in the order they were added. */

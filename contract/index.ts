@@ -1,5 +1,6 @@
 // The wire contract shared by the server, the client and the tests: request schemas (which also
 // validate), response shapes (which also feed the OpenAPI document) and user-facing texts.
+export * from './blocks.ts';
 export * from './boards.ts';
 export * from './comments.ts';
 export * from './errors.ts';

@@ -30,6 +30,8 @@ export const LIMITS = {
   boardCollaborators: 50,
   // Members (owner first) a board carries for avatars; `member_count` has them all.
   boardMemberAvatars: 5,
+  // Users one user may block from adding them to boards.
+  blocksPerUser: 1000,
   // Users GET /api/users/?q= answers at most.
   userSearchResults: 10,
   // Largest JSON body the API accepts.

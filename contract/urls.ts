@@ -21,13 +21,34 @@ function isImagePath(pathname: string): boolean {
 }
 
 /**
+ * True when a path would reach this site's API or socket if the address were this site's: its
+ * percent-encodings decoded, repeated slashes collapsed, case ignored (the router ignores it).
+ * An undecodable path counts as reaching it.
+ */
+function reachesApi(pathname: string): boolean {
+  let path: string;
+  try {
+    path = decodeURIComponent(pathname);
+  } catch {
+    return true;
+  }
+  path = path.replaceAll('\\', '/').replace(/\/+/g, '/').toLowerCase();
+  return path.startsWith('/api') || path.startsWith('/socket.io');
+}
+
+/**
  * True for an image address a pin may carry: an absolute http(s) URL on another site, or an
  * address on this site that resolves where its images live (`isImagePath`). Both are parsed the
  * way a browser parses them (tabs and newlines dropped, backslashes read as slashes, dot segments
  * and `%2e` resolved), and only the result is judged. `ownHosts` are the host names (with port)
  * this site is reached under: an absolute URL naming one of them is same-site too.
+ *
+ * `allNamesKnown` false: `ownHosts` may miss names this site is reached under (the server's public
+ * origins are not configured, and a request's own Host header is whatever its sender wrote), so
+ * any address might be this site's; one whose path would reach this site's API is then refused
+ * wherever it points. A forged Host can thus only add a name, never take the real one away.
  */
-export function isAllowedImageUrl(value: string, ownHosts: readonly string[] = []): boolean {
+export function isAllowedImageUrl(value: string, ownHosts: readonly string[] = [], allNamesKnown = true): boolean {
   // Control characters and spaces never belong in an image address.
   for (const char of value) {
     const code = char.charCodeAt(0);
@@ -45,7 +66,7 @@ export function isAllowedImageUrl(value: string, ownHosts: readonly string[] = [
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
   if (isPath && url.origin !== SAME_SITE_BASE) return false;
   const sameSite = isPath || ownHosts.some((host) => host.toLowerCase() === url.host);
-  if (!sameSite) return url.hostname !== '';
+  if (!sameSite) return url.hostname !== '' && (allNamesKnown || !reachesApi(url.pathname));
   // A query or fragment has no business on a stored image; refusing them keeps the rule simple.
   return url.search === '' && url.hash === '' && !url.username && !url.password && isImagePath(url.pathname);
 }

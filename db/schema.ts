@@ -105,6 +105,16 @@ export interface BoardMembersTable {
   board_id: number;
   user_id: number;
   added_at: CreatedAt;
+  /** Who added them (db/migrations/20261127_0010); null for members from before, or a deleted adder. */
+  added_by: ColumnType<number | null, number | null | undefined, never>;
+}
+
+/** `user_id` blocked `blocked_id` from adding them to boards (db/migrations/20261127_0010). */
+export interface UserBlocksTable {
+  id: Generated<number>;
+  user_id: number;
+  blocked_id: number;
+  created_at: CreatedAt;
 }
 
 /** The change log's single counter row (db/migrations/20261126_0008): taken under its row lock. */
@@ -125,6 +135,10 @@ export interface ChangesTable {
   public: boolean;
   user_ids: ColumnType<number[], number[] | undefined, never>;
   created_at: CreatedAt;
+  /** The pin whose text the row carries (its own rows and its comments'), for redaction (db/migrations/20261127_0015). */
+  pin_id: ColumnType<number | null, number | null | undefined, never>;
+  /** The comment whose text the row carries. */
+  comment_id: ColumnType<number | null, number | null | undefined, never>;
 }
 
 /** A personal access token (backend/tokens/): only the sha256 of its secret is kept. */
@@ -198,6 +212,7 @@ export interface DB {
   comments: CommentsTable;
   idempotency_keys: IdempotencyKeysTable;
   board_members: BoardMembersTable;
+  user_blocks: UserBlocksTable;
   change_counter: ChangeCounterTable;
   changes: ChangesTable;
   api_tokens: ApiTokensTable;

@@ -140,3 +140,22 @@ export async function seedDemoData(db: Kysely<DB>, options: SeedOptions): Promis
     return { pins };
   });
 }
+
+/**
+ * Gives the demo account `password` when it still has `from` (the default, from a database
+ * seeded outside production). True when it did. Other passwords are left alone: an operator may
+ * have set one on purpose.
+ */
+export async function replaceDemoPassword(
+  db: Kysely<DB>,
+  options: { email: string; from: string; to: string; verify: (hash: string, password: string) => Promise<boolean>; hashPassword: (password: string) => Promise<string> },
+): Promise<boolean> {
+  const demo = await db
+    .selectFrom('users')
+    .select(['id', 'password_hash'])
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', options.email.toLowerCase()))
+    .executeTakeFirst();
+  if (!demo || !(await options.verify(demo.password_hash, options.from))) return false;
+  await db.updateTable('users').set({ password_hash: await options.hashPassword(options.to) }).where('id', '=', demo.id).execute();
+  return true;
+}

@@ -4,9 +4,10 @@ import { MSG } from '../../contract/messages.ts';
 import { LoginBody, SessionBody, SignupBody, User } from '../../contract/users.ts';
 import { HttpError } from '../errors.ts';
 import type { Csrf } from '../http/csrf.ts';
+import { ipKeyGenerator } from 'express-rate-limit';
 import { type ApiRoute, route } from '../http/route.ts';
-import { SESSION_COOKIE } from '../http/session.ts';
-import { findUser, findUserIdByEmail, login, signup } from './auth.service.ts';
+import { SESSION_COOKIE, sessionAdmission } from '../http/session.ts';
+import { deleteNewAccount, findUser, findUserIdByEmail, login, signup } from './auth.service.ts';
 
 function regenerate(req: Request): Promise<void> {
   return new Promise((resolve, reject) => req.session.regenerate((error) => (error ? reject(error) : resolve())));
@@ -20,11 +21,30 @@ function destroy(req: Request): Promise<void> {
   return new Promise((resolve, reject) => req.session.destroy((error) => (error ? reject(error) : resolve())));
 }
 
-/** Starts a fresh session for the user (a new id defeats session fixation) and a new CSRF token. */
+/** The client's address as the session store counts it: IPv6 per /56, as the rate limits do. */
+const addressOf = (req: Request) => ipKeyGenerator(req.ip ?? '', 56);
+
+/** Refuses (429, 503) a sign-in whose session the store could not take now, before anything is done. */
+function admit(req: Request, userId?: number): void {
+  sessionAdmission(req.sessionStore).admit(addressOf(req), userId);
+}
+
+/**
+ * Starts a fresh session for the user (a new id defeats session fixation) and a new CSRF token.
+ * A session the store refuses is let go: express-session would otherwise try to save it again as
+ * the error answer ends, and report that second failure after the answer had begun, which cut the
+ * connection; nor does the refused session's cookie go out.
+ */
 async function signIn(csrf: Csrf, req: Request, res: Response, userId: number): Promise<void> {
   await regenerate(req);
   req.session.userId = userId;
-  await save(req);
+  req.session.address = addressOf(req);
+  try {
+    await save(req);
+  } catch (error) {
+    Reflect.set(req, 'session', undefined);
+    throw error;
+  }
   csrf.rotate(req, res);
 }
 
@@ -60,12 +80,14 @@ export const authRoutes: ApiRoute[] = [
     errors: [401],
     handler: async ({ ctx, csrf, throttle, req, res, body }) => {
       const address = req.ip ?? '';
-      await throttle.beforeAttempt(body.email, address);
+      admit(req);
+      const attempt = await throttle.begin(body.email, address);
       const user = await login(ctx.db, body).catch(async (error: unknown) => {
-        if (error instanceof HttpError && error.status === 401) await throttle.recordFailure(body.email, address);
+        // A wrong password stays counted; anything else judged no password and counts for nothing.
+        if (!(error instanceof HttpError && error.status === 401)) await attempt.abandoned();
         throw error;
       });
-      await throttle.recordSuccess(body.email, address);
+      await attempt.succeeded();
       await signIn(csrf, req, res, user.id);
       res.json(user);
     },
@@ -83,8 +105,14 @@ export const authRoutes: ApiRoute[] = [
     responses: { 201: User },
     errors: [409],
     handler: async ({ ctx, csrf, req, res, body }) => {
+      // An account is created only with a session to sign it in: checked first, and taken back if
+      // the store filled up meanwhile (the hashing takes a while).
+      admit(req);
       const user = await signup(ctx.db, body);
-      await signIn(csrf, req, res, user.id);
+      await signIn(csrf, req, res, user.id).catch(async (error: unknown) => {
+        await deleteNewAccount(ctx.db, user.id);
+        throw error;
+      });
       res.status(201).json(user);
     },
   }),
@@ -103,6 +131,7 @@ export const authRoutes: ApiRoute[] = [
     handler: async ({ ctx, csrf, demoEmail, req, res }) => {
       const userId = demoEmail === undefined ? undefined : await findUserIdByEmail(ctx.db, demoEmail);
       if (userId === undefined) throw new HttpError(404, MSG.demoUnavailable);
+      admit(req, userId);
       await signIn(csrf, req, res, userId);
       res.json(await findUser(ctx.db, userId));
     },

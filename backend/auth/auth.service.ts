@@ -4,7 +4,7 @@ import { normalizeUsername } from '../../contract/usernames.ts';
 import type { User } from '../../contract/users.ts';
 import type { DB, UserRow } from '../../db/schema.ts';
 import { HttpError, unauthorized } from '../errors.ts';
-import { burnVerifyTime, hashPassword, verifyPassword } from './passwords.ts';
+import { burnVerifyTime, hashPassword, isRefusedPassword, verifyPassword } from './passwords.ts';
 import { usernameSkeleton } from '../../db/username-skeleton.ts';
 
 function toUser(row: Pick<UserRow, 'id' | 'username' | 'email' | 'first_name'>): User {
@@ -38,6 +38,7 @@ export async function signup(
   db: Kysely<DB>,
   input: { email: string; username: string; password: string; firstName?: string | undefined },
 ): Promise<User> {
+  if (isRefusedPassword(input.password)) throw new HttpError(400, MSG.passwordPublic, { fields: { password: MSG.passwordPublic } });
   // SignupBody has normalised the name already; doing it again keeps the stored form NFKC for any caller.
   const username = normalizeUsername(input.username);
   const skeleton = usernameSkeleton(username);
@@ -72,6 +73,11 @@ export async function signup(
     .returning(userColumns)
     .executeTakeFirstOrThrow();
   return toUser(row);
+}
+
+/** Takes back an account whose sign-up could not sign it in: it was never shown to anyone. */
+export async function deleteNewAccount(db: Kysely<DB>, id: number): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', id).execute();
 }
 
 /** The same answer for an unknown email and a wrong password, in the same time. */

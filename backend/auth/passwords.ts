@@ -12,10 +12,19 @@ const OPTIONS = { type: argon2.argon2id, memoryCost: 19 * 1024, timeCost: 2, par
 // (503) instead of waiting without end. The pool is per process, so the limit is too.
 let limit = pLimit(2);
 let maxQueued = 100;
+// Passwords that never sign anyone in here: in production, the demo's default password, which the
+// README prints, so an account seeded with it outside production cannot be entered with it.
+let refused: ReadonlySet<string> = new Set();
 
-export function configurePasswordHashing(options: { concurrency: number; queue: number }): void {
+export function configurePasswordHashing(options: { concurrency: number; queue: number; refused?: readonly string[] }): void {
   limit = pLimit(options.concurrency);
   maxQueued = options.queue;
+  refused = new Set(options.refused ?? []);
+}
+
+/** A password this server never accepts (see `refused`): sign-up asks for another. */
+export function isRefusedPassword(password: string): boolean {
+  return refused.has(password);
 }
 
 function hashingSlot<T>(work: () => Promise<T>): Promise<T> {
@@ -27,7 +36,8 @@ export function hashPassword(password: string): Promise<string> {
   return hashingSlot(() => argon2.hash(password, OPTIONS));
 }
 
-export async function verifyPassword(hash: string, password: string): Promise<boolean> {
+/** Whether `hash` is of `password`, refused or not (maintenance: is the demo's default still set?). */
+export function hashMatches(hash: string, password: string): Promise<boolean> {
   return hashingSlot(async () => {
     try {
       return await argon2.verify(hash, password);
@@ -35,6 +45,11 @@ export async function verifyPassword(hash: string, password: string): Promise<bo
       return false;
     }
   });
+}
+
+/** Whether `password` signs in with `hash`: a refused password never does (it is verified all the same, so it takes as long). */
+export async function verifyPassword(hash: string, password: string): Promise<boolean> {
+  return (await hashMatches(hash, password)) && !refused.has(password);
 }
 
 // Verifying against a real hash when the email is unknown keeps the response time the same, so

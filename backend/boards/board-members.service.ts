@@ -8,6 +8,7 @@ import type { ServiceContext } from '../context.ts';
 import { forbidden, HttpError, notFound } from '../errors.ts';
 import { boardAccess, memberIdsOf, requireOwner } from './board-access.ts';
 import { readBoard } from './boards.service.ts';
+import { hasBlocked } from '../users/blocks.service.ts';
 
 // A board's members (DESIGN §12): the owner invites collaborators by username and removes them; a
 // collaborator can leave. Every change locks the board's row (boardAccess with `lock`), like the
@@ -22,13 +23,24 @@ export async function listMembers(db: Kysely<DB>, userId: number, boardId: numbe
   const collaborators = await db
     .selectFrom('board_members')
     .innerJoin('users', 'users.id', 'board_members.user_id')
-    .select(['users.id', 'users.username'])
+    .leftJoin('users as adder', 'adder.id', 'board_members.added_by')
+    .select(['users.id', 'users.username', 'adder.id as adder_id', 'adder.username as adder_username'])
     .where('board_members.board_id', '=', boardId)
     .orderBy('board_members.added_at')
     .orderBy('board_members.user_id')
     .execute();
   return {
-    members: [{ ...owner, role: 'owner' }, ...collaborators.map((user): BoardMember => ({ ...user, role: 'collaborator' }))],
+    members: [
+      { ...owner, role: 'owner', added_by: null },
+      ...collaborators.map(
+        (row): BoardMember => ({
+          id: row.id,
+          username: row.username,
+          role: 'collaborator',
+          added_by: row.adder_id !== null && row.adder_username !== null ? { id: row.adder_id, username: row.adder_username } : null,
+        }),
+      ),
+    ],
   };
 }
 
@@ -43,7 +55,9 @@ export async function addMember(ctx: ServiceContext, userId: number, boardId: nu
       .select(['id', 'username'])
       .where((eb) => eb(eb.fn('lower', ['username']), '=', eb.fn('lower', [eb.val(username)])))
       .executeTakeFirst();
-    if (!user) throw notFound('User');
+    // Someone who blocked this owner gets the same answer as a name nobody has: the owner is not
+    // told they were blocked (docs/board-sharing.md).
+    if (!user || (user.id !== access.ownerId && (await hasBlocked(trx, user.id, userId)))) throw notFound('User');
     if (user.id === access.ownerId) throw conflict(MSG.boardMemberAlready);
     const { count } = await trx
       .selectFrom('board_members')
@@ -52,14 +66,15 @@ export async function addMember(ctx: ServiceContext, userId: number, boardId: nu
       .executeTakeFirstOrThrow();
     const inserted = await trx
       .insertInto('board_members')
-      .values({ board_id: boardId, user_id: user.id })
+      .values({ board_id: boardId, user_id: user.id, added_by: userId })
       .onConflict((oc) => oc.columns(['board_id', 'user_id']).doNothing())
       .returning('user_id')
       .executeTakeFirst();
     if (!inserted) throw conflict(MSG.boardMemberAlready);
     // Counted before the insert, under the board's lock: no two invitations can both take the last place.
     if (Number(count) >= LIMITS.boardCollaborators) throw conflict(MSG.boardMembersFull);
-    const member: BoardMember = { ...user, role: 'collaborator' };
+    const adder = await trx.selectFrom('users').select(['id', 'username']).where('id', '=', userId).executeTakeFirstOrThrow();
+    const member: BoardMember = { ...user, role: 'collaborator', added_by: adder };
     const board = await readBoard(trx, boardId, userId);
     const memberIds = await memberIdsOf(trx, boardId, access.ownerId);
     const seq = await recordChange(trx, 'board:member-added', { boardId, member, board }, { userIds: memberIds });

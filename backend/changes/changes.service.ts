@@ -66,7 +66,12 @@ export async function pruneChanges(db: Kysely<DB>, retentionHours: number): Prom
       .where('created_at', '<', cutoff)
       .executeTakeFirst();
     if (last?.seq == null) return 0;
-    const deleted = await trx.deleteFrom('changes').where('seq', '<=', last.seq).executeTakeFirst();
+    // Rows locked in seq order, as an edit's or a deletion's rewrite of earlier rows locks them
+    // (change-log.ts supersedeChanges): two transactions taking locks in one order cannot deadlock.
+    const deleted = await trx
+      .deleteFrom('changes')
+      .where('seq', 'in', (eb) => eb.selectFrom('changes').select('seq').where('seq', '<=', last.seq).orderBy('seq').forUpdate())
+      .executeTakeFirst();
     // Last, so writers wait for this row lock only for the commit.
     await trx
       .updateTable('change_counter')

@@ -1,9 +1,9 @@
 import { migrateToLatest } from '../../db/migrate.ts';
 import { openDatabase } from '../../db/connect.ts';
-import { seedDemoData } from '../../db/seed.ts';
+import { replaceDemoPassword, seedDemoData } from '../../db/seed.ts';
 import { pino } from 'pino';
-import { hashPassword } from '../auth/passwords.ts';
-import { loadConfig } from '../config.ts';
+import { hashMatches, hashPassword } from '../auth/passwords.ts';
+import { DEV_DEMO_PASSWORD, loadConfig } from '../config.ts';
 import { EventBus } from '../events/event-bus.ts';
 import { queueImports } from '../images/import-job.ts';
 import { createMediaStorage } from '../images/storage.ts';
@@ -42,6 +42,12 @@ try {
       await jobs.stop(0);
     }
     console.log(seeded ? `Seeded demo data: ${seeded.pins.length} pins (demo login: ${config.demo.email}).` : 'Demo data already present.');
+    // Production refuses the default demo password (loadConfig stops here without DEMO_PASSWORD);
+    // a database seeded outside production still has it, so seeding there replaces it.
+    if (!seeded && config.env === 'production') {
+      const replaced = await replaceDemoPassword(database.db, { email: config.demo.email, from: DEV_DEMO_PASSWORD, to: config.demo.password, verify: hashMatches, hashPassword });
+      if (replaced) console.log('The demo account had the default password: it now has DEMO_PASSWORD.');
+    }
   }
 } finally {
   await database.close();

@@ -3,7 +3,7 @@ import type { Comment, CommentList } from '../../contract/comments.ts';
 import type { PageParams } from '../../contract/paging.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../context.ts';
-import { inTransaction, PUBLIC, recordChange } from '../changes/change-log.ts';
+import { inTransaction, PUBLIC, recordChange, supersedeChanges } from '../changes/change-log.ts';
 import { forbidden, notFound } from '../errors.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
 import { keyset } from '../paging/keyset.ts';
@@ -82,6 +82,8 @@ export async function updateComment(ctx: ServiceContext, userId: number, id: num
       .executeTakeFirst();
     if (!updated) throw notFound('Comment');
     const changed = await getComment(db, id);
+    // The log's earlier rows of this comment stop carrying the old text (docs/change-log.md).
+    await supersedeChanges(db, { commentEdited: changed });
     return { comment: changed, seq: await recordChange(db, 'comment:updated', { comment: changed }, PUBLIC) };
   });
   ctx.events.publish('comment.updated', { comment, seq });
@@ -98,6 +100,7 @@ export async function deleteComment(ctx: ServiceContext, userId: number, id: num
       .returning('pin_id')
       .executeTakeFirst();
     if (!deleted) throw notFound('Comment');
+    await supersedeChanges(db, { commentDeleted: id });
     return { pinId: deleted.pin_id, seq: await recordChange(db, 'comment:deleted', { commentId: id, pinId: deleted.pin_id }, PUBLIC) };
   });
   ctx.events.publish('comment.deleted', { commentId: id, pinId, seq });

@@ -44,3 +44,20 @@ export function ownHosts(req: IncomingMessage, policy: OriginPolicy): string[] {
   if (host) hosts.push(host);
   return hosts;
 }
+
+/** A host as a CSP source may name it: a forged Host header must not add directives. */
+const PLAIN_HOST = /^[A-Za-z0-9.-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$/;
+
+/**
+ * What the page may connect to besides 'self' (CSP connect-src): the configured public origins and
+ * their WebSocket origins; without them, the WebSocket of the host the page was loaded from. Some
+ * browsers do not count ws: and wss: as 'self', so the socket's origin is named; never a bare
+ * `ws:`/`wss:`, which would let a script send data to any host.
+ */
+export function connectSources(req: IncomingMessage, policy: OriginPolicy): string[] {
+  if (policy.publicOrigins.length > 0) {
+    return policy.publicOrigins.flatMap((origin) => [origin, origin.replace(/^http/, 'ws')]);
+  }
+  const host = requestHost(req, policy);
+  return host !== undefined && PLAIN_HOST.test(host) ? [`ws://${host}`, `wss://${host}`] : [];
+}

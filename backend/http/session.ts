@@ -3,11 +3,13 @@ import session, { type Store } from 'express-session';
 import { RedisStore } from 'connect-redis';
 import type { Redis } from 'ioredis';
 import { CachedSessionStore } from './cached-session-store.ts';
-import { BoundedMemoryStore } from './memory-session-store.ts';
+import { BoundedMemoryStore, type SessionAdmission } from './memory-session-store.ts';
 
 declare module 'express-session' {
   interface SessionData {
     userId: number;
+    /** The client address that signed in (per /56 for IPv6): the embedded store bounds sessions per address. */
+    address: string;
   }
 }
 
@@ -21,12 +23,17 @@ const SESSION_CACHE_MAX = 50_000;
  * Sessions live in Redis when it is configured (shared by every instance, remembered briefly in
  * process), otherwise in a bounded in-process store that never makes room by signing someone out.
  */
-export function createSessionStore(options: { redis?: Redis | undefined; memoryMax: number; perUser: number }): Store {
+export function createSessionStore(options: { redis?: Redis | undefined; memoryMax: number; perUser: number; perAddress: number }): Store {
   if (options.redis) {
     const redisStore = new RedisStore({ client: options.redis, prefix: 'pinboard:sess:', disableTouch: true });
     return new CachedSessionStore(redisStore, { ttlMs: SESSION_CACHE_MS, max: SESSION_CACHE_MAX });
   }
-  return new BoundedMemoryStore({ max: options.memoryMax, perUser: options.perUser });
+  return new BoundedMemoryStore({ max: options.memoryMax, perUser: options.perUser, perAddress: options.perAddress });
+}
+
+/** What a sign-in asks before it changes anything: the bounded store answers, Redis takes every session. */
+export function sessionAdmission(store: Store): SessionAdmission {
+  return store instanceof BoundedMemoryStore ? store : { admit() {} };
 }
 
 /**

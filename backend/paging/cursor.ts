@@ -30,8 +30,11 @@ export function createCursorCodec(sessionSecret: string): CursorCodec {
     decode(scope, cursor, schema) {
       const [payload, signature, extra] = cursor.split('.');
       if (!payload || !signature || extra !== undefined) throw invalid();
-      const given = Buffer.from(signature, 'base64url');
-      const expected = sign(payload);
+      // Compared as text, not as decoded bytes: base64 decoders skip padding and the unused low
+      // bits of the last character, so several spellings decode to the same bytes. Exactly one
+      // spelling of a cursor is valid.
+      const given = Buffer.from(signature);
+      const expected = Buffer.from(sign(payload).toString('base64url'));
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
       let parsed: unknown;
       try {

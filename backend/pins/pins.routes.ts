@@ -61,8 +61,9 @@ export const pinRoutes: ApiRoute[] = [
     idempotent: true,
     handler: async ({ ctx, originPolicy, req, res, body, userId, operation }) => {
       // The schema judged the address on its own; an absolute URL naming this very site is held to
-      // the same-site rule too, which needs the request to know the site's names.
-      if (!isAllowedImageUrl(body.imageUrl, ownHosts(req, originPolicy))) {
+      // the same-site rule too, which needs the site's names: PUBLIC_ORIGIN's, else only what the
+      // request says, which its sender chose (so then no address may reach the API, whatever host).
+      if (!isAllowedImageUrl(body.imageUrl, ownHosts(req, originPolicy), originPolicy.publicOrigins.length > 0)) {
         throw badRequest(MSG.imageUrlInvalid, { imageUrl: MSG.imageUrlInvalid });
       }
       await withIdempotency(ctx, req, res, {

@@ -9,7 +9,7 @@ import { MSG } from '../../contract/messages.ts';
 import { importGroup, REFUSED_ADDRESS } from '../images/import-policy.ts';
 import { imageOf, MEDIA_PATH, parseMediaKey, toPinImage } from '../images/media-urls.ts';
 import { refusedUpFront } from '../images/safe-fetch.ts';
-import { inTransaction, PUBLIC, recordChange } from '../changes/change-log.ts';
+import { inTransaction, PUBLIC, recordChange, supersedeChanges } from '../changes/change-log.ts';
 import { forbidden, HttpError, notFound } from '../errors.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
 import { keyset } from '../paging/keyset.ts';
@@ -214,6 +214,8 @@ export async function updatePin(
       .executeTakeFirst();
     if (!updated) throw notFound('Pin');
     const changed = await getPin(db, id);
+    // The log's earlier rows of this pin stop carrying the old text (docs/change-log.md).
+    await supersedeChanges(db, { pinEdited: changed });
     return { pin: changed, seq: await recordChange(db, 'pin:updated', { pin: changed }, PUBLIC) };
   });
   ctx.events.publish('pin.updated', { pin, seq });
@@ -230,6 +232,8 @@ export async function deletePin(ctx: ServiceContext, userId: number, id: number)
       .returning('id')
       .executeTakeFirst();
     if (!deleted) throw notFound('Pin');
+    // Its text, and its comments', leaves the log with it; the deletion is logged by id only.
+    await supersedeChanges(db, { pinDeleted: id });
     return recordChange(db, 'pin:deleted', { pinId: id }, PUBLIC);
   });
   ctx.events.publish('pin.deleted', { pinId: id, ownerId: userId, seq });

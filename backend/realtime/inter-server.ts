@@ -10,4 +10,6 @@ export interface InterServerEvents {
   'session:forget': (sessionId: string, forgotten: (ok: true) => void) => void;
   /** A personal access token was revoked (its secret's sha256); acknowledged like `session:forget`. */
   'token:forget': (secretHash: string, forgotten: (ok: true) => void) => void;
+  /** A member left a board (`userId`), or the board is gone (null): drop their presence there. */
+  'presence:evict': (boardId: number, userId: number | null) => void;
 }

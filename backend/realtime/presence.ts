@@ -1,14 +1,19 @@
 import type { WatchAck } from '../../contract/events.ts';
 import { PRESENCE_LIMITS, PRESENCE_MESSAGES, PresencePayload, type PresentUser } from '../../contract/presence.ts';
 import type { IO, PinboardSocket } from './gateway.ts';
+import { PresenceEmitter, presenceRoom } from './presence-emitter.ts';
+import { PresenceHoldings } from './presence-holdings.ts';
 import type { PresenceEntry, PresenceKey, PresenceState, PresenceStore } from './presence-store.ts';
-import { pinRoom } from './rooms.ts';
+import { userRoom } from './rooms.ts';
 
-// Presence over sockets (DESIGN §12): `presence:join` / `presence:leave` and disconnects update
-// the store (./presence-store.ts), and the new state is emitted to the pin's or board's room at
-// most once per `emitIntervalMs` per target and instance. This instance refreshes its own sockets'
-// entries every `heartbeatMs` (one script call per few hundred sockets, not one per socket), which also notices
-// entries that expired (an instance that crashed) and emits the lower count.
+// Presence over sockets (docs/presence.md): `presence:join` / `presence:leave` and disconnects
+// update the store (./presence-store.ts), and the new state is emitted (./presence-emitter.ts).
+// This instance refreshes its own sockets' entries every `heartbeatMs` (one script call per few
+// hundred sockets, not one per socket), which also notices entries that expired (an instance that
+// crashed) and emits the lower count, and drops board entries whose user is no longer a member.
+//
+// Board presence follows membership: every join asks, a removal or a board's deletion makes the
+// sockets concerned leave on every instance at once (`evict`), and the heartbeat asks again.
 //
 // Never a cluster-wide socket scan: the count is in the store. A store failure (Redis down) is
 // logged and otherwise ignored: joins are still acked and remembered here, and the next heartbeat
@@ -20,40 +25,20 @@ export interface PresenceOptions {
   heartbeatMs: number;
   /** Least time between two emits for one pin or board (per instance). */
   emitIntervalMs?: number;
+  /** Other instances share the adapter (Redis): evictions are told to them too. */
+  peers: boolean;
   isBoardMember(boardId: number, userId: number): Promise<boolean>;
+  /** Of these (board, user) pairs, the ones that are still a member of the board (as `board:user`). */
+  boardMemberships(pairs: ReadonlyArray<{ boardId: number; userId: number }>): Promise<Set<string>>;
   usernames(ids: readonly number[]): Promise<PresentUser[]>;
   onError(error: unknown, context: string): void;
 }
 
-/** The room of a pin's or board's presence subscribers (joined with `presence:join`). */
-export const presenceRoom = (key: PresenceKey) => `presence:${key.kind}:${key.id}`;
-const targetName = (key: PresenceKey) => `${key.kind}:${key.id}`;
-
-interface Target {
-  key: PresenceKey;
-  /** This instance's present sockets. */
-  entries: Map<string, PresenceEntry>;
-  /** What was last emitted (or sent) for it, to tell whether a heartbeat found a change. */
-  lastState: string | undefined;
-}
-
-interface Cooldown {
-  timer: ReturnType<typeof setTimeout>;
-  /** Something changed since the last emit: emit again when the cooldown ends. */
-  dirty: boolean;
-}
-
-const signature = (state: PresenceState) => `${state.count}|${state.userIds.join(',')}`;
-
 export class PresenceService {
   readonly #io: IO;
   readonly #options: PresenceOptions;
-  readonly #emitIntervalMs: number;
-  /** Socket id → the targets it is present on. */
-  readonly #bySocket = new Map<string, Map<string, PresenceKey>>();
-  /** Targets with at least one present socket on this instance. */
-  readonly #targets = new Map<string, Target>();
-  readonly #cooldowns = new Map<string, Cooldown>();
+  readonly #emitter: PresenceEmitter;
+  readonly #holdings: PresenceHoldings;
   /** Per socket, its presence operations one after the other: a leave never overtakes its join. */
   readonly #queues = new Map<string, Promise<void>>();
   readonly #heartbeat: ReturnType<typeof setInterval>;
@@ -66,32 +51,57 @@ export class PresenceService {
   constructor(io: IO, options: PresenceOptions) {
     this.#io = io;
     this.#options = options;
-    this.#emitIntervalMs = options.emitIntervalMs ?? 1000;
+    this.#holdings = new PresenceHoldings((key) => this.#emitter.forget(key));
+    this.#emitter = new PresenceEmitter(io, {
+      emitIntervalMs: options.emitIntervalMs ?? 1000,
+      read: (key) => options.store.read(key),
+      usernames: options.usernames,
+      present: (key) => this.#holdings.target(key) !== undefined,
+      onError: (error, context) => this.#logError(error, context),
+    });
     this.#heartbeat = setInterval(() => void this.#beat(), options.heartbeatMs);
     this.#heartbeat.unref();
+    io.sockets.on('presence:evict', this.#evictFromPeer);
   }
+
+  /** Another instance evicted a member (or a deleted board's viewers): drop what this one holds. */
+  readonly #evictFromPeer = (boardId: unknown, userId: unknown): void => {
+    if (Number.isSafeInteger(boardId) && (userId === null || Number.isSafeInteger(userId))) this.#evictHere(boardId as number, userId as number | null);
+  };
 
   /** Serves one socket's presence messages; its disconnect leaves everything. */
   attach(socket: PinboardSocket): void {
     socket.on('presence:join', (payload, ack) => void this.#onMessage(socket, 'join', payload, ack));
     socket.on('presence:leave', (payload, ack) => void this.#onMessage(socket, 'leave', payload, ack));
     socket.on('disconnect', () => {
-      this.#enqueue(socket.id, () => this.#leaveAll(socket));
+      void this.#enqueue(socket.id, () => this.#leaveAll(socket));
     });
+  }
+
+  /**
+   * `userId` is no longer a member of the board (or, without a user, the board is gone): their
+   * sockets leave its presence room on every instance through the adapter, and every instance drops
+   * the entries it holds for them, so the others see them go at once.
+   */
+  evict(boardId: number, userId?: number): void {
+    const room = presenceRoom({ kind: 'board', id: boardId });
+    this.#io.in(userId === undefined ? room : userRoom(userId)).socketsLeave(room);
+    if (this.#options.peers) this.#io.serverSideEmit('presence:evict', boardId, userId ?? null);
+    this.#evictHere(boardId, userId ?? null);
   }
 
   /** Stops the heartbeat and waits (bounded by the caller) for pending operations. */
   async close(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#heartbeat);
-    for (const cooldown of this.#cooldowns.values()) clearTimeout(cooldown.timer);
-    this.#cooldowns.clear();
+    this.#io.sockets.off('presence:evict', this.#evictFromPeer);
+    this.#emitter.close();
     await Promise.all([...this.#queues.values()]);
   }
 
   /** Pins and boards present on this instance, and sockets present (the benchmark and tests read these). */
   stats(): { targets: number; sockets: number } {
-    return { targets: this.#targets.size, sockets: this.#bySocket.size };
+    return this.#holdings.stats();
   }
 
   #enqueue(socketId: string, run: () => Promise<void>): Promise<void> {
@@ -125,53 +135,65 @@ export class PresenceService {
   }
 
   async #join(socket: PinboardSocket, key: PresenceKey): Promise<WatchAck> {
-    const name = targetName(key);
-    const held = this.#bySocket.get(socket.id);
-    if (held?.has(name)) {
+    const present = this.#holdings.holds(socket.id, key);
+    if (!present && this.#holdings.count(socket.id) >= PRESENCE_LIMITS.targetsPerSocket) return { ok: false, error: PRESENCE_MESSAGES.tooMany };
+    const { userId } = socket.data;
+    // Asked at every join, a repeated one too: a member removed since must not be answered `ok`.
+    // Anonymous sockets and non-members learn nothing about the board, not even that it exists.
+    if (key.kind === 'board' && (userId === undefined || !(await this.#options.isBoardMember(key.id, userId)))) {
+      if (present) await this.#leave(socket, key);
+      return { ok: false, error: PRESENCE_MESSAGES.boardNotFound };
+    }
+    if (present) {
       // Already present: answer as a first join would, with the state as it is now.
       await this.#sendState(socket, key, () => this.#options.store.read(key));
       return { ok: true };
     }
-    if ((held?.size ?? 0) >= PRESENCE_LIMITS.targetsPerSocket) return { ok: false, error: PRESENCE_MESSAGES.tooMany };
-    const { userId } = socket.data;
-    if (key.kind === 'board') {
-      // Anonymous sockets and non-members learn nothing about the board, not even that it exists.
-      if (userId === undefined || !(await this.#options.isBoardMember(key.id, userId))) return { ok: false, error: PRESENCE_MESSAGES.boardNotFound };
-    }
     // Gone while the membership was checked: nothing may be recorded for it any more.
     if (!socket.connected || this.#closed) return { ok: true };
     const entry: PresenceEntry = { socketId: socket.id, userId };
-    this.#remember(socket.id, key, entry);
+    this.#holdings.add(key, entry);
     await socket.join(presenceRoom(key));
     await this.#sendState(socket, key, () => this.#options.store.join(key, entry), true);
     return { ok: true };
   }
 
   async #leave(socket: PinboardSocket, key: PresenceKey): Promise<WatchAck> {
-    const name = targetName(key);
-    if (!this.#bySocket.get(socket.id)?.has(name)) return { ok: true }; // not present: nothing to do
-    this.#forget(socket.id, name);
+    if (!this.#holdings.holds(socket.id, key)) return { ok: true }; // not present: nothing to do
+    this.#holdings.remove(socket.id, key);
     await socket.leave(presenceRoom(key));
     await this.#storeLeave(key, { socketId: socket.id, userId: socket.data.userId });
     return { ok: true };
   }
 
   async #leaveAll(socket: PinboardSocket): Promise<void> {
-    const held = this.#bySocket.get(socket.id);
-    if (!held) return;
-    this.#bySocket.delete(socket.id);
     const entry: PresenceEntry = { socketId: socket.id, userId: socket.data.userId };
-    await Promise.all(
-      [...held].map(([name, key]) => {
-        this.#forgetTarget(name, socket.id);
-        return this.#storeLeave(key, entry);
-      }),
-    );
+    await Promise.all(this.#holdings.removeSocket(socket.id).map((key) => this.#storeLeave(key, entry)));
+  }
+
+  /**
+   * This instance's sockets present on the board (of `userId`, or all) leave it, each in its own
+   * queue after whatever it was doing (a join being checked completes first, then is undone).
+   */
+  #evictHere(boardId: number, userId: number | null): void {
+    const key: PresenceKey = { kind: 'board', id: boardId };
+    const namespace = this.#io.of('/');
+    const socketIds = new Set(this.#holdings.target(key)?.entries.keys());
+    // The user's every socket here, not only those already present: a join still being checked
+    // is queued before this leave, so it is undone as soon as it is done.
+    if (userId !== null) {
+      for (const id of socketIds) if (namespace.sockets.get(id)?.data.userId !== userId) socketIds.delete(id);
+      for (const id of namespace.adapter.rooms.get(userRoom(userId)) ?? []) socketIds.add(id);
+    }
+    for (const id of socketIds) {
+      const socket = namespace.sockets.get(id);
+      if (socket) void this.#enqueue(id, () => this.#leave(socket, key).then(() => undefined));
+    }
   }
 
   async #storeLeave(key: PresenceKey, entry: PresenceEntry): Promise<void> {
     try {
-      this.#changed(key, await this.#options.store.leave(key, entry));
+      this.#emitter.changed(key, await this.#options.store.leave(key, entry));
     } catch (error) {
       // The entry expires by itself within the TTL (this instance no longer refreshes it).
       this.#logError(error, 'presence leave');
@@ -190,90 +212,21 @@ export class PresenceService {
       this.#logError(error, 'presence join');
       return;
     }
-    if (key.kind === 'pin') socket.emit('presence', { pinId: key.id, viewers: state.count });
-    else socket.emit('board:presence', { boardId: key.id, users: await this.#users(state) });
-    if (changed) this.#changed(key, state);
-  }
-
-  #remember(socketId: string, key: PresenceKey, entry: PresenceEntry): void {
-    const name = targetName(key);
-    let held = this.#bySocket.get(socketId);
-    if (!held) this.#bySocket.set(socketId, (held = new Map()));
-    held.set(name, key);
-    let target = this.#targets.get(name);
-    if (!target) this.#targets.set(name, (target = { key, entries: new Map(), lastState: undefined }));
-    target.entries.set(socketId, entry);
-  }
-
-  #forget(socketId: string, name: string): void {
-    const held = this.#bySocket.get(socketId);
-    held?.delete(name);
-    if (held?.size === 0) this.#bySocket.delete(socketId);
-    this.#forgetTarget(name, socketId);
-  }
-
-  #forgetTarget(name: string, socketId: string): void {
-    const target = this.#targets.get(name);
-    target?.entries.delete(socketId);
-    if (target?.entries.size === 0) this.#targets.delete(name);
+    await this.#emitter.sendTo(socket, key, state);
+    if (changed) this.#emitter.changed(key, state);
   }
 
   /**
-   * A target's state changed: emit it now unless one was emitted within the interval; then
-   * changes during the interval are emitted (read afresh) once it ends.
+   * Drops board entries whose user is no longer a member (a removal whose eviction was lost, a
+   * board deleted meanwhile), then refreshes this instance's entries, one store call per few
+   * hundred; a changed state is emitted.
    */
-  #changed(key: PresenceKey, state: PresenceState): void {
-    const name = targetName(key);
-    const cooldown = this.#cooldowns.get(name);
-    if (cooldown) {
-      cooldown.dirty = true;
-      return;
-    }
-    this.#startCooldown(name, key);
-    void this.#broadcast(key, state);
-  }
-
-  #startCooldown(name: string, key: PresenceKey): void {
-    if (this.#closed) return;
-    const cooldown: Cooldown = {
-      dirty: false,
-      timer: setTimeout(() => {
-        this.#cooldowns.delete(name);
-        if (!cooldown.dirty) return;
-        this.#startCooldown(name, key);
-        this.#options.store.read(key).then(
-          (state) => this.#broadcast(key, state),
-          (error: unknown) => this.#logError(error, 'presence read'),
-        );
-      }, this.#emitIntervalMs),
-    };
-    cooldown.timer.unref();
-    this.#cooldowns.set(name, cooldown);
-  }
-
-  async #broadcast(key: PresenceKey, state: PresenceState): Promise<void> {
-    const target = this.#targets.get(targetName(key));
-    if (target) target.lastState = signature(state);
-    try {
-      // A pin's count goes to its watchers too (room pin:<id>); one emit to both rooms reaches a
-      // socket in both once.
-      if (key.kind === 'pin') this.#io.to([pinRoom(key.id), presenceRoom(key)]).emit('presence', { pinId: key.id, viewers: state.count });
-      else this.#io.to(presenceRoom(key)).emit('board:presence', { boardId: key.id, users: await this.#users(state) });
-    } catch (error) {
-      this.#logError(error, 'presence emit');
-    }
-  }
-
-  #users(state: PresenceState): Promise<PresentUser[]> {
-    return this.#options.usernames(state.userIds);
-  }
-
-  /** Refreshes this instance's entries, one store call per target; a changed state is emitted. */
   async #beat(): Promise<void> {
     if (this.#beating || this.#closed) return;
     this.#beating = true;
     try {
-      const targets = [...this.#targets.values()];
+      await this.#dropFormerMembers();
+      const targets = this.#holdings.targets();
       let states: PresenceState[];
       try {
         states = await this.#options.store.refresh(targets.map((target) => ({ key: target.key, entries: [...target.entries.values()] })));
@@ -283,11 +236,35 @@ export class PresenceService {
       }
       targets.forEach((target, i) => {
         const state = states[i];
-        if (state && signature(state) !== target.lastState) this.#changed(target.key, state);
+        if (state && this.#emitter.differs(target.key, state)) this.#emitter.changed(target.key, state);
       });
     } finally {
       this.#beating = false;
     }
+  }
+
+  async #dropFormerMembers(): Promise<void> {
+    const present = this.#holdings.targets().filter((target) => target.key.kind === 'board');
+    const pairs = present.flatMap((target) =>
+      [...target.entries.values()].flatMap((entry) => (entry.userId === undefined ? [] : [{ boardId: target.key.id, userId: entry.userId }])),
+    );
+    if (pairs.length === 0) return;
+    let members: Set<string>;
+    try {
+      members = await this.#options.boardMemberships(pairs);
+    } catch (error) {
+      this.#logError(error, 'presence membership check');
+      return;
+    }
+    const leaving: Promise<void>[] = [];
+    for (const target of present) {
+      for (const entry of target.entries.values()) {
+        const socket = this.#io.of('/').sockets.get(entry.socketId);
+        const member = entry.userId !== undefined && members.has(`${target.key.id}:${entry.userId}`);
+        if (!member && socket) leaving.push(this.#enqueue(socket.id, () => this.#leave(socket, target.key).then(() => undefined)));
+      }
+    }
+    await Promise.all(leaving);
   }
 
   #logError(error: unknown, context: string): void {

@@ -8,8 +8,10 @@ import * as favoriteFunctions from './20261124_0006_favorite_functions.ts';
 import * as images from './20261125_0007_images.ts';
 import * as changesAndMembers from './20261126_0008_changes_and_members.ts';
 import * as imageReferences from './20261126_0009_image_references.ts';
+import * as boardConsent from './20261127_0010_board_consent.ts';
 import * as imagePrivacy from './20261127_0011_image_privacy.ts';
 import * as tokensAndSources from './20261127_0013_tokens_and_sources.ts';
+import * as changeRedaction from './20261127_0015_change_redaction.ts';
 import * as imports from './20261127_0021_imports.ts';
 
 // Migrations are listed here explicitly (rather than read from the folder at run time) so that the
@@ -24,8 +26,10 @@ const migrations: Record<string, Migration> = {
   '20261125_0007_images': images,
   '20261126_0008_changes_and_members': changesAndMembers,
   '20261126_0009_image_references': imageReferences,
+  '20261127_0010_board_consent': boardConsent,
   '20261127_0011_image_privacy': imagePrivacy,
   '20261127_0013_tokens_and_sources': tokensAndSources,
+  '20261127_0015_change_redaction': changeRedaction,
   '20261127_0021_imports': imports,
 };
 

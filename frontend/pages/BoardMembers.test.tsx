@@ -29,8 +29,8 @@ function sharedBoard(role: Board['role'], extra: Partial<Board> = {}): Board {
 }
 
 const members: BoardMember[] = [
-  { id: alice.id, username: 'alice', role: 'owner' },
-  { id: bob.id, username: 'bob', role: 'collaborator' },
+  { id: alice.id, username: 'alice', role: 'owner', added_by: null },
+  { id: bob.id, username: 'bob', role: 'collaborator', added_by: { id: alice.id, username: 'alice' } },
 ];
 
 describe('the members dialog, as the owner', () => {
@@ -43,7 +43,7 @@ describe('the members dialog, as the owner', () => {
         'GET /api/users/': (call) => ({
           body: { users: [bob, carol].filter((u) => u.username.startsWith(call.query.get('q') ?? '')).map((u) => ({ id: u.id, username: u.username })) },
         }),
-        'POST /api/boards/3/members': (call) => ({ status: 201, body: { id: carol.id, username: (call.body as { username: string }).username, role: 'collaborator' } }),
+        'POST /api/boards/3/members': (call) => ({ status: 201, body: { id: carol.id, username: (call.body as { username: string }).username, role: 'collaborator', added_by: { id: alice.id, username: 'alice' } } }),
         'DELETE /api/boards/3/members/2': { body: { message: 'Member removed from board', board_id: 3, user_id: 2 } },
       },
     });
@@ -174,7 +174,7 @@ describe('live', () => {
     const s = await socket();
     act(() => s.serverConnect());
     // Someone else's removal only changes the avatars.
-    act(() => s.serverEmit('board:member-added', { boardId: 3, member: { id: carol.id, username: 'carol', role: 'collaborator' }, board: sharedBoard('collaborator', { members: [...sharedBoard('collaborator').members, { id: carol.id, username: 'carol' }], member_count: 3 }), seq: 5 }));
+    act(() => s.serverEmit('board:member-added', { boardId: 3, member: { id: carol.id, username: 'carol', role: 'collaborator', added_by: { id: alice.id, username: 'alice' } }, board: sharedBoard('collaborator', { members: [...sharedBoard('collaborator').members, { id: carol.id, username: 'carol' }], member_count: 3 }), seq: 5 }));
     expect(await screen.findByRole('img', { name: 'Shared with 3 people: alice, bob, carol' })).toBeTruthy();
     act(() => s.serverEmit('board:member-removed', { boardId: 3, userId: carol.id, seq: 6 }));
     expect(await screen.findByRole('img', { name: 'Shared with 2 people: alice, bob' })).toBeTruthy();
@@ -191,7 +191,7 @@ describe('live', () => {
     expect(await screen.findByText('No boards found.')).toBeTruthy();
     const s = await socket();
     act(() => s.serverConnect());
-    act(() => s.serverEmit('board:member-added', { boardId: 3, member: { id: carol.id, username: 'carol', role: 'collaborator' }, board: sharedBoard('collaborator', { member_count: 3 }), seq: 9 }));
+    act(() => s.serverEmit('board:member-added', { boardId: 3, member: { id: carol.id, username: 'carol', role: 'collaborator', added_by: { id: alice.id, username: 'alice' } }, board: sharedBoard('collaborator', { member_count: 3 }), seq: 9 }));
     expect(await screen.findByText('Together')).toBeTruthy();
     expect(screen.getByText('Shared')).toBeTruthy();
   });

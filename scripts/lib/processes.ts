@@ -1,6 +1,7 @@
 import { type ChildProcess, fork, type StdioOptions } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { createServer, type Server, type Socket, connect } from 'node:net';
+import path from 'node:path';
 
 export interface InstanceStats {
   /** Memory after a forced GC (process.memoryUsage()), in bytes. */
@@ -44,6 +45,8 @@ export interface AppProcessOptions {
    * the production log level without printing, or holding in memory, a line per request.
    */
   logFile?: string;
+  /** Run in this working folder (relative paths in the environment, such as ./data, resolve there). */
+  cwd?: string;
 }
 
 export interface AppProcess {
@@ -70,7 +73,8 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts `node backend/main.ts` as its own process (own event loop and heap), ready when listening. */
-export async function startAppProcess(env: Record<string, string>, options: AppProcessOptions = {}): Promise<AppProcess> {
+/** `env` is added to this process's environment; a variable given as undefined is left out. */
+export async function startAppProcess(env: Record<string, string | undefined>, options: AppProcessOptions = {}): Promise<AppProcess> {
   const port = options.port ?? (await freePort());
   const piped = options.name !== undefined;
   const logFd = options.logFile === undefined ? undefined : openSync(options.logFile, 'a');
@@ -78,8 +82,9 @@ export async function startAppProcess(env: Record<string, string>, options: AppP
   const stdio: StdioOptions = [piped ? 'pipe' : 'inherit', logFd ?? (piped ? 'pipe' : 'inherit'), piped ? 'pipe' : 'inherit', 'ipc'];
   let child: ChildProcess;
   try {
-    child = fork(options.entry ?? 'backend/main.ts', [], {
-      env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port) },
+    child = fork(path.resolve(options.entry ?? 'backend/main.ts'), [], {
+      ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+      env: Object.fromEntries(Object.entries({ ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port) }).filter(([, value]) => value !== undefined)),
       execArgv: ['--expose-gc', ...(options.execArgv ?? [])],
       stdio,
     });

@@ -144,6 +144,7 @@ const VALID: Record<string, () => unknown> = {
   sourceUrl: () => 'https://example.com/page',
   scope: () => 'read',
   expiresInDays: () => 30,
+  userId: () => ids.user,
 };
 
 /** Inputs where a NUL character can be stored safely: hashed passwords never reach a text column. */

@@ -106,13 +106,15 @@ describe('members', () => {
     const third = await signUpUser(server.url, 'thr');
     const added = await s.owner.client.post<BoardMember>(`/api/boards/${s.board.id}/members`, { username: `  ${third.user.username.toUpperCase()} ` });
     expect(added.status).toBe(201);
-    expect(added.body).toEqual({ id: third.user.id, username: third.user.username, role: 'collaborator' });
+    // Each member says who added them (null for the owner): an invitee can tell who put them there.
+    const addedBy = { id: s.owner.user.id, username: s.owner.user.username };
+    expect(added.body).toEqual({ id: third.user.id, username: third.user.username, role: 'collaborator', added_by: addedBy });
     const { body } = await s.collaborator.client.get<BoardMembers>(`/api/boards/${s.board.id}/members`);
     expect(body).toEqual({
       members: [
-        { id: s.owner.user.id, username: s.owner.user.username, role: 'owner' },
-        { id: s.collaborator.user.id, username: s.collaborator.user.username, role: 'collaborator' },
-        { id: third.user.id, username: third.user.username, role: 'collaborator' },
+        { id: s.owner.user.id, username: s.owner.user.username, role: 'owner', added_by: null },
+        { id: s.collaborator.user.id, username: s.collaborator.user.username, role: 'collaborator', added_by: addedBy },
+        { id: third.user.id, username: third.user.username, role: 'collaborator', added_by: addedBy },
       ],
     });
   });

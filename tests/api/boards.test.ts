@@ -68,6 +68,38 @@ describe('boards', () => {
     expect((await client.post(`/api/boards/${board.id}/pins`, { pin_id: 999999 })).status).toBe(404);
   });
 
+  test('names with characters a reader cannot see (bidi overrides, zero-width, controls) are refused on create and rename; emoji are fine', async () => {
+    const { client } = await signUpUser(server.url);
+    const message = 'Board name cannot contain invisible or control characters.';
+    const hidden = [
+      'Family \u202Egpj.exe', // right-to-left override: shows reversed
+      'Trips\u2066 isolate', // left-to-right isolate
+      'Photos\u200B', // zero-width space (not trimmed)
+      'Zero\u200Dwidth joiner', // a joiner outside an emoji
+      'Soft\u00ADhyphen',
+      'Line\nbreak',
+      'Bell\u0007',
+      'Hangul\u3164filler',
+      'B\uFEFFOM', // a byte-order mark inside (at the ends it is trimmed like a space)
+    ];
+    for (const name of hidden) {
+      const res = await client.post<ErrorBody>('/api/boards/', { name });
+      expect(res.status, JSON.stringify(name)).toBe(400);
+      expect(res.body).toEqual({ message, errors: [message], fields: { name: message } });
+    }
+    expect((await client.get<BoardList>('/api/boards/')).body.boards).toEqual([]);
+    const board = (await client.post<Board>('/api/boards/', { name: 'Plain' })).body;
+    const renamed = await client.patch<ErrorBody>(`/api/boards/${board.id}`, { name: 'Plain\u202E' });
+    expect(renamed.status).toBe(400);
+    expect(renamed.body.fields).toEqual({ name: message });
+    // Emoji keep the joiners they are made of: ❤️ (U+FE0F), 👩‍💻 (U+200D), a skin tone.
+    for (const name of ['Love \u2764\uFE0F', '\u{1F469}\u200D\u{1F4BB} Desk setups', '\u{1F44D}\u{1F3FD} Yes', 'Café, "quotes" & ünïcödé — 日本']) {
+      const res = await client.post<Board>('/api/boards/', { name });
+      expect(res.status, JSON.stringify(name)).toBe(201);
+      expect(res.body.name).toBe(name);
+    }
+  });
+
   test('rename → 200 board; blank rename refused', async () => {
     const { client } = await signUpUser(server.url);
     const board = (await client.post<Board>('/api/boards/', { name: 'Old' })).body;

@@ -113,3 +113,59 @@ test('X-Forwarded-For from an untrusted peer is ignored: rotating it does not do
     await direct.stop();
   }
 });
+
+// Attempts sent at once must be counted before any password is checked: a limit read before the
+// check and written after it lets a burst through whole. Both counters are shared through Redis
+// when there is one, and held in process otherwise: both are run here.
+describe.each([
+  { mode: 'in process', redis: false },
+  { mode: 'Redis', redis: true },
+])('simultaneous attempts ($mode)', ({ redis }) => {
+  let burst: TestServer;
+  beforeAll(async () => {
+    burst = await startServer({
+      redis,
+      env: { TRUST_PROXY: 'loopback', LOGIN_FAILURES_PER_ADDRESS: '3', LOGIN_FAILURES_PER_ACCOUNT: '4', LOGIN_DELAY_MAX_SECONDS: '1', LOGIN_QUEUE_MAX_SECONDS: '2' },
+    });
+  });
+  afterAll(() => burst?.stop());
+
+  function attempt(address: string, email: string, password: string) {
+    return new ApiClient(burst.url).request<ErrorBody>('POST', '/api/auth/login', { json: { email, password }, headers: { 'x-forwarded-for': address } });
+  }
+
+  test('30 wrong passwords at once from one address: only the limit (3) are checked, the rest get 429 with Retry-After', async () => {
+    const { user } = await signUpUser(burst.url, 'burstpair');
+    const answers = await Promise.all(Array.from({ length: 30 }, () => attempt('203.0.113.40', user.email, 'wrong password')));
+    const statuses = answers.map((answer) => answer.status);
+    console.log(`30 simultaneous attempts from one address: ${statuses.filter((s) => s === 401).length} checked (401), ${statuses.filter((s) => s === 429).length} refused (429)`);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(3);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(27);
+    for (const answer of answers.filter((a) => a.status === 429)) {
+      expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(answer.body.message).toBe('Too many failed sign-in attempts. Please wait and try again.');
+    }
+  });
+
+  test('a delayed account checks one attempt per delay, whatever the number of addresses: 20 at once from 20 addresses queue or get 429', async () => {
+    const { user, password } = await signUpUser(burst.url, 'burstaccount');
+    // Past the account's threshold (4 failures) the delay doubles from 0.25 s up to its 1 s maximum.
+    for (let i = 1; i <= 7; i++) expect((await attempt(`192.0.2.${i}`, user.email, 'wrong password')).status).toBe(401);
+    const started = performance.now();
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => attempt(`198.51.100.${i + 1}`, user.email, 'wrong password')));
+    const elapsedSeconds = (performance.now() - started) / 1000;
+    const checked = answers.filter((answer) => answer.status === 401).length;
+    const refused = answers.filter((answer) => answer.status === 429);
+    console.log(`20 simultaneous attempts from 20 addresses on a delayed account: ${checked} checked in ${elapsedSeconds.toFixed(2)} s, ${refused.length} refused`);
+    expect(checked + refused.length).toBe(20);
+    // One slot per second of delay: attempts that ran side by side would check more than the time allows.
+    expect(checked).toBeGreaterThanOrEqual(1);
+    expect(checked).toBeLessThanOrEqual(Math.floor(elapsedSeconds) + 1);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const answer of refused) expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The owner is slowed, not locked out: once the queue has drained, the right password gets in.
+    await expect
+      .poll(async () => (await attempt('198.51.100.200', user.email, password)).status, { timeout: 30_000, interval: 500 })
+      .toBe(200);
+  });
+});

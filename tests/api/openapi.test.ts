@@ -303,6 +303,15 @@ describe('real successful responses match the document', () => {
     await call(client, 'DELETE', '/api/boards/{id}/members/{userId}', { params, expect: 200 });
   });
 
+  test('blocks: block a user (and again), list, unblock', async () => {
+    const { client } = await signUpUser(server.url, 'docblock');
+    const owner = await signUpUser(server.url, 'docblocked');
+    await call(client, 'POST', '/api/users/blocks', { json: { userId: owner.user.id }, expect: 201 });
+    await call(client, 'POST', '/api/users/blocks', { json: { userId: owner.user.id }, expect: 200 });
+    await call(client, 'GET', '/api/users/blocks', { expect: 200 });
+    await call(client, 'DELETE', '/api/users/blocks/{userId}', { params: { userId: owner.user.id }, expect: 200 });
+  });
+
   test('favorites: add, add again, list, remove', async () => {
     const { client } = await signUpUser(server.url, 'docfavs');
     const pins = await client.get<{ pins: Pin[] }>('/api/pins/');

@@ -198,6 +198,10 @@ describe('bad paging input answers 400 with the error shape', () => {
       [client, `/api/pins/?cursor=${payload}.${flip(signature)}`],
       [client, `/api/pins/?cursor=${payload}`],
       [client, `/api/pins/?cursor=${newest}.x`],
+      // Other spellings of the same signature bytes: padded, or another unused low bit in its last character.
+      [client, `/api/pins/?cursor=${payload}.${signature}${encodeURIComponent('==')}`],
+      [client, `/api/pins/?cursor=${payload}.${otherLastCharacter(signature)}`],
+      [client, `/api/pins/?cursor=${payload}${encodeURIComponent('=')}.${signature}`],
       [client, `/api/pins/?cursor=${Buffer.from('{"s":"pins:newest","p":1}').toString('base64url')}.${signature}`],
       // Another list's cursor: another order, another seed, another user, another pin.
       [client, `/api/pins/?order=shuffle&seed=5&cursor=${newest}`],
@@ -222,6 +226,16 @@ describe('bad paging input answers 400 with the error shape', () => {
     expect((await client.get(`/api/favorites/?cursor=${favorites}`)).status).toBe(200);
   });
 });
+
+/**
+ * The signature with a last character that decodes to the same bytes: 16 bytes fill 22 base64
+ * characters, so the last one carries 2 bits and its other 4 are ignored by decoders.
+ */
+function otherLastCharacter(signature: string): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  const last = alphabet.indexOf(signature.at(-1) ?? 'A');
+  return signature.slice(0, -1) + (alphabet[last ^ 1] ?? 'A');
+}
 
 describe('counts are columns equal to the rows', () => {
   const counted = async () => {

@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { request } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ErrorBody } from '../../contract/errors.ts';
@@ -19,6 +20,29 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 const anon = () => new ApiClient(server.url);
+
+/** POST /api/pins/ as `client` (its cookies and anti-forgery token) with a Host header of our choosing. */
+function postWithHost(client: ApiClient, host: string, json: unknown): Promise<{ status: number; body: string }> {
+  const body = JSON.stringify(json);
+  return new Promise((resolve, reject) => {
+    const req = request(`${client.baseUrl}/api/pins/`, {
+      method: 'POST',
+      headers: {
+        host,
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+        cookie: [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+        'x-xsrf-token': client.csrfToken ?? '',
+      },
+    });
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 const countPins = async () =>
   Number((await server.server.database.db.selectFrom('pins').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
@@ -151,10 +175,36 @@ describe('creating pins', () => {
       expect(res.body.fields.imageUrl, imageUrl).toBe('Image URL must be an http(s) address or an image on this site.');
     }
     expect(await countPins()).toBe(before);
-    // Images of this site, by path or by its own absolute address, and other sites' API paths stay fine.
-    for (const imageUrl of [LOCAL_IMAGE, '/media/ab/photo-236.webp', `http://${host}${LOCAL_IMAGE}`, 'https://other.test/api/auth/logout']) {
+    // Images of this site, by path or by its own absolute address, and other sites' images stay fine.
+    for (const imageUrl of [LOCAL_IMAGE, '/media/ab/photo-236.webp', `http://${host}${LOCAL_IMAGE}`, 'https://other.test/photos/logout.png']) {
       const res = await client.post('/api/pins/', { title: 'Image', imageUrl });
       expect(res.status, imageUrl).toBe(201);
+    }
+  });
+
+  test("a request's own Host header cannot widen the same-site rule: without PUBLIC_ORIGIN no address may reach the API, on any host", async () => {
+    const { client } = await signUpUser(server.url);
+    const host = new URL(server.url).host;
+    const before = await countPins();
+    // fetch cannot forge Host; node:http can. The site believes itself to be evil.test here, so
+    // its real name looks like another site's.
+    for (const imageUrl of [`http://${host}/api/auth/logout`, `http://${host}/API/auth/logout`, 'https://other.test/api/auth/logout', 'https://other.test//%61pi/auth/logout', 'http://other.test/socket.io/?EIO=4']) {
+      const res = await postWithHost(client, 'evil.test', { title: 'Acting image', imageUrl });
+      expect(res.status, imageUrl).toBe(400);
+      expect(JSON.parse(res.body).fields.imageUrl, imageUrl).toBe('Image URL must be an http(s) address or an image on this site.');
+    }
+    expect(await countPins()).toBe(before);
+    const ok = await postWithHost(client, 'evil.test', { title: 'Image', imageUrl: 'https://other.test/images/api.png' });
+    expect(ok.status).toBe(201);
+    // Where the public origins are configured, other sites' addresses are judged as other sites'.
+    const named = await startServer({ env: { PUBLIC_ORIGIN: 'https://pins.example' } });
+    try {
+      const { client: there } = await signUpUser(named.url);
+      expect((await postWithHost(there, 'pins.example', { title: 'Other API', imageUrl: 'https://other.test/api/auth/logout' })).status).toBe(201);
+      const own = await postWithHost(there, 'evil.test', { title: 'Own API', imageUrl: 'https://pins.example/api/auth/logout' });
+      expect(own.status).toBe(400);
+    } finally {
+      await named.stop();
     }
   });
 

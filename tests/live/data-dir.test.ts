@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, test } from 'vitest';
 import { ApiClient, signUpUser } from '../support/client.ts';
+import { startAppProcess } from '../support/processes.ts';
 import { startServer } from '../support/server.ts';
 
 // The embedded mode keeps everything, password hashes included, in a folder on disk (PGLITE_DIR).
@@ -74,6 +75,45 @@ describe('the embedded data folder', () => {
       expect(login.status).toBe(200);
     });
     expectPrivate(dataDir);
+  });
+});
+
+describe('npm start in a fresh folder', () => {
+  const home = mkdtempSync(path.join(tmpdir(), 'pinboard-start-'));
+  const data = path.join(home, 'data');
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
+  // The defaults: ./data/pglite and ./data/media under the working folder, no services.
+  const env = { DATABASE_URL: undefined, REDIS_URL: undefined, PGLITE_DIR: './data/pglite', MEDIA_DIR: './data/media', AUTO_SEED: 'false', STATIC_DIR: path.resolve('dist/public') };
+  const folderModes = () => ['data', 'data/media', 'data/pglite'].map((folder) => `${folder} ${(lstatSync(path.join(home, folder)).mode & 0o777).toString(8)}`);
+
+  async function startAndStop(): Promise<void> {
+    // The usual login umask (this test process may hold PGlite's 077, which the child would inherit).
+    const umask = process.umask(0o022);
+    let app: Awaited<ReturnType<typeof startAppProcess>>;
+    try {
+      app = await startAppProcess(env, { cwd: home, name: 'datadir', echo: false });
+    } finally {
+      process.umask(umask);
+    }
+    try {
+      expect((await fetch(`${app.url}/readyz`)).status).toBe(200);
+    } finally {
+      await app.stop();
+    }
+  }
+
+  test('creates ./data, ./data/media and ./data/pglite private (0700): no other account may list them', async () => {
+    await startAndStop();
+    console.log(folderModes().join(', '));
+    expect(folderModes()).toEqual(['data 700', 'data/media 700', 'data/pglite 700']);
+    expectPrivate(data);
+  });
+
+  test('makes existing ones private at start, when this account owns them', async () => {
+    // What an older version left behind (0755).
+    for (const folder of ['data', 'data/media']) chmodSync(path.join(home, folder), 0o755);
+    await startAndStop();
+    expect(folderModes()).toEqual(['data 700', 'data/media 700', 'data/pglite 700']);
   });
 });
 

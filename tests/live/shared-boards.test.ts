@@ -38,6 +38,8 @@ test("a collaborator's add on instance 2 reaches the owner's socket on instance 
   const member = (await owner.client.post<BoardMember>(`/api/boards/${board.id}/members`, { username: collaborator.user.username })).body;
   const toCollaborator = await nextEvent(collaboratorOnTwo, 'board:member-added', (p) => p.boardId === board.id);
   expect(toCollaborator).toMatchObject({ member, board: { id: board.id, role: 'collaborator', member_count: 2 } });
+  // The new member learns who added them (to leave or block them: docs/board-sharing.md).
+  expect(toCollaborator.member.added_by).toEqual({ id: owner.user.id, username: owner.user.username });
   const toOwner = await nextEvent(ownerOnOne, 'board:member-added', (p) => p.boardId === board.id);
   expect(toOwner.board.role).toBe('owner');
   expect(toOwner.seq).toBe(toCollaborator.seq);

@@ -123,7 +123,7 @@ export function BoardMembersDialog({ board, onClose, onLeft }: Props) {
           <button
             type="button"
             className="button button--danger"
-            onClick={() => void remove({ id: me.id, username: me.username, role: 'collaborator' })}
+            onClick={() => void remove({ id: me.id, username: me.username, role: 'collaborator', added_by: null })}
             disabled={busyId === me.id}
           >
             Leave board
