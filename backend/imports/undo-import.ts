@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { IMPORT_MSG, type ImportUndone } from '../../contract/imports.ts';
 import { deleteBoard } from '../boards/boards.service.ts';
-import { inTransaction, PUBLIC, recordChange } from '../changes/change-log.ts';
+import { inTransaction, PUBLIC, recordChange, supersedeChanges } from '../changes/change-log.ts';
 import type { ServiceContext } from '../context.ts';
 import { HttpError, notFound } from '../errors.ts';
 import { removeFiles } from './imports.service.ts';
@@ -35,7 +35,11 @@ export async function undoImport(ctx: ServiceContext, userId: number, id: number
       if (!ids.length) return [];
       const gone = await trx.deleteFrom('pins').where('id', 'in', ids.map((pin) => pin.id)).where('user_id', '=', userId).returning('id').execute();
       const changes = [];
-      for (const pin of gone) changes.push({ pinId: pin.id, seq: await recordChange(trx, 'pin:deleted', { pinId: pin.id }, PUBLIC) });
+      for (const pin of gone) {
+        // As deletePin does: its text, and its comments', leave the log with it.
+        await supersedeChanges(trx, { pinDeleted: pin.id });
+        changes.push({ pinId: pin.id, seq: await recordChange(trx, 'pin:deleted', { pinId: pin.id }, PUBLIC) });
+      }
       return changes;
     });
     for (const change of deleted) ctx.events.publish('pin.deleted', { ...change, ownerId: userId });
