@@ -5,6 +5,7 @@ import { inTransaction, PUBLIC, recordChange, supersedeChanges } from '../change
 import type { ServiceContext } from '../context.ts';
 import { HttpError, notFound } from '../errors.ts';
 import { removeFiles } from './imports.service.ts';
+import { startNextImport } from './run-import.ts';
 
 // DELETE /api/imports/{id} (docs/import-export.md): a queued import is called off; a finished one is
 // undone — the pins it made that nobody edited since are deleted (their favorites, comments and
@@ -63,5 +64,7 @@ export async function undoImport(ctx: ServiceContext, userId: number, id: number
   for (const board of boards) await deleteBoard(ctx, userId, board.id);
   await ctx.db.deleteFrom('imports').where('id', '=', id).execute();
   await removeFiles(row.files_dir);
+  // A queued import called off may have been the one in turn: the next one starts instead.
+  await startNextImport(ctx.jobs, ctx.db, userId);
   return { removedPins, removedBoards: boards.length, keptPins: Number(keptPins.n) };
 }

@@ -87,6 +87,30 @@ describe('POST /api/imports refuses, storing nothing', () => {
     await nothingStored();
   });
 
+  test('a write token may start an import; a read token may not', async () => {
+    const file = Buffer.from('<!DOCTYPE NETSCAPE-Bookmark-file-1><DL><DT><A HREF="https://example.com/">A link</A></DL>');
+    const post = (secret: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(file)], { type: 'text/html' }), 'bookmarks.html');
+      return fetch(`${server.url}/api/imports`, { method: 'POST', headers: { authorization: `Bearer ${secret}` }, body: form });
+    };
+    const write = await client.post<{ secret: string }>('/api/tokens', { name: 'Importer', scope: 'write' });
+    const read = await client.post<{ secret: string }>('/api/tokens', { name: 'Reader', scope: 'read' });
+    expect((await post(read.body.secret)).status).toBe(403);
+    const started = await post(write.body.secret);
+    expect(started.status).toBe(202);
+    const { import: created } = (await started.json()) as { import: { id: number } };
+    // Its one link has no image: it finishes as soon as it runs. Then it can be undone.
+    for (let tries = 0; (await client.get<{ import: { status: string } }>(`/api/imports/${created.id}`)).body.import.status.match(/queued|running/); tries++) {
+      if (tries > 1200) throw new Error('the import did not finish');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect((await client.delete(`/api/imports/${created.id}`)).status).toBe(200);
+    const detail = await fetch(`${server.url}/api/imports/${created.id}`, { headers: { authorization: `Bearer ${read.body.secret}` } });
+    expect(detail.status).toBe(404);
+    await nothingStored();
+  });
+
   test('no file, and not signed in', async () => {
     expect((await client.request('POST', '/api/imports', { form: new FormData() })).status).toBe(400);
     // With the anti-forgery token a script gets from any GET, but no session.
