@@ -9,7 +9,7 @@ import { readArchive } from './archive-items.ts';
 import type { ItemData } from './items.ts';
 import { looksLikeNetscape, readNetscapeFile } from './netscape.ts';
 import { IMPORT_COLUMNS, toImport } from './progress.ts';
-import { importGroup, importInTurn } from './run-import.ts';
+import { startNextImport } from './run-import.ts';
 import { looksLikeZip, openArchive, refused } from './zip-archive.ts';
 
 // POST /api/imports (docs/import-export.md): the file, already on disk, is recognised by its bytes
@@ -94,8 +94,10 @@ export async function createImport(ctx: ServiceContext, deps: { filesRoot: strin
   if (looksLikeZip(head)) id = await fromZip(ctx.db, userId, file, deps.filesRoot);
   else if (looksLikeNetscape(head.toString('utf8'))) id = await fromNetscape(ctx.db, userId, file);
   else throw refused(IMPORT_MSG.notRecognised);
-  // Started now when it is the user's import in turn; else the one running starts it when it finishes.
-  if ((await importInTurn(ctx.db, userId))?.id === id) await ctx.jobs.send(ctx.db, 'imports.run', { importId: id }, { group: importGroup(userId) });
+  // The user's import in turn gets a job: this one, or the one running (which starts this one when
+  // it finishes). Sent either way, so a running import whose chain of jobs died (a worker that
+  // kept failing) goes on when the user starts another.
+  await startNextImport(ctx.jobs, ctx.db, userId);
   const row = await ctx.db.selectFrom('imports').select(IMPORT_COLUMNS).where('id', '=', id).executeTakeFirstOrThrow();
   return toImport(row);
 }

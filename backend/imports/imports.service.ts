@@ -9,7 +9,7 @@ import type { CursorCodec } from '../paging/cursor.ts';
 import { keyset } from '../paging/keyset.ts';
 import { ImportExtra } from './extra.ts';
 import { IMPORT_COLUMNS, reportProgress, toImport } from './progress.ts';
-import { importGroup, importInTurn } from './run-import.ts';
+import { startNextImport } from './run-import.ts';
 
 // Reading an import, trying its failures again (docs/import-export.md). Only its owner sees it:
 // anyone else gets 404, as for an import that does not exist.
@@ -67,7 +67,7 @@ export async function retryImport(ctx: ServiceContext, userId: number, id: numbe
     return items.length;
   });
   if (!retried) throw new HttpError(409, IMPORT_MSG.nothingToRetry);
-  if ((await importInTurn(ctx.db, userId))?.id === id) await ctx.jobs.send(ctx.db, 'imports.run', { importId: id }, { group: importGroup(userId) });
+  await startNextImport(ctx.jobs, ctx.db, userId);
   await reportProgress(ctx.db, ctx.events, id, { final: true });
   return getImport(ctx.db, userId, id);
 }
