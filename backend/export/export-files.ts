@@ -9,9 +9,14 @@ import { boardPinsOf, boardsOf, commentsOf, type ExportPinRow, favoritesOf, imag
 // page at a time: pinboard.json (the whole account, read back by an import), bookmarks.html (a
 // Netscape bookmark file in Pinback's shape, one <H3> per board) and pins.csv.
 
-/** #words of a description: the tags pins carry (as search reads them). */
+/**
+ * #words of a description: the tags pins carry. The same rule as search's parser (a `#` not glued
+ * to a word, then letters, marks and digits, NFKC and lower-cased, not digits only), until pins
+ * carry their parsed `tags` here too.
+ */
 export function tagsIn(description: string): string[] {
-  return [...new Set([...description.matchAll(/#([\p{L}\p{N}_-]+)/gu)].map((m) => (m[1] as string).toLowerCase()))];
+  const tags = [...description.matchAll(/(?<![\p{L}\p{M}\p{N}&#/])#([\p{L}\p{M}\p{N}]+)/gu)].map((m) => (m[1] as string).normalize('NFKC').toLowerCase());
+  return [...new Set(tags.filter((tag) => /\p{L}/u.test(tag) && [...tag].length <= 50))].slice(0, 20);
 }
 
 function exportedPin(row: ExportPinRow): ExportedPin {

@@ -68,8 +68,9 @@ export function timeFromSeconds(value: string | undefined): string | null {
  * #words, the way pins carry tags: those already in it are not repeated.
  */
 export function withTags(description: string, tags: readonly string[]): string {
-  const words = tags.map((tag) => tag.replace(/^#/, '')).filter((tag) => /^[\p{L}\p{N}_-]{1,50}$/u.test(tag));
-  const have = new Set([...description.matchAll(/#([\p{L}\p{N}_-]+)/gu)].map((m) => (m[1] as string).toLowerCase()));
+  // Only what the tag parser reads as a tag: letters, marks and digits, with a letter, ≤ 50.
+  const words = tags.map((tag) => tag.replace(/^#/, '')).filter((tag) => /^[\p{L}\p{M}\p{N}]{1,50}$/u.test(tag) && /\p{L}/u.test(tag));
+  const have = new Set([...description.matchAll(/#([\p{L}\p{M}\p{N}]+)/gu)].map((m) => (m[1] as string).toLowerCase()));
   const missing = [...new Set(words.filter((tag) => !have.has(tag.toLowerCase())))];
   return missing.length ? `${description}${description ? '\n' : ''}${missing.map((tag) => `#${tag}`).join(' ')}` : description;
 }
