@@ -8,6 +8,9 @@ import { showToast } from '../state/toasts.ts';
 import { KIND_NAMES } from './file-preview.ts';
 import { importProgressAtom } from './progress-state.ts';
 
+/** How often a running import is read besides its live events. */
+const READ_EVERY_MS = 5_000;
+
 const STATUS_TEXT: Record<Import['status'], string> = { queued: 'Queued', running: 'Importing', done: 'Finished', failed: 'Failed' };
 
 /** "About 3 minutes left", from how fast items went lately. */
@@ -31,17 +34,25 @@ export function ImportStatus({ id, onGone, onChanged }: { id: number; onGone: ()
   const samples = useRef<Array<{ at: number; processed: number }>>([]);
 
   const base = detail?.import;
-  const status = live?.status ?? base?.status;
-  const total = live?.total ?? base?.total ?? 0;
-  const done = live?.done ?? base?.done ?? 0;
-  const failed = live?.failed ?? base?.failed ?? 0;
+  // The socket's figures, unless the last read is further along (an event missed while the socket
+  // was away: progress is not in the change log, so nothing replays it).
+  const ahead = (one: { status: string; done: number; failed: number }) => (one.status === 'done' || one.status === 'failed' ? 1e12 : 0) + one.done + one.failed;
+  const latest = live && (!base || ahead(live) >= ahead(base)) ? live : base;
+  const status = latest?.status;
+  const total = latest?.total ?? 0;
+  const done = latest?.done ?? 0;
+  const failed = latest?.failed ?? 0;
   const finished = status === 'done' || status === 'failed';
 
   useEffect(() => {
     let gone = false;
-    void fetchImport(id).then((next) => !gone && setDetail(next), (error: unknown) => console.error(error));
+    const read = () => void fetchImport(id).then((next) => !gone && setDetail(next), (error: unknown) => console.error(error));
+    read();
+    // While it runs, read it now and then too: the live events are the fast path, not the only one.
+    const timer = finished ? undefined : setInterval(read, READ_EVERY_MS);
     return () => {
       gone = true;
+      clearInterval(timer);
     };
   }, [id, finished]);
 
