@@ -161,6 +161,7 @@ export function createApp(deps: AppDeps): PinboardApp {
       originPolicy,
       demoEmail: config.demoLogin ? config.demo.email : undefined,
       media: deps.media,
+      importFiles: config.importDir,
       tokens: verifier,
       uploads: deps.uploads,
     }),

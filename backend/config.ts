@@ -65,6 +65,10 @@ const EnvSchema = z.object({
   API_RATE_LIMIT_PER_TOKEN: positiveInt(2_000),
   TOKEN_LAST_USED_FLUSH_SECONDS: z.coerce.number().min(0.1).max(3600).default(60),
   STATIC_DIR: z.string().default('./dist/public'),
+  // Where the entries of an imported ZIP wait for their items (docs/import-export.md): a folder of
+  // one import's own under it, removed once its items are done. Instances that share a database
+  // must share it (like MEDIA_DIR), as any of them may run an import's items.
+  IMPORT_DIR: z.string().min(1).default('./data/imports'),
   // Background jobs (backend/jobs/): whether this instance runs handlers (every instance can send),
   // how many at once per job type, how long one attempt may run before it counts as failed (and a
   // job whose worker died runs again), and how often an idle worker looks for new jobs.
@@ -138,6 +142,8 @@ export interface Config extends ImageConfig {
     deployment: string;
   };
   staticDir: string;
+  /** Where the entries of an imported ZIP wait for their items. */
+  importDir: string;
   /** Personal access tokens: how often "last used" times are written. */
   tokens: { lastUsedFlushMs: number };
   jobs: {
@@ -267,6 +273,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       deployment: e.SOCKET_CHANNEL,
     },
     staticDir: e.STATIC_DIR,
+    importDir: e.IMPORT_DIR,
     tokens: { lastUsedFlushMs: Math.round(e.TOKEN_LAST_USED_FLUSH_SECONDS * 1000) },
     jobs: {
       workers: e.JOB_WORKERS === 'true',

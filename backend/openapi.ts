@@ -61,12 +61,12 @@ function responsesOf(route: ApiRoute): RouteConfig['responses'] {
   const responses: RouteConfig['responses'] = {};
   for (const [status, declared] of Object.entries(route.responses)) {
     if (!declared) continue;
-    const { schema, description } = 'schema' in declared ? declared : { schema: declared, description: SUCCESS_TEXT[Number(status)] ?? 'Success' };
+    const { schema, description, contentType = 'application/json' } = 'schema' in declared ? declared : { schema: declared, description: SUCCESS_TEXT[Number(status)] ?? 'Success' };
     responses[status] = {
       description,
       ...(route.idempotent ? { headers: replayedHeader } : {}),
       ...(route.cached ? { headers: etagHeader } : {}),
-      content: { 'application/json': { schema } },
+      content: { [contentType]: { schema } },
     };
   }
   if (route.cached) responses[304] = { description: 'Not modified: the If-None-Match ETag is current (no body)', headers: etagHeader };

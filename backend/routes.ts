@@ -4,7 +4,9 @@ import { changeRoutes } from './changes/changes.routes.ts';
 import { commentRoutes } from './comments/comments.routes.ts';
 import { favoriteRoutes } from './favorites/favorites.routes.ts';
 import type { ApiRoute } from './http/route.ts';
+import { exportRoutes } from './export/export.routes.ts';
 import { imageRoutes } from './images/images.routes.ts';
+import { importRoutes } from './imports/imports.routes.ts';
 import { pinLookupRoutes } from './pins/pin-lookup.routes.ts';
 import { pinRoutes } from './pins/pins.routes.ts';
 import { tokenRoutes } from './tokens/tokens.routes.ts';
@@ -14,4 +16,4 @@ import { userSearchRoutes } from './users/user-search.routes.ts';
 import { userRoutes } from './users/users.routes.ts';
 
 /** Every API route: the router mounts them, the OpenAPI document lists them, the tests walk them. */
-export const API_ROUTES: readonly ApiRoute[] = [...authRoutes, ...pinLookupRoutes, ...pinRoutes, ...searchRoutes, ...boardRoutes, ...favoriteRoutes, ...commentRoutes, ...imageRoutes, ...userSearchRoutes, ...userRoutes, ...blockRoutes, ...changeRoutes, ...tokenRoutes];
+export const API_ROUTES: readonly ApiRoute[] = [...authRoutes, ...pinLookupRoutes, ...pinRoutes, ...searchRoutes, ...boardRoutes, ...favoriteRoutes, ...commentRoutes, ...imageRoutes, ...userSearchRoutes, ...userRoutes, ...blockRoutes, ...changeRoutes, ...tokenRoutes, ...importRoutes, ...exportRoutes];

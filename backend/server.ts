@@ -123,8 +123,9 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     // After the migrations: handlers use the app's tables. (The queue installs its own schema.)
     const ownJobs = appJobs({ storage: media, imports: config.imports, budget, changeRetentionHours: config.changes.retentionHours, imageSweepGraceHours: config.imageSweep.graceHours });
     const setup = options.jobs ? mergeJobSetups(ownJobs, options.jobs) : ownJobs;
-    // One user's imports never hold every worker: at most IMPORT_CONCURRENCY_PER_USER at once.
-    jobs = await startJobQueue({ database, setup, events, logger, config: config.jobs, groupConcurrency: { 'image.import': config.imports.concurrencyPerUser, 'images.strip-metadata': 1 } });
+    // One user's imports never hold every worker: at most IMPORT_CONCURRENCY_PER_USER at once; and
+    // one batch of one user's bulk import at a time (backend/imports/run-import.ts).
+    jobs = await startJobQueue({ database, setup, events, logger, config: config.jobs, groupConcurrency: { 'image.import': config.imports.concurrencyPerUser, 'images.strip-metadata': 1, 'imports.run': 1 } });
     // Originals stored before metadata was removed are rewritten without it (a no-op once done).
     await jobs.sender.send(database.db, 'images.strip-metadata', {}, { group: 'strip' });
     // The demo's pictures go through the same pipeline as any pin's image, in the background: the
@@ -143,9 +144,10 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const uploads: UploadContext = {
     tmpDir: uploadDir,
     timeoutMs: config.uploads.timeoutMs,
-    async admit(userId) {
+    async admit(userId, options = { image: true }) {
       // Bodies in flight first: a sender turned away there has spent none of its budget.
       const release = gate.enter(userId);
+      if (!options.image) return release;
       const answer = await budget.take(userId).catch((error: unknown) => {
         release();
         throw error;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Board, BoardMember, BoardPin } from './boards.ts';
 import type { Comment } from './comments.ts';
 import type { Favorite } from './favorites.ts';
+import type { ImportProgress } from './imports.ts';
 import { idField } from './fields.ts';
 import { LIMITS } from './limits.ts';
 import type { Pin } from './pins.ts';
@@ -52,6 +53,8 @@ export interface ServerToClientEvents {
   // present members
   presence: (payload: { pinId: number; viewers: number }) => void;
   'board:presence': (payload: { boardId: number; users: PresentUser[] }) => void;
+  /** room `user:<id>`: an import's counts (docs/import-export.md), at most once a second per import. Not a change. */
+  'import:progress': (payload: ImportProgress) => void;
 }
 
 export type WatchAck = { ok: true } | { ok: false; error: string };
@@ -73,6 +76,6 @@ export type ServerEventName = keyof ServerToClientEvents;
 export type ServerEventPayload<E extends ServerEventName> = Parameters<ServerToClientEvents[E]>[0];
 
 /** The events the change log numbers: every server event but the ones that are not changes. */
-export type ChangeEventName = Exclude<ServerEventName, 'session:ended' | 'changes:head' | 'presence' | 'board:presence'>;
+export type ChangeEventName = Exclude<ServerEventName, 'session:ended' | 'changes:head' | 'presence' | 'board:presence' | 'import:progress'>;
 /** A change's payload as the log keeps it (and GET /api/changes answers it): without its `seq`. */
 export type ChangeData<E extends ChangeEventName> = Omit<ServerEventPayload<E>, 'seq'>;

@@ -175,6 +175,54 @@ export interface SearchWordsTable {
   word: ColumnType<string, never, never>;
 }
 
+/** A bulk import (docs/import-export.md). */
+export interface ImportsTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: 'netscape' | 'pinboard' | 'images';
+  status: ColumnType<'queued' | 'running' | 'done' | 'failed', 'queued' | 'running' | 'done' | 'failed' | undefined, 'queued' | 'running' | 'done' | 'failed'>;
+  total: Generated<number>;
+  done: Generated<number>;
+  failed: Generated<number>;
+  created_at: CreatedAt;
+  started_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  finished_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  progress_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Where a ZIP's extracted entries wait for their items; null for a bookmark file. */
+  files_dir: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A `jsonb` column: written as JSON text, read back parsed. */
+  extra: ColumnType<unknown, string | null | undefined, string | null>;
+}
+
+/** One item of an import: a pin to make. */
+export interface ImportItemsTable {
+  import_id: number;
+  position: number;
+  state: ColumnType<'pending' | 'done' | 'failed', 'pending' | 'done' | 'failed' | undefined, 'pending' | 'done' | 'failed'>;
+  /** A `jsonb` column: written as JSON text, read back parsed (backend/imports/items.ts). */
+  data: ColumnType<unknown, string, string>;
+  reason: ColumnType<string | null, string | null | undefined, string | null>;
+  attempts: Generated<number>;
+  not_before: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  pin_id: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** A pin an import made, by its item's identity in the file. */
+export interface ImportedPinsTable {
+  user_id: number;
+  item_key: string;
+  pin_id: number;
+  import_id: number | null;
+  pin_updated_at: Date;
+}
+
+/** A board an import made. */
+export interface ImportBoardsTable {
+  import_id: number;
+  board_id: number;
+  board_updated_at: Date;
+}
+
 export interface DB {
   users: UsersTable;
   pins: PinsTable;
@@ -192,6 +240,10 @@ export interface DB {
   tags: TagsTable;
   pin_tags: PinTagsTable;
   search_words: SearchWordsTable;
+  imports: ImportsTable;
+  import_items: ImportItemsTable;
+  imported_pins: ImportedPinsTable;
+  import_boards: ImportBoardsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

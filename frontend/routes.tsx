@@ -10,6 +10,7 @@ import { CreateBoardPage } from './pages/CreateBoardPage.tsx';
 import { EditPinPage } from './pages/EditPinPage.tsx';
 import { FavoritesPage } from './pages/FavoritesPage.tsx';
 import { HomePage } from './pages/HomePage.tsx';
+import { ImportExportPage } from './imports/ImportExportPage.tsx';
 import { LoginPage } from './pages/LoginPage.tsx';
 import { ManagePinsPage } from './pages/ManagePinsPage.tsx';
 import { NewPinPage } from './pages/NewPinPage.tsx';
@@ -50,6 +51,7 @@ export const routes: RouteObject[] = [
           { path: 'pins/:id/edit', element: signedIn(<EditPinPage />) },
           { path: 'users/:username', element: <UserPinsPage /> },
           { path: 'tokens', element: signedIn(<TokensPage />) },
+          { path: 'import-export', element: signedIn(<ImportExportPage />) },
           { path: 'pin-builder', element: signedIn(<PinBuilderPage />) },
           { path: 'search', element: <SearchPage /> },
           { path: 'tags/:tag', element: <TagPage /> },

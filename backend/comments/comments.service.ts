@@ -51,11 +51,12 @@ async function getComment(db: Kysely<DB>, id: number): Promise<Comment> {
 }
 
 /** One comment per user and pin: the unique constraint answers a second one with 409. */
-export async function createComment(ctx: ServiceContext, userId: number, pinId: number, text: string): Promise<Comment> {
+/** `createdAt`: when it was written, for a comment brought back from an export (docs/import-export.md). */
+export async function createComment(ctx: ServiceContext, userId: number, pinId: number, text: string, createdAt?: Date): Promise<Comment> {
   await assertPinExists(ctx.db, pinId);
   // The comment and its change-log row commit together (the log's number last: see recordChange).
   const { comment, seq } = await inTransaction(ctx.db, async (db) => {
-    const { id } = await db.insertInto('comments').values({ user_id: userId, pin_id: pinId, text }).returning('id').executeTakeFirstOrThrow();
+    const { id } = await db.insertInto('comments').values({ user_id: userId, pin_id: pinId, text, ...(createdAt ? { created_at: createdAt, updated_at: createdAt } : {}) }).returning('id').executeTakeFirstOrThrow();
     const created = await getComment(db, id);
     return { comment: created, seq: await recordChange(db, 'comment:created', { comment: created }, PUBLIC) };
   });

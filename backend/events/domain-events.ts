@@ -1,6 +1,7 @@
 import type { Board, BoardMember, BoardPin } from '../../contract/boards.ts';
 import type { Comment } from '../../contract/comments.ts';
 import type { Favorite } from '../../contract/favorites.ts';
+import type { ImportProgress } from '../../contract/imports.ts';
 import type { Pin } from '../../contract/pins.ts';
 
 /**
@@ -36,4 +37,6 @@ export interface DomainEvents {
   'comment.updated': Logged<{ comment: Comment }>;
   'comment.deleted': Logged<{ commentId: number; pinId: number }>;
   'session.ended': { userId: number; sessionId: string };
+  /** Not a change: an import's counts for its user's sockets (not logged, so no `seq`). */
+  'import.progress': { userId: number; progress: ImportProgress };
 }

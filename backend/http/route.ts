@@ -26,8 +26,11 @@ type Body = z.ZodType | undefined;
 type Upload = UploadSpec | undefined;
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-/** A success schema, or one with its own description (the default names the status). */
-type Responses = Partial<Record<number, z.ZodType | { schema: z.ZodType; description: string }>>;
+/**
+ * A success schema, or one with its own description (the default names the status) and media type
+ * (the default is JSON; a download says its own, e.g. `application/zip`).
+ */
+type Responses = Partial<Record<number, z.ZodType | { schema: z.ZodType; description: string; contentType?: string }>>;
 
 /** What the app hands every handler: the services' context and the request-level machinery. */
 export interface RouteDeps {
@@ -44,6 +47,8 @@ export interface RouteDeps {
   demoEmail: string | undefined;
   /** Where stored images are kept (backend/images/storage.ts). */
   media: MediaStorage;
+  /** Where the entries of an imported ZIP wait for their items (IMPORT_DIR). */
+  importFiles: string;
   /** Personal access tokens' caches (backend/tokens/token-verifier.ts): a revoke must reach them all. */
   tokens: { revoked(secretHash: string): Promise<void> };
   /** Where uploads are received, their deadline, and who may send one now (upload.ts). */

@@ -32,6 +32,12 @@ export interface UploadSpec {
   /** Judges the file's first bytes (up to `sniffBytes`, fewer for a smaller file): a refusal, or undefined. */
   sniff?: (head: Buffer) => Promise<HttpError | undefined>;
   sniffBytes?: number;
+  /**
+   * Not an image (an import's bookmark file or ZIP: its items take from the image budget one by
+   * one): the sender is admitted without taking one, and has `timeoutMs` rather than the deadline
+   * of an image, as a 200 MB file takes longer than a photo.
+   */
+  notAnImage?: { timeoutMs: number };
 }
 
 /** The file a route received: on disk until the handler is done. Name and type are the sender's word. */
@@ -49,7 +55,7 @@ export interface UploadContext {
   tmpDir: string;
   timeoutMs: number;
   /** Throws an HttpError (429, 503) to turn the sender away; else answers how to give its place back. */
-  admit(userId: number): Promise<() => void>;
+  admit(userId: number, options?: { image: boolean }): Promise<() => void>;
 }
 
 export interface ReceivedUpload {
@@ -78,7 +84,7 @@ export function fileReceiver(spec: UploadSpec): ReceiveFile {
     if (!/^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '')) return refuse(new HttpError(400, spec.missing, { fields: { [spec.field]: spec.missing } }));
     let release: () => void;
     try {
-      release = await context.admit(userId);
+      release = await context.admit(userId, { image: !spec.notAnImage });
     } catch (error) {
       if (error instanceof HttpError) return refuse(error);
       throw error;
@@ -93,7 +99,7 @@ export function fileReceiver(spec: UploadSpec): ReceiveFile {
         res.locals.continued = true;
         res.writeContinue();
       }
-      const file = await receive(req, spec, target, context.timeoutMs, tooLarge);
+      const file = await receive(req, spec, target, spec.notAnImage?.timeoutMs ?? context.timeoutMs, tooLarge);
       return { file, dispose };
     } catch (error) {
       await dispose();

@@ -2,6 +2,7 @@ import { pruneChanges } from '../changes/changes.service.ts';
 import { HostCooldown } from '../images/host-cooldown.ts';
 import { importImage, type ImportDeps } from '../images/import-job.ts';
 import { stripStoredMetadata } from '../images/strip-job.ts';
+import { runImport } from '../imports/run-import.ts';
 import { sweepImages } from '../images/sweep.ts';
 import { JOBS } from './catalog.ts';
 import { jobSetup, type JobSetup } from './define.ts';
@@ -16,6 +17,9 @@ export function appJobs(deps: Omit<ImportDeps, 'cooldown'> & { changeRetentionHo
   const imports: ImportDeps = { ...deps, cooldown: new HostCooldown(deps.imports.hostCooldownMs) };
   return jobSetup(JOBS, {
     'image.import': (data, ctx) => importImage(imports, data, ctx),
+    // Each item of a bulk import takes one image from the same per-user budget (image-budget.ts).
+    'imports.run': (data, ctx) =>
+      runImport({ storage: deps.storage, imports: deps.imports, takeImage: (userId) => deps.budget.take(userId) }, data, ctx),
     'changes.prune': async (_data, ctx) => {
       const deleted = await pruneChanges(ctx.db, deps.changeRetentionHours);
       if (deleted) ctx.logger.info({ deleted }, 'old change-log rows pruned');

@@ -52,6 +52,17 @@ export const JOBS = defineJobs({
     retryDelaySeconds: 60,
     leaseSeconds: 600,
   },
+  /**
+   * One batch of an import's items (backend/imports/run-import.ts), which sends the next batch as a
+   * job of its own; the last one puts the pins in their boards and starts the user's next import.
+   * Sent in the user's group `imports:<id>`, one at a time per user.
+   */
+  'imports.run': {
+    data: z.object({ importId: z.number().int().positive() }),
+    retryLimit: 3,
+    retryDelaySeconds: 10,
+    leaseSeconds: 600,
+  },
 });
 
 export type AppJobs = typeof JOBS;

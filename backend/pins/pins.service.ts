@@ -162,7 +162,7 @@ async function storedImageOf(db: Kysely<DB>, imageUrl: string): Promise<string |
 export async function createPin(
   ctx: ServiceContext,
   userId: number,
-  input: { title: string; imageUrl: string; description: string; sourceUrl?: string | null },
+  input: { title: string; imageUrl: string; description: string; sourceUrl?: string | null; createdAt?: Date | undefined },
 ): Promise<Pin> {
   const stored = await storedImageOf(ctx.db, input.imageUrl);
   const remote = !stored && !input.imageUrl.startsWith(`${MEDIA_PATH}/`);
@@ -189,6 +189,7 @@ export async function createPin(
         tags: parseTags(input.description),
         image_sha256: stored ?? null,
         source_url: input.sourceUrl ?? null,
+        ...(input.createdAt ? { created_at: input.createdAt } : {}),
       })
       .returning('id')
       .executeTakeFirstOrThrow();

@@ -50,6 +50,7 @@ export function startRelay(io: IO, events: EventBus): () => void {
     events.on('board.member-removed', ({ boardId, userId, memberIds, seq }) => {
       if (memberIds.length) io.to(memberRooms(memberIds)).emit('board:member-removed', { boardId, userId, seq });
     }),
+    events.on('import.progress', ({ userId, progress }) => io.to(userRoom(userId)).emit('import:progress', progress)),
     events.on('session.ended', ({ sessionId }) => {
       const room = sessionRoom(sessionId);
       io.to(room).emit('session:ended', {});

@@ -13,6 +13,7 @@ import * as imagePrivacy from './20261127_0011_image_privacy.ts';
 import * as search from './20261127_0012_search.ts';
 import * as tokensAndSources from './20261127_0013_tokens_and_sources.ts';
 import * as changeRedaction from './20261127_0015_change_redaction.ts';
+import * as imports from './20261127_0021_imports.ts';
 
 // Migrations are listed here explicitly (rather than read from the folder at run time) so that the
 // same list works from source, in tests and in a bundled build. Names sort by timestamp.
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '20261127_0012_search': search,
   '20261127_0013_tokens_and_sources': tokensAndSources,
   '20261127_0015_change_redaction': changeRedaction,
+  '20261127_0021_imports': imports,
 };
 
 export const migrationProvider: MigrationProvider = {

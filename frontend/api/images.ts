@@ -4,7 +4,8 @@
 import type { ImageUploaded, StoredImage } from '../../contract/images.ts';
 import { IMAGE_LIMITS } from '../../contract/limits.ts';
 import { MSG } from '../../contract/messages.ts';
-import { ApiError, csrfHeaders, isCsrfRefusal, refreshCsrfToken, toErrorBody, unreachable } from './client.ts';
+import { ApiError, isCsrfRefusal, refreshCsrfToken, toErrorBody } from './client.ts';
+import { sendFile, type UploadOptions } from './upload.ts';
 
 /** The largest file the server takes (DESIGN §10: 20 MB). Checked before uploading, too. */
 export const MAX_IMAGE_BYTES = IMAGE_LIMITS.maxBytes;
@@ -28,64 +29,7 @@ export function checkImageFile(file: File): string | null {
   return null;
 }
 
-export interface UploadProgress {
-  loaded: number;
-  /** Null when the browser cannot tell the size of the whole request. */
-  total: number | null;
-}
-
-export interface UploadOptions {
-  onProgress?: (progress: UploadProgress) => void;
-  /** Aborting rejects the upload with a DOMException named AbortError. */
-  signal?: AbortSignal;
-}
-
-interface Answer {
-  status: number;
-  raw: unknown;
-}
-
-function parse(text: string): unknown {
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined; // a proxy's HTML error page, say
-  }
-}
-
-function sendOnce(file: File, { onProgress, signal }: UploadOptions): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(new DOMException('The upload was cancelled.', 'AbortError'));
-      return;
-    }
-    const xhr = new XMLHttpRequest();
-    const onAbort = () => xhr.abort();
-    const done = () => signal?.removeEventListener('abort', onAbort);
-    xhr.open('POST', '/api/images/'); // same-origin: cookies go with it
-    xhr.setRequestHeader('Accept', 'application/json');
-    for (const [name, value] of Object.entries(csrfHeaders())) xhr.setRequestHeader(name, value);
-    xhr.upload.onprogress = (event) => onProgress?.({ loaded: event.loaded, total: event.lengthComputable ? event.total : null });
-    xhr.onload = () => {
-      done();
-      resolve({ status: xhr.status, raw: parse(xhr.responseText) });
-    };
-    xhr.onerror = () => {
-      done();
-      reject(unreachable());
-    };
-    xhr.onabort = () => {
-      done();
-      reject(new DOMException('The upload was cancelled.', 'AbortError'));
-    };
-    signal?.addEventListener('abort', onAbort);
-    const body = new FormData();
-    body.append('file', file, file.name);
-    // No Content-Type header: the browser writes multipart/form-data with its boundary.
-    xhr.send(body);
-  });
-}
+export type { UploadOptions, UploadProgress } from './upload.ts';
 
 /**
  * Uploads one image and resolves with it as stored (its `url` is for the pin's `imageUrl`).
@@ -94,10 +38,10 @@ function sendOnce(file: File, { onProgress, signal }: UploadOptions): Promise<An
  * AbortError when `signal` aborted it.
  */
 export async function uploadImage(file: File, options: UploadOptions = {}): Promise<StoredImage> {
-  let answer = await sendOnce(file, options);
+  let answer = await sendFile('/api/images/', file, options);
   if (isCsrfRefusal(answer.status, answer.raw)) {
     await refreshCsrfToken();
-    answer = await sendOnce(file, options);
+    answer = await sendFile('/api/images/', file, options);
   }
   const { status, raw } = answer;
   if (status >= 200 && status < 300) {
@@ -113,6 +57,4 @@ export async function uploadImage(file: File, options: UploadOptions = {}): Prom
   throw new ApiError(status, body);
 }
 
-export function isAbort(error: unknown): boolean {
-  return error instanceof DOMException && error.name === 'AbortError';
-}
+export { isAbort } from './upload.ts';

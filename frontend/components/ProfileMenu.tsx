@@ -73,6 +73,7 @@ export function ProfileMenu() {
               <li><Link to="/boards/create">Add New Board</Link></li>
             </ul>
             <ul className="profile__links">
+              <li><Link to="/import-export">Import / Export</Link></li>
               <li><Link to="/tokens">Tokens</Link></li>
               <li><Link to="/connect">Browser extension</Link></li>
             </ul>

@@ -15,6 +15,7 @@ import { removePin, setPinLikes, upsertPin } from '../state/pins.ts';
 import { clearSession } from '../state/session.ts';
 import type { Store } from '../state/store.ts';
 import { setBoardPresence, setPinViewers } from './presence-state.ts';
+import { setImportProgress } from '../imports/progress-state.ts';
 
 /** `changes:head` is not applied to the store: the change tracker (./changes.ts) reads it. */
 type Handlers = { [E in Exclude<ServerEventName, 'changes:head'>]: (payload: ServerEventPayload<E>) => void };
@@ -114,6 +115,8 @@ export function createEventApplier(store: Store): EventApplier {
     'board:member-removed': ({ boardId, userId }) => removeBoardMember(store, boardId, userId, store.get(sessionUserAtom)?.id),
     // Another tab (or the server) ended this session: this tab is signed out and goes on as anonymous.
     'session:ended': () => clearSession(store),
+    // An import's counts (not a change: the import page also reads GET /api/imports/{id}).
+    'import:progress': (progress) => setImportProgress(store, progress),
   };
 
   return {

@@ -8,6 +8,7 @@ import { renameBoard } from '../api/boards.ts';
 import { BoardMembersDialog } from '../components/boards/BoardMembersDialog.tsx';
 import { MemberAvatars } from '../components/boards/MemberAvatars.tsx';
 import { BoardPresence } from '../components/BoardPresence.tsx';
+import { BulkUpload } from '../bulk/BulkUpload.tsx';
 import { CardSave } from '../components/CardSave.tsx';
 import { ConfirmModal } from '../components/ConfirmModal.tsx';
 import { NotFound } from '../components/ErrorPage.tsx';
@@ -107,6 +108,7 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
   const [confirmBoard, setConfirmBoard] = useState(false);
   const [removing, setRemoving] = useState<number | null>(null);
   const [membersOpen, setMembersOpen] = useState(false);
+  const [bulkOpen, setBulkOpen] = useState(false);
   const me = useAtomValue(sessionUserAtom);
   // Rename, delete and member changes are the owner's (the server refuses them to others with 403).
   const isOwner = board.role === 'owner';
@@ -192,6 +194,9 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
           <button type="button" className="button button--secondary" onClick={() => setMembersOpen(true)} aria-haspopup="dialog">
             {isOwner ? 'Share' : 'Members'}
           </button>
+          <button type="button" className="button button--secondary" aria-expanded={bulkOpen} onClick={() => setBulkOpen((open) => !open)}>
+            Add Images
+          </button>
           <Link to={`/boards/${board.id}/manage-pins`} className="button button--secondary">
             Manage Pins
           </Link>
@@ -214,6 +219,7 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
         ) : null}
       </p>
       {board.member_count > 1 ? <BoardPresence boardId={board.id} /> : null}
+      {bulkOpen ? <BulkUpload board={{ id: board.id, name: board.name }} /> : null}
       {!pins.loaded ? (
         pins.status === 'error' ? <RetryLoad onRetry={() => void pins.reload()} /> : <SkeletonGrid text={LOADING_BOARD} />
       ) : pins.ids.length === 0 && !pins.hasMore ? (

@@ -12,6 +12,7 @@ import { isAllowedImageUrl } from '../../contract/urls.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { type FormErrors, useForm } from '../hooks/useForm.ts';
 import { upsertPin } from '../state/pins.ts';
+import { BulkUpload } from '../bulk/BulkUpload.tsx';
 import { ImagePicker } from './new-pin/ImagePicker.tsx';
 import { UploadInterrupted, useImageUpload } from './new-pin/useImageUpload.ts';
 import { usePastedFile } from './new-pin/usePastedFile.ts';
@@ -155,6 +156,7 @@ export function NewPinPage({ prefill }: { prefill?: BuilderPrefill } = {}) {
           </p>
         </div>
       </form>
+      {prefill ? null : <BulkUpload />}
       {confirmBroken ? (
         <ConfirmModal
           title="Image not loaded"

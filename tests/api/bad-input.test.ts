@@ -21,7 +21,7 @@ let server: TestServer;
 let owner: ApiClient;
 let ownerUser: User;
 // `user`: a collaborator on the owner's board (DELETE /api/boards/{id}/members/{userId}).
-const ids = { pin: 0, board: 0, favorite: 0, comment: 0, user: 0, token: 0 };
+const ids = { pin: 0, board: 0, favorite: 0, comment: 0, user: 0, token: 0, import: 0 };
 
 beforeAll(async () => {
   // Failed logins are throttled per account; this file sends many on purpose, and wants 400s, not 429s.
@@ -42,7 +42,10 @@ beforeAll(async () => {
   expect((await owner.post(`/api/boards/${board.body.id}/members`, { username: collaborator.user.username })).status).toBe(201);
   const token = await owner.post<TokenCreated>('/api/tokens', { name: 'Target token', scope: 'read' });
   expect(token.status).toBe(201);
-  Object.assign(ids, { pin: pin.body.id, board: board.body.id, favorite: favorite.body.id, comment: comment.body.id, user: collaborator.user.id, token: token.body.token.id });
+  // An import of one link without an image (it fails "no image": nothing is fetched).
+  const imported = await owner.upload<{ import: { id: number } }>('/api/imports', { bytes: Buffer.from('<!DOCTYPE NETSCAPE-Bookmark-file-1><DL><DT><A HREF="https://example.com/">Target import</A></DL>'), name: 'bookmarks.html' });
+  expect(imported.status).toBe(202);
+  Object.assign(ids, { pin: pin.body.id, board: board.body.id, favorite: favorite.body.id, comment: comment.body.id, user: collaborator.user.id, token: token.body.token.id, import: imported.body.import.id });
 });
 afterAll(() => server?.stop());
 

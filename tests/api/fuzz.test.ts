@@ -26,7 +26,7 @@ let ownerUser: User;
 let ownerPassword: string;
 let anonymous: ApiClient;
 // `user`: a collaborator on the owner's board (DELETE /api/boards/{id}/members/{userId}).
-const ids = { pin: 0, board: 0, favorite: 0, comment: 0, user: 0, token: 0 };
+const ids = { pin: 0, board: 0, favorite: 0, comment: 0, user: 0, token: 0, import: 0 };
 let collaboratorName = '';
 
 beforeAll(async () => {
@@ -47,7 +47,7 @@ afterAll(() => server?.stop());
 
 const db = () => server.server.database.db;
 
-async function exists(table: 'pins' | 'boards' | 'favorites' | 'comments' | 'api_tokens', id: number): Promise<boolean> {
+async function exists(table: 'pins' | 'boards' | 'favorites' | 'comments' | 'api_tokens' | 'imports', id: number): Promise<boolean> {
   if (id === 0) return false;
   const { rows } = await sql<{ id: number }>`select id from ${sql.table(table)} where id = ${id}`.execute(db());
   return rows.length > 0;
@@ -87,6 +87,11 @@ async function ensureTargets(): Promise<void> {
     const token = await owner.post<TokenCreated>('/api/tokens', { name: 'Fuzz token', scope: 'read' });
     expect(token.status).toBe(201);
     ids.token = token.body.token.id;
+  }
+  if (!(await exists('imports', ids.import))) {
+    const imported = await owner.upload<{ import: { id: number } }>('/api/imports', { bytes: Buffer.from('<!DOCTYPE NETSCAPE-Bookmark-file-1><DL><DT><A HREF="https://example.com/">Target import</A></DL>'), name: 'bookmarks.html' });
+    expect(imported.status).toBe(202);
+    ids.import = imported.body.import.id;
   }
 }
 

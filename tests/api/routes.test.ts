@@ -123,6 +123,8 @@ describe('a declared route with a query string', () => {
       demoEmail: undefined,
       // The probes store no images; a folder that is never written will do.
       media: new LocalMediaStorage(tmpdir()),
+      // Nor any import.
+      importFiles: tmpdir(),
       tokens: { revoked: async () => {} },
       uploads: { tmpDir: tmpdir(), timeoutMs: 1_000, admit: () => Promise.reject(new Error('no uploads here')) },
     };

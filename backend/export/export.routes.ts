@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { type ApiRoute, route } from '../http/route.ts';
+import { streamExport } from './export-zip.ts';
+
+/** The origin the export's bookmark file names pins and images under: the public one when configured, else the request's. */
+function originOf(req: { protocol: string; get(name: string): string | undefined }, publicOrigins: readonly string[]): string {
+  return publicOrigins[0] ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+}
+
+export const exportRoutes: ApiRoute[] = [
+  route({
+    method: 'get',
+    path: '/api/export',
+    summary: "Download everything of the caller's as a ZIP: pinboard.json, the stored originals under images/, bookmarks.html and pins.csv (docs/import-export.md)",
+    auth: 'user',
+    responses: { 200: { schema: z.string().meta({ format: 'binary' }), description: 'The export, streamed', contentType: 'application/zip' } },
+    handler: async ({ ctx, media, req, res, userId, originPolicy }) => {
+      const user = await ctx.db.selectFrom('users').select(['id', 'username', 'email']).where('id', '=', userId).executeTakeFirstOrThrow();
+      await streamExport({ db: ctx.db, storage: media, logger: req.log }, user, originOf(req, originPolicy.publicOrigins), res);
+    },
+  }),
+];

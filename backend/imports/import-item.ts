@@ -1,0 +1,125 @@
+import { type Kysely, sql } from 'kysely';
+import type { DB } from '../../db/schema.ts';
+import { inTransaction } from '../changes/change-log.ts';
+import type { ServiceContext } from '../context.ts';
+import { BufferedEvents } from '../events/buffered-events.ts';
+import { storeImage } from '../images/images.service.ts';
+import type { MediaStorage } from '../images/storage.ts';
+import type { ImageConfig } from '../config-images.ts';
+import type { JobContext } from '../jobs/define.ts';
+import { createPin } from '../pins/pins.service.ts';
+import { ItemFailure, loadItemImage, storeFailure } from './item-image.ts';
+import { ItemData } from './items.ts';
+
+// One item of an import becomes one pin (docs/import-export.md): its image comes in through the one
+// pipeline every image takes (the SSRF guard for an address, then storeImage: processing limits,
+// content-addressed storage, so a picture already stored is not stored twice), then the pin is
+// made with it, in one transaction with the item's state and the record of the pin it made.
+
+export interface ImportItemDeps {
+  storage: MediaStorage;
+  /** Imports by URL's settings: what the SSRF guard lets through besides the public internet, the remote headers deadline. */
+  imports: ImageConfig['imports'];
+  /** One image from the user's budget, or how long to wait for one. */
+  takeImage(userId: number): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }>;
+}
+
+export type ItemOutcome = { kind: 'done' } | { kind: 'failed' } | { kind: 'later' } | { kind: 'wait'; seconds: number };
+
+/** Tries of an item whose failures pass (a server down), and the wait before the second. */
+const ATTEMPTS = 3;
+const RETRY_BASE_SECONDS = 15;
+
+interface ImportRow {
+  id: number;
+  user_id: number;
+  files_dir: string | null;
+}
+
+async function settle(db: Kysely<DB>, importId: number, position: number, set: { state: 'done' | 'failed' | 'pending'; reason?: string | null; pin_id?: number | null; attempts?: number; not_before?: Date | null }): Promise<void> {
+  await db.updateTable('import_items').set(set).where('import_id', '=', importId).where('position', '=', position).where('state', '=', 'pending').execute();
+}
+
+/** The pin an earlier import made of the same item, if it still exists. */
+async function importedBefore(db: Kysely<DB>, userId: number, key: string): Promise<number | undefined> {
+  const row = await db.selectFrom('imported_pins').select('pin_id').where('user_id', '=', userId).where('item_key', '=', key).executeTakeFirst();
+  return row?.pin_id;
+}
+
+export async function importItem(deps: ImportItemDeps, imp: ImportRow, item: { position: number; data: unknown; attempts: number }, ctx: JobContext): Promise<ItemOutcome> {
+  const { db } = ctx;
+  const parsed = ItemData.safeParse(item.data);
+  if (!parsed.success) {
+    await settle(db, imp.id, item.position, { state: 'failed', reason: 'unreadable item' });
+    return { kind: 'failed' };
+  }
+  const data = parsed.data;
+  const fail = async (reason: string): Promise<ItemOutcome> => {
+    await settle(db, imp.id, item.position, { state: 'failed', reason });
+    return { kind: 'failed' };
+  };
+  // Imported already (this file, or another with the same item): that pin, not another.
+  const earlier = await importedBefore(db, imp.user_id, data.key);
+  if (earlier !== undefined) {
+    await settle(db, imp.id, item.position, { state: 'done', pin_id: earlier });
+    return { kind: 'done' };
+  }
+  if (!data.image) return fail('no image');
+
+  let stored: Awaited<ReturnType<typeof storeImage>>;
+  try {
+    const budget = await deps.takeImage(imp.user_id);
+    if (!budget.ok) return { kind: 'wait', seconds: budget.retryAfterSeconds };
+    const bytes = await loadItemImage(data.image, { filesDir: imp.files_dir, imports: deps.imports, signal: ctx.signal });
+    stored = await storeImage({ db, storage: deps.storage }, { bytes });
+  } catch (error) {
+    const failure = error instanceof ItemFailure ? error : storeFailure(error);
+    if (!failure) throw error;
+    if (failure.passing && item.attempts + 1 < ATTEMPTS) {
+      const notBefore = new Date(Date.now() + RETRY_BASE_SECONDS * 1000 * 2 ** item.attempts);
+      await settle(db, imp.id, item.position, { state: 'pending', attempts: item.attempts + 1, not_before: notBefore });
+      return { kind: 'later' };
+    }
+    return fail(failure.message);
+  }
+
+  const events = new BufferedEvents(ctx.events);
+  const made = await inTransaction(db, async (trx) => {
+    const service: ServiceContext = { db: trx, events, jobs: ctx.jobs, imports: serviceImports(deps.imports) };
+    const pin = await createPin(service, imp.user_id, {
+      title: data.title,
+      imageUrl: stored.image.url,
+      description: data.description,
+      sourceUrl: data.sourceUrl,
+      createdAt: data.createdAt ? new Date(data.createdAt) : undefined,
+    });
+    // The pin's time as stored, to the microsecond (its JSON time is rounded to the millisecond).
+    const recorded = await trx
+      .insertInto('imported_pins')
+      .values({ user_id: imp.user_id, item_key: data.key, pin_id: pin.id, import_id: imp.id, pin_updated_at: sql<Date>`(select updated_at from pins where id = ${pin.id})` })
+      .onConflict((oc) => oc.columns(['user_id', 'item_key']).doNothing())
+      .returning('pin_id')
+      .executeTakeFirst();
+    // The same item made into a pin meanwhile (the same file imported twice at once): that one stands.
+    if (!recorded) throw new DuplicateItem();
+    await settle(trx, imp.id, item.position, { state: 'done', pin_id: pin.id });
+    return pin.id;
+  }).catch((error: unknown) => {
+    if (error instanceof DuplicateItem) return undefined;
+    throw error;
+  });
+  if (made === undefined) {
+    const pinId = await importedBefore(db, imp.user_id, data.key);
+    await settle(db, imp.id, item.position, { state: 'done', pin_id: pinId ?? null });
+    return { kind: 'done' };
+  }
+  events.flush();
+  return { kind: 'done' };
+}
+
+class DuplicateItem extends Error {}
+
+/** The services' view of the import settings (the pin made here names a stored image: no import by URL follows). */
+export function serviceImports(imports: ImageConfig['imports']): ServiceContext['imports'] {
+  return { allow: { cidrs: imports.allowCidrs, ports: imports.allowPorts }, pendingPerUser: imports.pendingPerUser };
+}

@@ -1,0 +1,80 @@
+import { IMPORT_LIMITS, IMPORT_MSG, ImportCreated, ImportDetail, ImportList, ImportUndone } from '../../contract/imports.ts';
+import { PageQuery } from '../../contract/paging.ts';
+import { type ApiRoute, route } from '../http/route.ts';
+import { createImport } from './create-import.ts';
+import { getImport, listImports, retryImport } from './imports.service.ts';
+import { undoImport } from './undo-import.ts';
+import { looksLikeNetscape } from './netscape.ts';
+import { looksLikeZip, refused } from './zip-archive.ts';
+
+// Imports (docs/import-export.md): a bookmark file or a ZIP in, one pin per item, in the background.
+
+export const importRoutes: ApiRoute[] = [
+  route({
+    method: 'post',
+    path: '/api/imports',
+    summary: 'Import a Netscape bookmark file (Pinback, browsers, Shaarli…), a Pinboard export or a ZIP of images (multipart/form-data, the file in "file"); recognised by its bytes, read at once, imported in the background',
+    auth: 'user',
+    upload: {
+      field: IMPORT_LIMITS.field,
+      maxBytes: IMPORT_LIMITS.maxBytes,
+      tooLarge: IMPORT_MSG.tooLarge,
+      missing: IMPORT_MSG.missing,
+      types: ['text/html', 'application/zip'],
+      description: 'A bookmark file (HTML) or a ZIP, at most 200 MB. A ZIP may hold at most 10,000 entries and 2 GB inflated, no entry path leaving its folder and no entry inflating more than 100:1.',
+      // The first bytes say whether it is a file we import at all: anything else is refused before the rest is read.
+      // 200 MB over a slow line takes a while: 15 minutes, not an image's minute.
+      notAnImage: { timeoutMs: 15 * 60_000 },
+      sniff: async (head: Buffer) => (looksLikeZip(head) || looksLikeNetscape(head.toString('utf8')) ? undefined : refused(IMPORT_MSG.notRecognised)),
+    },
+    responses: { 202: { schema: ImportCreated, description: 'Accepted: queued behind the caller\'s import in progress, if any' } },
+    handler: async ({ ctx, res, file, userId, importFiles }) => {
+      const created = await createImport(ctx, { filesRoot: importFiles }, userId, file.path);
+      res.status(202).json({ import: created } satisfies ImportCreated);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/imports',
+    summary: "The caller's imports, newest first",
+    auth: 'user',
+    query: PageQuery,
+    responses: { 200: ImportList },
+    handler: async ({ ctx, cursors, res, query, userId }) => {
+      res.json(await listImports(ctx.db, cursors, userId, query));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/imports/{id}',
+    summary: 'One of the caller\'s imports, with its failures (at most 1,000, in file order)',
+    auth: 'user',
+    responses: { 200: ImportDetail },
+    errors: [404],
+    handler: async ({ ctx, res, params, userId }) => {
+      res.json(await getImport(ctx.db, userId, params.id));
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/api/imports/{id}/retry',
+    summary: 'Try the failed items of a finished import again',
+    auth: 'user',
+    responses: { 200: ImportDetail },
+    errors: [404, 409],
+    handler: async ({ ctx, res, params, userId }) => {
+      res.json(await retryImport(ctx, userId, params.id));
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/api/imports/{id}',
+    summary: 'Undo a finished import (the pins and boards it made that were not changed since) or call off a queued one',
+    auth: 'user',
+    responses: { 200: ImportUndone },
+    errors: [404, 409],
+    handler: async ({ ctx, res, params, userId }) => {
+      res.json(await undoImport(ctx, userId, params.id));
+    },
+  }),
+];

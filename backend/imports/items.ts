@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { LIMITS } from '../../contract/limits.ts';
+import { normalizeSourceUrl } from '../../contract/source-url.ts';
+
+// What one item of an import is, whatever file it came from: a pin to make (docs/import-export.md).
+// The parsers (netscape.ts, images-zip.ts, pinboard-file.ts) make these; the job (run-import.ts)
+// turns each into a pin. Kept in import_items.data as JSON, read back through the schema.
+
+export const ItemData = z.object({
+  /** The item's identity among everything its user has imported: the same item imported twice is one pin. */
+  key: z.string().min(1).max(200),
+  /** How failures name it: its title, or its address or file name. */
+  label: z.string(),
+  title: z.string(),
+  description: z.string(),
+  sourceUrl: z.string().nullable(),
+  /** A remote address to fetch, a file of the import's extracted entries, or none (a failure: "no image"). */
+  image: z.union([z.object({ url: z.string() }), z.object({ file: z.string() }), z.null()]),
+  /** Boards (by name) the pin goes in, in the file's order (a Pinboard export places its pins at the end instead). */
+  boards: z.array(z.string()),
+  createdAt: z.string().nullable(),
+  /** A Pinboard export's key for the pin: its boards, favorites and comments name it. */
+  ref: z.string().optional(),
+});
+export type ItemData = z.infer<typeof ItemData>;
+
+/** Text as a pin field takes it: no NUL, whitespace runs of a title folded, cut to `max` characters. */
+export function clip(text: string, max: number): string {
+  const clean = text.replaceAll('\u0000', '').trim();
+  return [...clean].slice(0, max).join('').trim();
+}
+
+/** A title from text: one line, cut to the title limit. */
+export function titleOf(text: string): string {
+  return clip(text.replace(/\s+/g, ' '), LIMITS.title);
+}
+
+export function descriptionOf(text: string): string {
+  return clip(text, LIMITS.description);
+}
+
+export function boardNameOf(text: string): string {
+  return clip(text.replace(/\s+/g, ' '), LIMITS.boardName);
+}
+
+/** The page a pin came from, normalised as POST /api/pins/ would, or null. */
+export function sourceOf(value: string | undefined): string | null {
+  return value ? normalizeSourceUrl(value.trim()) : null;
+}
+
+/** An item key from the parts that make an item itself (hashed: keys stay short whatever the parts). */
+export function itemKey(kind: string, ...parts: string[]): string {
+  return `${kind}:${createHash('sha256').update(parts.join('\u0000')).digest('base64url')}`;
+}
+
+/** A creation time from seconds since 1970 (ADD_DATE), or null when it is none or not believable. */
+export function timeFromSeconds(value: string | undefined): string | null {
+  if (!value || !/^\d{1,12}$/.test(value)) return null;
+  const ms = Number(value) * 1000;
+  // Before the web, or more than a day ahead: not a date anybody saved a bookmark on.
+  if (ms < Date.UTC(1990, 0, 1) || ms > Date.now() + 86_400_000) return null;
+  return new Date(ms).toISOString();
+}
+
+/**
+ * A description with tags given apart from it (a TAGS attribute, an export's `tags`) written in as
+ * #words, the way pins carry tags: those already in it are not repeated.
+ */
+export function withTags(description: string, tags: readonly string[]): string {
+  // Only what the tag parser reads as a tag: letters, marks and digits, with a letter, ≤ 50.
+  const words = tags.map((tag) => tag.replace(/^#/, '')).filter((tag) => /^[\p{L}\p{M}\p{N}]{1,50}$/u.test(tag) && /\p{L}/u.test(tag));
+  const have = new Set([...description.matchAll(/#([\p{L}\p{M}\p{N}]+)/gu)].map((m) => (m[1] as string).toLowerCase()));
+  const missing = [...new Set(words.filter((tag) => !have.has(tag.toLowerCase())))];
+  return missing.length ? `${description}${description ? '\n' : ''}${missing.map((tag) => `#${tag}`).join(' ')}` : description;
+}

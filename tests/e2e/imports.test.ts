@@ -1,0 +1,112 @@
+// Moving in, in the system Chromium (docs/import-export.md): 200 images dropped on a board page
+// become 200 pins with per-file progress; the Import / Export page shows a bookmark file's kind and
+// count before it starts, its progress live, its failures, and undoes it.
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Board } from '../../contract/boards.ts';
+import { basePictures, type ImageHost, pinbackFile, startImageHost } from '../support/import-fixtures.ts';
+import { startServer, type TestServer } from '../support/server.ts';
+import { DESKTOP, ensureClientBuilt, expectAccessible, expectPath, expectVisible, launchChromium, newAccount, openTab, screenshot, signUp } from './browser.ts';
+
+let server: TestServer;
+let browser: Browser;
+let host: ImageHost;
+const FILES = 200;
+const LONG_MS = 240_000;
+
+beforeAll(async () => {
+  ensureClientBuilt();
+  host = await startImageHost(await basePictures(6, 400, 300));
+  server = await startServer({
+    env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: host.port, IMAGE_BUDGET_PER_USER: '5000', UPLOAD_RATE_LIMIT_PER_USER: '5000' },
+  });
+  browser = await launchChromium();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await host?.close();
+});
+
+describe('bulk upload', () => {
+  it(`${FILES} images dropped on a board page become ${FILES} pins in it, each with its own progress`, async () => {
+    const { page, errors } = await openTab(browser, server.url, DESKTOP);
+    await signUp(page, newAccount('bulk'));
+    await page.goto('/boards/create');
+    await page.getByLabel('Board Name').fill('Dropped in');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await expectPath(page, '/boards');
+    await page.getByRole('link', { name: /Dropped in/ }).first().click();
+    await expectPath(page, /\/boards\/\d+$/);
+    const boardId = Number(new URL(page.url()).pathname.split('/').pop());
+    await page.getByRole('button', { name: 'Add Images' }).click();
+    const zone = await expectVisible(page.getByTestId('bulk-drop'));
+    // A real drop: 200 distinct PNGs drawn in the page, in one DataTransfer.
+    const started = Date.now();
+    await zone.evaluate(async (element, count) => {
+      const transfer = new DataTransfer();
+      for (let i = 0; i < count; i++) {
+        const canvas = new OffscreenCanvas(96, 72);
+        const context = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D;
+        context.fillStyle = `hsl(${(i * 37) % 360} 70% 50%)`;
+        context.fillRect(0, 0, 96, 72);
+        context.fillStyle = '#fff';
+        context.fillText(String(i), 10, 40);
+        const blob = await canvas.convertToBlob({ type: 'image/png' });
+        transfer.items.add(new File([blob], `dropped_photo-${i}.png`, { type: 'image/png' }));
+      }
+      element.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }, FILES);
+    const rows = page.getByRole('list', { name: 'Files being pinned' }).getByRole('listitem');
+    await expect.poll(() => rows.count()).toBe(FILES);
+    // Per-file progress while it runs: some rows done, some still waiting.
+    await expect.poll(async () => page.locator('.bulk__item[data-phase="done"]').count(), { timeout: LONG_MS }).toBeGreaterThan(5);
+    expect(await page.locator('.bulk__item[data-phase="waiting"]').count()).toBeGreaterThan(0);
+    await screenshot(page, 'bulk-upload-running', { overlay: true });
+    await expectVisible(page.getByText(`${FILES} of ${FILES} pinned`), LONG_MS);
+    console.log(`${FILES} files pinned in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    await screenshot(page, 'bulk-upload-done', { overlay: true });
+    const board = (await (await page.request.get(`/api/boards/${boardId}`)).json()) as Board;
+    expect(board.pin_count).toBe(FILES);
+    expect(board.pins[0]?.title).toMatch(/^dropped photo \d+$/);
+    await expectAccessible(page, 'board page with a bulk upload');
+    expect(errors).toEqual([]);
+  }, LONG_MS + 60_000);
+});
+
+describe('the Import / Export page', () => {
+  it("shows the file's kind and count, the import's progress live, its failures, and undoes it", async () => {
+    const { page, errors } = await openTab(browser, server.url, DESKTOP);
+    await signUp(page, newAccount('mover'));
+    await page.getByRole('button', { name: 'Profile menu' }).click();
+    await page.getByRole('link', { name: 'Import / Export' }).click();
+    await expectPath(page, '/import-export');
+    await expectVisible(page.getByText('No imports yet.'));
+    const { html } = pinbackFile(host.url, 60, 4, 25);
+    await page.locator('input[type="file"]').setInputFiles({ name: 'pinterest.html', mimeType: 'text/html', buffer: Buffer.from(html) });
+    await expectVisible(page.getByTestId('import-preview').getByText(/Bookmark file/));
+    await expect.poll(() => page.getByTestId('import-preview').textContent()).toMatch(/60 links · 58 with an image, in 4 boards/);
+    await screenshot(page, 'import-picked');
+    await page.getByRole('button', { name: 'Start import' }).click();
+    const status = await expectVisible(page.getByTestId('import-status'));
+    await expectVisible(status.getByRole('heading', { name: /Bookmark file · (Queued|Importing|Finished)/ }));
+    await expectVisible(status.getByRole('heading', { name: 'Bookmark file · Finished' }), LONG_MS);
+    await expectVisible(status.getByText('53 imported'));
+    await expectVisible(status.getByText('7 failed'));
+    await expectVisible(status.getByText(/Pin 7 #tag0/));
+    await expectVisible(status.getByText('not found (404)').first());
+    await screenshot(page, 'import-finished');
+    await expectAccessible(page, 'the Import / Export page');
+    const mine = (await (await page.request.get('/api/boards/')).json()) as { boards: Board[] };
+    expect(mine.boards).toHaveLength(4);
+
+    await status.getByRole('button', { name: 'Undo' }).click();
+    await page.getByRole('button', { name: 'Undo import' }).click();
+    await expectVisible(page.getByText('Import undone: 53 pins and 4 boards removed'));
+    await screenshot(page, 'import-undone', { overlay: true });
+    const after = (await (await page.request.get('/api/boards/')).json()) as { boards: Board[] };
+    expect(after.boards).toHaveLength(0);
+    expect(errors).toEqual([]);
+  }, LONG_MS + 60_000);
+});
+
