@@ -40,7 +40,7 @@ function rssOf(pid: number): number {
 log(`bench:imports — ${cpus().length} CPUs, load average ${loadavg()[0]?.toFixed(1)} at start; ${PINS} pins in ${BOARDS} boards`);
 const photos = demoImages().filter((image) => image.kind === 'photo').slice(0, 40).map((image) => path.join(DEMO_IMAGES_DIR, image.file));
 const pictures = await Promise.all(photos.map((file) => sharp(file).resize({ width: 1200, height: 1200, fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 82 }).toBuffer()));
-log(`${pictures.length} base pictures, ${Math.round(pictures.reduce((sum, b) => sum + b.length, 0) / pictures.length / 1024)} KB on average (each item's file is one of them with its own comment block)`);
+log(`${pictures.length} base pictures, ${Math.round(pictures.reduce((sum, b) => sum + b.length, 0) / pictures.length / 1024)} KB on average (each item's file is one of them with pixels of its own: pictureVariant)`);
 const host = await startImageHost(pictures);
 cleanups.push(() => host.close());
 const database = await createTestDatabase();

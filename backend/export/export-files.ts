@@ -9,22 +9,13 @@ import { boardPinsOf, boardsOf, commentsOf, type ExportPinRow, favoritesOf, imag
 // page at a time: pinboard.json (the whole account, read back by an import), bookmarks.html (a
 // Netscape bookmark file in Pinback's shape, one <H3> per board) and pins.csv.
 
-/**
- * #words of a description: the tags pins carry. The same rule as search's parser (a `#` not glued
- * to a word, then letters, marks and digits, NFKC and lower-cased, not digits only), until pins
- * carry their parsed `tags` here too.
- */
-export function tagsIn(description: string): string[] {
-  const tags = [...description.matchAll(/(?<![\p{L}\p{M}\p{N}&#/])#([\p{L}\p{M}\p{N}]+)/gu)].map((m) => (m[1] as string).normalize('NFKC').toLowerCase());
-  return [...new Set(tags.filter((tag) => /\p{L}/u.test(tag) && [...tag].length <= 50))].slice(0, 20);
-}
-
 function exportedPin(row: ExportPinRow): ExportedPin {
   return {
     key: pinKey(row.id),
     title: row.title,
     description: row.description,
-    tags: tagsIn(row.description),
+    // The pin's own tags, as the server parsed them from its description when it was written.
+    tags: row.tags,
     sourceUrl: row.source_url,
     createdAt: row.created_at.toISOString(),
     image: row.image_sha256 && row.format ? imagePath(row.image_sha256, row.format) : null,

@@ -13,6 +13,7 @@ export interface ExportPinRow {
   id: number;
   title: string;
   description: string;
+  tags: string[];
   source_url: string | null;
   created_at: Date;
   image_url: string;
@@ -33,7 +34,7 @@ export async function* pinsOf(db: Kysely<DB>, userId: number): AsyncGenerator<Ex
     const rows = await db
       .selectFrom('pins')
       .leftJoin('images', 'images.sha256', 'pins.image_sha256')
-      .select(['pins.id', 'pins.title', 'pins.description', 'pins.source_url', 'pins.created_at', 'pins.image_url', 'pins.image_sha256', 'images.format'])
+      .select(['pins.id', 'pins.title', 'pins.description', 'pins.tags', 'pins.source_url', 'pins.created_at', 'pins.image_url', 'pins.image_sha256', 'images.format'])
       .where('pins.user_id', '=', userId)
       .where('pins.id', '>', after)
       .orderBy('pins.id')
@@ -99,7 +100,7 @@ export async function* boardPinsOf(db: Kysely<DB>, userId: number, boardId: numb
       .selectFrom('board_pins')
       .innerJoin('pins', 'pins.id', 'board_pins.pin_id')
       .leftJoin('images', 'images.sha256', 'pins.image_sha256')
-      .select(['board_pins.id as entry', 'pins.id', 'pins.title', 'pins.description', 'pins.source_url', 'pins.created_at', 'pins.image_url', 'pins.image_sha256', 'images.format', 'pins.user_id'])
+      .select(['board_pins.id as entry', 'pins.id', 'pins.title', 'pins.description', 'pins.tags', 'pins.source_url', 'pins.created_at', 'pins.image_url', 'pins.image_sha256', 'images.format', 'pins.user_id'])
       .where('board_pins.board_id', '=', boardId)
       .where('board_pins.id', '<', before)
       .orderBy('board_pins.id', 'desc')

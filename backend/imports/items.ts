@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { LIMITS } from '../../contract/limits.ts';
 import { normalizeSourceUrl } from '../../contract/source-url.ts';
+import { normalizeTag, parseTags, TAG_LIMITS } from '../../contract/tags.ts';
 
 // What one item of an import is, whatever file it came from: a pin to make (docs/import-export.md).
 // The parsers (netscape.ts, images-zip.ts, pinboard-file.ts) make these; the job (run-import.ts)
@@ -65,12 +66,20 @@ export function timeFromSeconds(value: string | undefined): string | null {
 
 /**
  * A description with tags given apart from it (a TAGS attribute, an export's `tags`) written in as
- * #words, the way pins carry tags: those already in it are not repeated.
+ * #words, so that the pin's tags, parsed from its description like any pin's (contract/tags.ts),
+ * include them: each in its stored form, none the description already has, and none past the
+ * tags a pin keeps (TAG_LIMITS.perPin). What the tag rule does not take ("c++", "2024") is left out.
  */
 export function withTags(description: string, tags: readonly string[]): string {
-  // Only what the tag parser reads as a tag: letters, marks and digits, with a letter, ≤ 50.
-  const words = tags.map((tag) => tag.replace(/^#/, '')).filter((tag) => /^[\p{L}\p{M}\p{N}]{1,50}$/u.test(tag) && /\p{L}/u.test(tag));
-  const have = new Set([...description.matchAll(/#([\p{L}\p{M}\p{N}]+)/gu)].map((m) => (m[1] as string).toLowerCase()));
-  const missing = [...new Set(words.filter((tag) => !have.has(tag.toLowerCase())))];
-  return missing.length ? `${description}${description ? '\n' : ''}${missing.map((tag) => `#${tag}`).join(' ')}` : description;
+  const have = parseTags(description);
+  const seen = new Set(have);
+  const missing: string[] = [];
+  for (const raw of tags) {
+    const tag = normalizeTag(raw.replace(/^#/, ''));
+    if (tag === null || seen.has(tag)) continue;
+    seen.add(tag);
+    missing.push(tag);
+  }
+  const added = missing.slice(0, Math.max(0, TAG_LIMITS.perPin - have.length));
+  return added.length ? `${description}${description ? '\n' : ''}${added.map((tag) => `#${tag}`).join(' ')}` : description;
 }

@@ -110,7 +110,9 @@ describe('export, then import on another instance', () => {
     const file = JSON.parse((exported.get('pinboard.json') as Buffer).toString('utf8')) as PinboardExport;
     expect(file).toMatchObject({ version: 1, user: { username: expect.stringMatching(/^alice/), email: expect.stringContaining('@') } });
     expect(file.pins.map((pin) => pin.title)).toEqual(['Pin 0', 'Pin 1', 'Pin 2']);
-    expect(file.pins[0]?.tags.sort()).toEqual(['round', 'trip0']);
+    // Each pin's tags are the ones it carries.
+    expect(file.pins.map((pin) => pin.tags)).toEqual(pins.map((pin) => pin.tags));
+    expect(file.pins[0]?.tags).toEqual(['round', 'trip0']);
     expect(file.boards.map((board) => [board.name, board.members.length])).toEqual([['Shared one', 1], ['Ordered', 0]]);
     expect(normalised(file).boards[1]?.pins).toEqual(['Pin 1', 'Pin 0', 'Pin 2']);
     expect(file.comments.map((comment) => comment.text)).toEqual(['My own note']);
@@ -126,7 +128,7 @@ describe('export, then import on another instance', () => {
   }, 120_000);
 
   test('imported by a new user on a fresh instance, it recreates the same account: no difference', async () => {
-    const { client: carol } = await signUpUser(target.url, 'carol');
+    const { client: carol, user: carolUser } = await signUpUser(target.url, 'carol');
     const zip = await download(alice, source.url);
     const posted = await carol.upload<{ import: { id: number; kind: string; total: number } }>('/api/imports', { bytes: zip.bytes, name: 'export.zip', type: 'application/zip' });
     expect(posted.status, JSON.stringify(posted.body)).toBe(202);
@@ -141,6 +143,10 @@ describe('export, then import on another instance', () => {
     }
     expect(detail.import).toMatchObject({ status: 'done', done: 3, failed: 0 });
     expect(detail.failures).toEqual([{ item: expect.stringMatching(/^Shared one: bob/), reason: 'not re-invited' }]);
+
+    // The pins carry their tags, parsed from their descriptions as any pin write does.
+    const carolPins = (await carol.get<{ pins: Pin[] }>(`/api/pins/?userId=${carolUser.id}&limit=10`)).body.pins;
+    expect(carolPins.map((pin) => [pin.title, pin.tags]).sort()).toEqual([['Pin 0', ['round', 'trip0']], ['Pin 1', ['round', 'trip1']], ['Pin 2', ['round', 'trip2']]]);
 
     const again = await unzip((await download(carol, target.url)).bytes);
     const before = normalised(JSON.parse((exported.get('pinboard.json') as Buffer).toString('utf8')) as PinboardExport);

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_MSG } from '../../contract/imports.ts';
+import { parseTags } from '../../contract/tags.ts';
 import { readArchive } from '../../backend/imports/archive-items.ts';
-import type { ItemData } from '../../backend/imports/items.ts';
+import { type ItemData, withTags } from '../../backend/imports/items.ts';
 import { looksLikeNetscape, readNetscapeFile } from '../../backend/imports/netscape.ts';
 import { isSafeEntryPath, looksLikeZip, openArchive } from '../../backend/imports/zip-archive.ts';
 import { honestZip, rawEntry, rawZip } from '../support/zip-fixtures.ts';
@@ -75,6 +76,23 @@ describe('Netscape bookmark files', () => {
     // Keys: the pin's own page when the file names one, so the same pin in two files is one item.
     expect(new Set(items.map((item) => item.key)).size).toBe(items.length);
     expect((await netscapeItems(PINBACK)).map((item) => item.key)).toEqual(items.map((item) => item.key));
+  });
+});
+
+describe('tags given apart from a description (TAGS, an export\'s tags)', () => {
+  it('are written into it in their stored form, so that the pin carries them', () => {
+    const description = withTags('Lunch by the #Sea', ['sea', 'Trips', '#Café', 'c++', '2024', 'ＢＥＡＣＨ', 'trips', `a${'b'.repeat(50)}`]);
+    // `sea` is there already; `c++`, digits only and 51 letters are no tags; fullwidth letters fold.
+    expect(description).toBe('Lunch by the #Sea\n#trips #café #beach');
+    expect(parseTags(description)).toEqual(['sea', 'trips', 'café', 'beach']);
+    expect(withTags('', ['one'])).toBe('#one');
+    expect(withTags('Nothing to add #one', ['ONE', '#one'])).toBe('Nothing to add #one');
+  });
+
+  it('stop at the tags a pin keeps', () => {
+    const nineteen = Array.from({ length: 19 }, (_, i) => `#t${i}`).join(' ');
+    expect(parseTags(withTags(nineteen, ['x', 'y', 'z']))).toHaveLength(20);
+    expect(withTags(nineteen, ['x', 'y', 'z'])).toBe(`${nineteen}\n#x`);
   });
 });
 

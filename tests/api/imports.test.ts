@@ -87,7 +87,12 @@ describe('a Pinback file', () => {
       expect(pin.image).not.toBeNull();
       expect(pin.source_url).toBe(item?.href);
       expect(pin.created_at).toBe(new Date(1700000000 * 1000).toISOString());
+      // Tags as any pin's: parsed from the description, into which the TAGS attribute was written.
+      expect(pin.description).toBe(`${item?.title}\n#sea`);
+      expect(pin.tags).toEqual(item?.tags);
     }
+    // Found by their tags, like any pin.
+    expect((await allPages<Pin>(client, '/api/pins/?tag=sea&limit=100', 'pins')).length).toBe(good.length);
 
     // Each board holds its good items, the file's first on top.
     const boards = await allPages<Board>(client, '/api/boards/?limit=100', 'boards');
@@ -98,8 +103,13 @@ describe('a Pinback file', () => {
     }
   }, EVENTUALLY_MS + 60_000);
 
-  test("the user's sockets heard its progress, at most once a second, up to the end", () => {
-    const mine = progress.filter((event) => event.importId === first.import.id);
+  test("the user's sockets heard its progress, at most once a second, up to the end", async () => {
+    // The status is read as done before the last event is sent (it waits out the rest of its second).
+    const mine = await eventually(
+      async () => progress.filter((event) => event.importId === first.import.id),
+      (events) => events.at(-1)?.status === 'done',
+      'the last import:progress',
+    );
     expect(mine.at(-1)).toMatchObject({ status: 'done', total: PINS, done: first.import.done, failed: first.import.failed });
     expect(mine.some((event) => event.status === 'running')).toBe(true);
     for (let i = 1; i < mine.length; i++) expect((mine[i] as ImportProgress).done).toBeGreaterThanOrEqual((mine[i - 1] as ImportProgress).done);
@@ -159,6 +169,7 @@ describe('a Pinback file', () => {
     expect(undone.body).toEqual({ removedPins: first.import.done - 1, removedBoards: BOARDS - 1, keptPins: 1 });
     const left = await allPages<Pin>(client, `/api/pins/?userId=${me}&limit=100`, 'pins');
     expect(left.map((pin) => pin.title)).toEqual(['Mine now']);
+    expect(await allPages<Pin>(client, '/api/pins/?tag=sea&limit=100', 'pins')).toEqual([]);
     expect((await allPages<Board>(client, '/api/boards/?limit=100', 'boards')).map((board) => board.pin_count)).toEqual([1]);
     expect((await client.get(`/api/imports/${first.import.id}`)).status).toBe(404);
   }, EVENTUALLY_MS + 60_000);

@@ -5,8 +5,9 @@ import sharp from 'sharp';
 // A Pinback-style export (Pinterest boards as <H3>, pins as <A HREF IMAGE ORIGLINK ADD_DATE>) and
 // the image host its IMAGE addresses point to: a local server, allowed for the test through
 // IMPORT_ALLOW_CIDRS/IMPORT_ALLOW_PORTS. Every good address answers a distinct JPEG of at most
-// 1200 px (a base picture with the item's number in a comment block, so no two are the same
-// bytes); some answer 404, some text that is not an image, and some items have no IMAGE at all.
+// 1200 px (a base picture whose pixels are made the item's own: pictureVariant), so no two items
+// store the same original; some answer 404, some text that is not an image, and some items have
+// no IMAGE at all.
 
 export interface PinbackItem {
   board: string;
@@ -14,15 +15,35 @@ export interface PinbackItem {
   href: string;
   image: string | null;
   origLink: string;
+  /** The pin's tags: the #word of its title (its description) and its TAGS attribute's `Sea` (`c++` is no tag). */
+  tags: string[];
   /** What the import must make of it. */
   expect: 'pin' | 'no image' | 'not found (404)' | 'not an image';
 }
 
-/** A JPEG's bytes with a comment block after its start marker: another file, the same picture. */
-export function withComment(jpegBytes: Buffer, text: string): Buffer {
-  const comment = Buffer.from(text, 'latin1');
-  const header = Buffer.from([0xff, 0xfe, (comment.length + 2) >> 8, (comment.length + 2) & 0xff]);
-  return Buffer.concat([jpegBytes.subarray(0, 2), header, comment, jpegBytes.subarray(2)]);
+/**
+ * Another picture from a base JPEG, for item `n`, without encoding one: the bits of `n` are added to
+ * the first entries after the DC of its luminance quantization table (the lowest frequencies), so
+ * its blocks decode to other pixels. Not a comment block or any other metadata: stored originals
+ * lose those (docs/images.md), and items differing only there would be stored as one image.
+ */
+export function pictureVariant(jpegBytes: Buffer, n: number): Buffer {
+  const out = Buffer.from(jpegBytes);
+  for (let at = 2; at + 4 <= out.length && out[at] === 0xff && out[at + 1] !== 0xda; at += 2 + out.readUInt16BE(at + 2)) {
+    if (out[at + 1] !== 0xdb) continue;
+    // A DQT segment: tables of a precision/id byte and 64 entries (8-bit) or 128 bytes (16-bit).
+    for (let table = at + 4; table < at + 2 + out.readUInt16BE(at + 2); table += 1 + 64 * (((out[table] as number) >> 4) + 1)) {
+      if (out[table] !== 0x00) continue;
+      for (let bit = 0, rest = n; rest > 0; bit += 1, rest = Math.floor(rest / 2)) {
+        if (bit >= 40) throw new Error(`item number ${n} too large for a picture variant`);
+        const entry = table + 2 + bit;
+        const value = out[entry] as number;
+        if (rest % 2) out[entry] = value < 255 ? value + 1 : value - 1;
+      }
+      return out;
+    }
+  }
+  throw new Error('not a JPEG with an 8-bit luminance quantization table');
 }
 
 export async function basePictures(count: number, width = 1200, height = 800): Promise<Buffer[]> {
@@ -52,7 +73,7 @@ export async function startImageHost(pictures: Buffer[]): Promise<ImageHost> {
     const n = Number(match[2]);
     if (match[1] === 'gone') return void res.writeHead(404).end();
     if (match[1] === 'text') return void res.writeHead(200, { 'content-type': 'image/jpeg' }).end(`item ${n}: just some text`);
-    res.writeHead(200, { 'content-type': 'image/jpeg' }).end(withComment(pictures[n % pictures.length] as Buffer, `item ${n}`));
+    res.writeHead(200, { 'content-type': 'image/jpeg' }).end(pictureVariant(pictures[n % pictures.length] as Buffer, n));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -78,6 +99,7 @@ export function pinbackFile(host: string, pins: number, boards: number, badEvery
       href: `https://source.example/page/${n}`,
       image: kind === 'none' ? null : `${host}/${kind}/${n}.jpg`,
       origLink: `https://www.pinterest.com/pin/${1000 + n}/`,
+      tags: [`tag${n % 7}`, 'sea'],
       expect: kind === 'img' ? 'pin' : kind === 'none' ? 'no image' : kind === 'gone' ? 'not found (404)' : 'not an image',
     });
   }
@@ -88,7 +110,7 @@ export function pinbackFile(host: string, pins: number, boards: number, badEvery
     lines.push(`<DT><H3 GUID="${escape(board)}" PRIVATE="false">${escape(board)}</H3>`, '<DL><p>');
     for (const item of list) {
       const image = item.image ? ` IMAGE="${escape(item.image)}"` : '';
-      lines.push(`<DT><A HREF="${escape(item.href)}" GUID="g" ORIGLINK="${escape(item.origLink)}"${image} COLOR="#cccccc" AUTHOR="me" PRIVATE="false" ADD_DATE="1700000000">${escape(item.title)}</A>`);
+      lines.push(`<DT><A HREF="${escape(item.href)}" GUID="g" ORIGLINK="${escape(item.origLink)}"${image} TAGS="Sea,c++,${item.tags[0]}" COLOR="#cccccc" AUTHOR="me" PRIVATE="false" ADD_DATE="1700000000">${escape(item.title)}</A>`);
     }
     lines.push('</DL><p>');
   }
