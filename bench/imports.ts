@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import sharp from 'sharp';
 import type { ImportDetail } from '../contract/imports.ts';
 import { DEMO_IMAGES_DIR, demoImages } from '../db/demo-catalog.ts';
@@ -67,6 +68,18 @@ const app = await startAppProcess(
 );
 cleanups.push(() => app.stop());
 
+/** The user's pins with a stored image, and how many distinct originals they store. */
+async function storedOriginals(userId: number): Promise<{ pins: number; originals: number }> {
+  const db = new pg.Client({ connectionString: database.url });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ pins: number; originals: number }>('select count(image_sha256)::int as pins, count(distinct image_sha256)::int as originals from pins where user_id = $1', [userId]);
+    return rows[0] ?? { pins: 0, originals: 0 };
+  } finally {
+    await db.end();
+  }
+}
+
 async function baseline(client: ApiClient): Promise<number> {
   const started = Date.now();
   const ids: number[] = [];
@@ -87,7 +100,7 @@ try {
   const base = await baseline(first);
   log(`\n1. baseline, import by URL one pin at a time: ${base.toFixed(1)} pins/s (${BASELINE} pins)`);
 
-  const { client } = await signUpUser(app.url, 'mover');
+  const { client, user: mover } = await signUpUser(app.url, 'mover');
   const { html, items } = pinbackFile(host.url, PINS, BOARDS, 50);
   const good = items.filter((item) => item.expect === 'pin').length;
   const started = Date.now();
@@ -108,6 +121,8 @@ try {
   const seconds = (Date.now() - started) / 1000;
   const rate = detail.import.done / seconds;
   log(`\n2. import of a ${(html.length / 1024 / 1024).toFixed(1)} MB Pinback file: accepted (202) in ${accepted} ms; ${detail.import.done} pins (+${detail.import.failed} failures, ${good} expected) in ${seconds.toFixed(1)} s`);
+  const stored = await storedOriginals(mover.id);
+  log(`   ${stored.pins} pins with a stored image, ${stored.originals} distinct originals (each item's picture has pixels of its own)`);
   log(`   ${rate.toFixed(1)} pins/s — ${(rate / base).toFixed(2)}× the baseline — target ≥ 20 pins/s: ${rate >= 20 ? 'met' : 'NOT met'} (load average ${loadavg()[0]?.toFixed(1)})`);
 
   const before = rssOf(app.child.pid as number);
