@@ -124,7 +124,7 @@ export interface UploadBurst {
   before: number;
   peak: number;
   after: number;
-  statuses: Record<number, number>;
+  statuses: Record<string, number>;
   fileBytes: number;
   seconds: number;
 }
@@ -139,10 +139,15 @@ export async function uploadBurst(app: AppProcess, count: number, bytes: number)
   const before = residentNow(pid).rss;
   const sampler = sampleResident(pid);
   const started = performance.now();
-  const answers = await Promise.all(Array.from({ length: count }, (_, i) => client.upload('/api/images/', { bytes: file, name: `burst-${i}.png`, type: 'image/png' })));
+  // A refused upload may close the connection mid-body (fetch then fails): counted as 'no answer'.
+  const answers = await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      client.upload('/api/images/', { bytes: file, name: `burst-${i}.png`, type: 'image/png' }).catch((error: unknown) => ({ status: `no answer (${String((error as Error).cause ?? error)})` })),
+    ),
+  );
   const seconds = (performance.now() - started) / 1000;
   const peak = sampler.stop();
-  const statuses: Record<number, number> = {};
+  const statuses: Record<string, number> = {};
   for (const answer of answers) statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
   await new Promise((resolve) => setTimeout(resolve, 3_000));
   return { before, peak, after: residentNow(pid).rss, statuses, fileBytes: file.length, seconds };
