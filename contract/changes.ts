@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { ChangeData, ChangeEventName } from './events.ts';
 import { MSG } from './messages.ts';
 import { queryInt } from './paging.ts';
-import { CHANGES_PAGE_MAX } from './change-paging.ts';
 
 // GET /api/changes?since=N (DESIGN §12): the change log, for a client that missed socket events
 // (a reconnect, a head it has no event for). Signed in or anonymous: a reader sees the public
