@@ -81,6 +81,12 @@ export async function waitForImports(url: string, timeoutMs: number): Promise<nu
   return (performance.now() - started) / 1000;
 }
 
+/**
+ * How long the server is left alone after the imports before "idle" is read: V8 collects the
+ * imports' garbage only once its memory reducer sees the allocation rate drop (seconds later).
+ */
+const IDLE_SETTLE_MS = 30_000;
+
 export interface FirstStart {
   app: AppProcess;
   readySeconds: number;
@@ -109,7 +115,7 @@ export async function firstStart(cleanups: Cleanups, extraEnv: Record<string, st
   const importSeconds = readySeconds + (await waitForImports(app.url, 600_000));
   // The kernel's high-water mark covers the start-up before sampling began.
   const peak = Math.max(sampler.stop(), residentNow(app.child.pid as number).peak);
-  return { app, readySeconds, importSeconds, peak, idle: await idleMemory(app, 5_000) };
+  return { app, readySeconds, importSeconds, peak, idle: await idleMemory(app, IDLE_SETTLE_MS) };
 }
 
 /** A PNG of noise that compresses to nothing: `bytes` on the wire, and to decode. */
