@@ -1,15 +1,23 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { staticShellHtml } from './frontend/components/grid/skeleton.ts';
 
 const repoRoot = fileURLToPath(new URL('.', import.meta.url));
 const backendUrl = process.env.API_URL ?? 'http://localhost:8080';
+
+/** Writes the static shell into index.html: a first paint before any script has run. */
+const staticShell: Plugin = {
+  name: 'pinboard-static-shell',
+  transformIndexHtml: (html) => html.replace('<!--app-shell-->', staticShellHtml()),
+};
 
 // One config for the client build (root: frontend/, output: dist/public/, which the server serves)
 // and for Vitest. The test projects run from the repository root.
 export default defineConfig({
   root: `${repoRoot}frontend`,
-  plugins: [react()],
+  plugins: [react(), staticShell],
   build: {
     outDir: `${repoRoot}dist/public`,
     emptyOutDir: true,

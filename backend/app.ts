@@ -1,10 +1,10 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import compression from 'compression';
 import cookieParser from 'cookie-parser';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Store } from 'express-session';
 import helmet from 'helmet';
+import { clientPage } from './http/client-page.ts';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { LIMITS } from '../contract/limits.ts';
@@ -170,10 +170,7 @@ export function createApp(deps: AppDeps): PinboardApp {
   app.use('/api', api);
 
   // Client-side routes: every other GET gets the single-page app, so deep links work on reload.
-  app.get('/{*path}', (_req, res) => {
-    if (existsSync(indexHtml)) res.sendFile(indexHtml);
-    else res.status(503).type('text').send('The web client is not built yet: run `npm run build`.');
-  });
+  app.get('/{*path}', clientPage(indexHtml));
 
   app.use(errorHandler(logger));
   return { app, session, originPolicy, tokens: { verifier, lastUsed } };

@@ -18,6 +18,12 @@ const EnvSchema = z.object({
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   SOCKET_CHANNEL: z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'letters, digits and _ . : - only').default('pinboard'),
   PGLITE_DIR: z.string().default('./data/pglite'),
+  // Postgres settings of the embedded database over db/pglite.ts' own (`shared_buffers=16MB`):
+  // comma-separated name=value pairs.
+  PGLITE_SETTINGS: z
+    .string()
+    .regex(/^([a-z_]+=[A-Za-z0-9_.]+(,[a-z_]+=[A-Za-z0-9_.]+)*)?$/, 'comma-separated name=value pairs')
+    .default(''),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEV_SESSION_SECRET),
   SESSION_MAX_AGE_HOURS: positiveInt(24 * 14),
   SESSION_MEMORY_MAX: positiveInt(10_000),
@@ -91,7 +97,7 @@ export interface Config extends ImageConfig {
   env: 'development' | 'production' | 'test';
   port: number;
   host: string;
-  database: { kind: 'postgres'; url: string } | { kind: 'pglite'; dir: string };
+  database: { kind: 'postgres'; url: string } | { kind: 'pglite'; dir: string; settings?: Record<string, string> };
   redisUrl: string | undefined;
   /**
    * The Redis pub/sub channel the instances of one deployment share for live events: deployments
@@ -163,6 +169,10 @@ export interface Config extends ImageConfig {
 export class ConfigError extends Error {}
 
 /** Express's `trust proxy` takes a boolean, a hop count or a list of addresses. */
+function parseSettings(value: string): Record<string, string> {
+  return Object.fromEntries(value ? value.split(',').map((pair) => pair.split('=') as [string, string]) : []);
+}
+
 function parseTrustProxy(value: string, env: Config['env']): boolean | number | string {
   if (value === 'true') {
     // Trusting every peer lets any client write its own X-Forwarded-For and dodge every
@@ -228,7 +238,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     database: e.DATABASE_URL
       ? { kind: 'postgres', url: e.DATABASE_URL }
-      : { kind: 'pglite', dir: e.PGLITE_DIR },
+      : { kind: 'pglite', dir: e.PGLITE_DIR, settings: parseSettings(e.PGLITE_SETTINGS) },
     redisUrl: e.REDIS_URL,
     socketChannel: e.SOCKET_CHANNEL,
     sessionSecret: e.SESSION_SECRET,

@@ -1,3 +1,5 @@
+// First, before the rest is loaded: may relaunch this process with its memory settings.
+import './process-settings.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { answerStatsRequests } from './instance-stats.ts';
 import { startServer } from './server.ts';

@@ -7,8 +7,7 @@ import { queryInt } from './paging.ts';
 // (a reconnect, a head it has no event for). Signed in or anonymous: a reader sees the public
 // changes, and the ones whose audience names them (their own favorites, their boards' changes).
 
-/** At most this many changes per answer; a client asks again from the answer's `lastSeq`. */
-export const CHANGES_PAGE_MAX = 1_000;
+export { afterPage, CHANGES_PAGE_MAX } from './change-paging.ts';
 
 export const ChangesQuery = z.object({
   since: queryInt(MSG.sinceInvalid, 0, 9_999_999_999),
@@ -44,10 +43,3 @@ export const ChangesAnswer = z.union([ChangesPage, ChangesReset]).meta({ id: 'Ch
 /** A change as clients read it: `event` names one of the change events, `data` is its payload. */
 export type ChangeEntry = { [E in ChangeEventName]: { seq: number; event: E; data: ChangeData<E> } }[ChangeEventName];
 export type ChangesAnswer = { changes: ChangeEntry[]; lastSeq: number } | { reset: true; lastSeq: number };
-
-/** Where a reader's cursor goes after a page of changes, and whether to ask again from it. */
-export function afterPage(page: { changes: readonly ChangeEntry[]; lastSeq: number }): { cursor: number; more: boolean } {
-  const last = page.changes.at(-1);
-  const cursor = page.changes.length === CHANGES_PAGE_MAX && last ? last.seq : page.lastSeq;
-  return { cursor, more: cursor < page.lastSeq };
-}

@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { idField } from './fields.ts';
+// No zod here: the web client imports these texts, and zod would weigh on its first script
+// (the socket payload's schema is presence-schema.ts).
 
 // Presence (DESIGN §12): who is looking at a pin or a board right now.
 //
@@ -33,11 +33,6 @@ export const PRESENCE_MESSAGES = {
   tooMany: `A connection can be present on at most ${PRESENCE_LIMITS.targetsPerSocket} pins or boards. Leave some first.`,
   boardNotFound: 'Board not found.',
 } as const;
-
-export const PresencePayload = z.union(
-  [z.strictObject({ pinId: idField('pinId') }), z.strictObject({ boardId: idField('boardId') })],
-  { error: PRESENCE_MESSAGES.invalid },
-);
 
 /** "1 person viewing", "N people viewing" (the issue's text; singular for one). */
 export function viewersText(viewers: number): string {

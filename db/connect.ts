@@ -2,14 +2,17 @@ import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isMainThread } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { EMBEDDED_SETTINGS, openPGlite } from './pglite.ts';
 import type { DB } from './schema.ts';
 
-export type DatabaseTarget = { kind: 'postgres'; url: string } | { kind: 'pglite'; dir: string };
+export type DatabaseTarget =
+  | { kind: 'postgres'; url: string }
+  /** `settings`: Postgres settings over EMBEDDED_SETTINGS (db/pglite.ts). */
+  | { kind: 'pglite'; dir: string; settings?: Readonly<Record<string, string>> };
 
 export interface Database {
   db: Kysely<DB>;
@@ -20,6 +23,11 @@ export interface Database {
    * which Kysely does not return). In the embedded mode it is the one connection, shared with `db`.
    */
   pool: pg.Pool;
+  /**
+   * The embedded database's WebAssembly memory in bytes (its Postgres heap: shared buffers and
+   * every allocation), for the memory figures; undefined with PostgreSQL.
+   */
+  wasmMemoryBytes(): number | undefined;
   /** Throws unless the database answers within the connection timeout. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -60,13 +68,14 @@ export async function openDatabase(target: DatabaseTarget, options: DatabaseOpti
     // would emit an unhandled 'error' event, so every client gets its own listener too.
     pool.on('error', (error) => options.onPoolError?.(error));
     pool.on('connect', (client) => client.on('error', (error) => options.onPoolError?.(error)));
-    return wrap(pool, 'postgres', async () => {
+    return wrap(pool, 'postgres', () => undefined, async () => {
       await endPool(pool);
     });
   }
 
   // PGlite is one Postgres backend: one connection at a time, never shared across processes.
-  const pglite = target.dir === ':memory:' ? await PGlite.create({ extensions: PGLITE_EXTENSIONS }) : await openPGliteDir(target.dir);
+  const settings = { ...EMBEDDED_SETTINGS, ...target.settings };
+  const pglite = target.dir === ':memory:' ? await openPGlite(undefined, settings) : await openPGliteDir(target.dir, settings);
   const socketDir = mkdtempSync(path.join(tmpdir(), 'pinboard-pglite-'));
   const server = new PGLiteSocketServer({ db: pglite, path: path.join(socketDir, '.s.PGSQL.5432') });
   await server.start();
@@ -79,7 +88,9 @@ export async function openDatabase(target: DatabaseTarget, options: DatabaseOpti
     ...common,
   });
   pool.on('error', (error) => options.onPoolError?.(error));
-  return wrap(pool, 'pglite', async () => {
+  // PGlite keeps its Emscripten module private; the figure is read, never relied on.
+  const wasm = () => (pglite as unknown as { mod?: { wasmMemory?: WebAssembly.Memory } }).mod?.wasmMemory?.buffer.byteLength;
+  return wrap(pool, 'pglite', wasm, async () => {
     await endPool(pool);
     await server.stop();
     await pglite.close();
@@ -87,14 +98,11 @@ export async function openDatabase(target: DatabaseTarget, options: DatabaseOpti
   });
 }
 
-/** Extensions the migrations create (pg_trgm: typo-tolerant search); PGlite ships them in the package. */
-const PGLITE_EXTENSIONS = { pg_trgm };
-
 /**
  * The embedded data folder holds everything, password hashes included, so it is private to the
  * account running the app: folders 0700, files 0600.
  */
-async function openPGliteDir(dir: string): Promise<PGlite> {
+async function openPGliteDir(dir: string, settings: Readonly<Record<string, string>>): Promise<PGlite> {
   // Private before PGlite writes anything. Postgres then creates its own files (new tables, WAL
   // segments) 0600 and folders 0700, as it derives their mode from the data folder's. A few files
   // it writes as plain 0666 less the umask (e.g. the relation cache file), so this process, the
@@ -103,8 +111,8 @@ async function openPGliteDir(dir: string): Promise<PGlite> {
   if (isMainThread) process.umask(0o077);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   makePrivate(dir);
-  const pglite = await PGlite.create(dir, { extensions: PGLITE_EXTENSIONS });
-  // A new folder's initial files come from PGlite's bundled template with mode 0666 and folders
+  const pglite = await openPGlite(dir, settings);
+  // A new folder's initial files come from the template (or PGlite's initdb) with mode 0666 and folders
   // 0777 less the umask; an older version's folder may be loose too.
   makePrivate(dir);
   return pglite;
@@ -133,13 +141,14 @@ async function endPool(pool: pg.Pool): Promise<void> {
   if (!pool.ended) await pool.end();
 }
 
-function wrap(pool: pg.Pool, kind: Database['kind'], closeAll: () => Promise<void>): Database {
+function wrap(pool: pg.Pool, kind: Database['kind'], wasmMemoryBytes: () => number | undefined, closeAll: () => Promise<void>): Database {
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   let closed = false;
   return {
     db,
     kind,
     pool,
+    wasmMemoryBytes,
     async ping() {
       await pool.query('select 1');
     },

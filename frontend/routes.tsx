@@ -1,30 +1,25 @@
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import type { RouteObject } from 'react-router';
 import { ErrorPage, NotFound } from './components/ErrorPage.tsx';
 import { GuestOnly, RequireAuth } from './components/Guards.tsx';
 import { Layout } from './components/Layout.tsx';
-import { BoardDetailPage } from './pages/BoardDetailPage.tsx';
-import { BoardsPage } from './pages/BoardsPage.tsx';
-import { ConnectPage } from './pages/ConnectPage.tsx';
-import { CreateBoardPage } from './pages/CreateBoardPage.tsx';
-import { EditPinPage } from './pages/EditPinPage.tsx';
-import { FavoritesPage } from './pages/FavoritesPage.tsx';
+import { SkeletonGrid } from './components/grid/SkeletonGrid.tsx';
 import { HomePage } from './pages/HomePage.tsx';
-import { ImportExportPage } from './imports/ImportExportPage.tsx';
-import { LoginPage } from './pages/LoginPage.tsx';
-import { ManagePinsPage } from './pages/ManagePinsPage.tsx';
-import { NewPinPage } from './pages/NewPinPage.tsx';
-import { PinBuilderPage } from './pages/PinBuilderPage.tsx';
-import { PinDetailPage } from './pages/PinDetailPage.tsx';
-import { SignupPage } from './pages/SignupPage.tsx';
-import { TokensPage } from './pages/TokensPage.tsx';
-import { UserPinsPage } from './pages/UserPinsPage.tsx';
-import { YourPinsPage } from './pages/YourPinsPage.tsx';
-import { SearchPage } from './search/SearchPage.tsx';
-import { TagPage } from './search/TagPage.tsx';
 
 const signedIn = (page: ReactNode) => <RequireAuth>{page}</RequireAuth>;
 const guest = (page: ReactNode) => <GuestOnly>{page}</GuestOnly>;
+
+// Only the layout and the home page are in the first script; every other page is its own chunk,
+// fetched when a route first needs it (docs/footprint.md). The router loads it before it leaves the
+// current page, so a navigation never shows an empty page; a first visit straight to such a page
+// shows the layout's skeleton (the root's hydrate fallback) meanwhile. A new page: add its route
+// with page(() => import(...)), not a static import.
+const page = (load: () => Promise<ComponentType>, wrap: (page: ReactNode) => ReactNode = (p) => p): Pick<RouteObject, 'lazy'> => ({
+  lazy: async () => {
+    const Page = await load();
+    return { element: wrap(<Page />) };
+  },
+});
 
 /** Every route of SPEC §2 under the one layout. A page error keeps the navigation bar. */
 export const routes: RouteObject[] = [
@@ -32,29 +27,30 @@ export const routes: RouteObject[] = [
     path: '/',
     element: <Layout />,
     errorElement: <ErrorPage />,
+    hydrateFallbackElement: <SkeletonGrid text="Loading…" />,
     children: [
       {
         errorElement: <ErrorPage />,
         children: [
           { index: true, element: <HomePage /> },
-          { path: 'login', element: guest(<LoginPage />) },
-          { path: 'signup', element: guest(<SignupPage />) },
-          { path: 'favorites', element: signedIn(<FavoritesPage />) },
-          { path: 'boards', element: signedIn(<BoardsPage />) },
-          { path: 'boards/create', element: signedIn(<CreateBoardPage />) },
-          { path: 'boards/:boardId', element: signedIn(<BoardDetailPage />) },
-          { path: 'boards/:boardId/manage-pins', element: signedIn(<ManagePinsPage />) },
-          { path: 'connect', element: signedIn(<ConnectPage />) },
-          { path: 'pins', element: signedIn(<YourPinsPage />) },
-          { path: 'pins/new', element: signedIn(<NewPinPage />) },
-          { path: 'pins/:id', element: <PinDetailPage /> },
-          { path: 'pins/:id/edit', element: signedIn(<EditPinPage />) },
-          { path: 'users/:username', element: <UserPinsPage /> },
-          { path: 'tokens', element: signedIn(<TokensPage />) },
-          { path: 'import-export', element: signedIn(<ImportExportPage />) },
-          { path: 'pin-builder', element: signedIn(<PinBuilderPage />) },
-          { path: 'search', element: <SearchPage /> },
-          { path: 'tags/:tag', element: <TagPage /> },
+          { path: 'login', ...page(() => import('./pages/LoginPage.tsx').then((m) => m.LoginPage), guest) },
+          { path: 'signup', ...page(() => import('./pages/SignupPage.tsx').then((m) => m.SignupPage), guest) },
+          { path: 'favorites', ...page(() => import('./pages/FavoritesPage.tsx').then((m) => m.FavoritesPage), signedIn) },
+          { path: 'boards', ...page(() => import('./pages/BoardsPage.tsx').then((m) => m.BoardsPage), signedIn) },
+          { path: 'boards/create', ...page(() => import('./pages/CreateBoardPage.tsx').then((m) => m.CreateBoardPage), signedIn) },
+          { path: 'boards/:boardId', ...page(() => import('./pages/BoardDetailPage.tsx').then((m) => m.BoardDetailPage), signedIn) },
+          { path: 'boards/:boardId/manage-pins', ...page(() => import('./pages/ManagePinsPage.tsx').then((m) => m.ManagePinsPage), signedIn) },
+          { path: 'connect', ...page(() => import('./pages/ConnectPage.tsx').then((m) => m.ConnectPage), signedIn) },
+          { path: 'pins', ...page(() => import('./pages/YourPinsPage.tsx').then((m) => m.YourPinsPage), signedIn) },
+          { path: 'pins/new', ...page(() => import('./pages/NewPinPage.tsx').then((m) => m.NewPinPage), signedIn) },
+          { path: 'pins/:id', ...page(() => import('./pages/PinDetailPage.tsx').then((m) => m.PinDetailPage)) },
+          { path: 'pins/:id/edit', ...page(() => import('./pages/EditPinPage.tsx').then((m) => m.EditPinPage), signedIn) },
+          { path: 'users/:username', ...page(() => import('./pages/UserPinsPage.tsx').then((m) => m.UserPinsPage)) },
+          { path: 'tokens', ...page(() => import('./pages/TokensPage.tsx').then((m) => m.TokensPage), signedIn) },
+          { path: 'import-export', ...page(() => import('./imports/ImportExportPage.tsx').then((m) => m.ImportExportPage), signedIn) },
+          { path: 'pin-builder', ...page(() => import('./pages/PinBuilderPage.tsx').then((m) => m.PinBuilderPage), signedIn) },
+          { path: 'search', ...page(() => import('./search/SearchPage.tsx').then((m) => m.SearchPage)) },
+          { path: 'tags/:tag', ...page(() => import('./search/TagPage.tsx').then((m) => m.TagPage)) },
           { path: '*', element: <NotFound /> },
         ],
       },

@@ -89,6 +89,13 @@ export class Deadline {
   }
 }
 
+/** libvips' operation cache and its threads' work, for the memory figures (bench:footprint). */
+export function imageProcessingStats(): { cacheBytes: number; cacheItems: number; queued: number; processing: number } {
+  const cache = sharp.cache();
+  const counters = sharp.counters();
+  return { cacheBytes: cache.memory.current * 2 ** 20, cacheItems: cache.items.current, queued: counters.queue, processing: counters.process };
+}
+
 /**
  * Reads, checks and derives an image: bytes in memory (an import) or an uploaded file on disk.
  * Refusals (not an image, damaged, truncated, too many pixels, too long or narrow, too slow, not

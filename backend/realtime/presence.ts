@@ -1,5 +1,6 @@
 import type { WatchAck } from '../../contract/events.ts';
-import { PRESENCE_LIMITS, PRESENCE_MESSAGES, PresencePayload, type PresentUser } from '../../contract/presence.ts';
+import { PresencePayload } from '../../contract/presence-schema.ts';
+import { PRESENCE_LIMITS, PRESENCE_MESSAGES, type PresentUser } from '../../contract/presence.ts';
 import type { IO, PinboardSocket } from './gateway.ts';
 import { PresenceEmitter, presenceRoom } from './presence-emitter.ts';
 import { PresenceHoldings } from './presence-holdings.ts';

@@ -6,6 +6,7 @@ import { sessionCheckedAtom, sessionUserAtom } from '../state/atoms.ts';
 import { useHeartFavorites } from '../hooks/useFavoriteToggle.ts';
 import { clearSession, setSessionUser } from '../state/session.ts';
 import { useAfterNavigation } from '../hooks/afterNavigation.ts';
+import { SkeletonGrid } from './grid/SkeletonGrid.tsx';
 import { LiveIndicator } from './LiveIndicator.tsx';
 import { MODAL_LAYER_ID } from './Modal.tsx';
 import { NavBar } from './NavBar.tsx';
@@ -35,7 +36,8 @@ export function Layout() {
       </a>
       <NavBar />
       <main id="main" className="page" tabIndex={-1}>
-        {checked ? <Outlet /> : <p className="status status--loading">Loading…</p>}
+        {/* The grid skeleton, like the static shell before it (grid/skeleton.ts): nothing jumps. */}
+        {checked ? <Outlet /> : <SkeletonGrid text="Loading…" />}
       </main>
       <LiveIndicator />
       <Toaster />

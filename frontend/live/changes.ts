@@ -15,7 +15,8 @@
 // `changes:head` is past the cursor (the server sends one on connect, after its Redis adapter
 // reconnects, and now and then while the log moves). Only a `{reset: true}` answer (the log no
 // longer reaches back to the cursor) falls back to refetching the screens (./resync.ts).
-import { afterPage, type ChangesAnswer } from '../../contract/changes.ts';
+import { afterPage } from '../../contract/change-paging.ts';
+import type { ChangesAnswer } from '../../contract/changes.ts';
 
 export interface ChangeTrackerDeps {
   /** Applies one event to the store (through the load replay, ./load-replay.ts). */

@@ -9,6 +9,13 @@ export interface InstanceStats {
   heapTotal: number;
   rss: number;
   external: number;
+  arrayBuffers: number;
+  /** Committed bytes per V8 heap space (new_space, old_space, code_space, large_object_space, …). */
+  heapSpaces: Record<string, number>;
+  /** The embedded database's WebAssembly memory (0 with PostgreSQL). */
+  wasmMemory: number;
+  /** libvips: its operation cache (bytes, entries) and images queued or being processed. */
+  images: { cacheBytes: number; cacheItems: number; queued: number; processing: number };
   /** engine.io connections. */
   sockets: number;
   /** Socket.IO sockets on the main namespace. */

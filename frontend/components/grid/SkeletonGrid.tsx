@@ -1,10 +1,10 @@
 import { DEFAULT_ASPECT } from './aspect.ts';
-
-const CARDS = 18;
+import { SKELETON_CARDS } from './skeleton.ts';
 
 /**
  * Placeholder cards while a grid's first page loads: the shape of the grid to come, so nothing
- * jumps when it arrives. The loading text is there for screen readers.
+ * jumps when it arrives. The loading text is there for screen readers. index.html shows the same
+ * cards before the scripts have run (skeleton.ts).
  */
 export function SkeletonGrid({ text }: { text: string }) {
   return (
@@ -12,7 +12,7 @@ export function SkeletonGrid({ text }: { text: string }) {
       <p className="visually-hidden" role="status">
         {text}
       </p>
-      {Array.from({ length: CARDS }, (_, i) => (
+      {Array.from({ length: SKELETON_CARDS }, (_, i) => (
         <div key={i} className="skeleton-card" aria-hidden="true" data-testid="skeleton-card">
           <div className="skeleton-card__image" style={{ aspectRatio: String(DEFAULT_ASPECT) }} />
           <div className="skeleton-card__line" />

@@ -5,6 +5,7 @@
 // browser had to load again (it dropped the document) still finds its order.
 import { atom, useAtomValue, useStore } from 'jotai';
 import { useLayoutEffect } from 'react';
+import { HOME_SEED_META } from '../../../contract/home.ts';
 import { LIMITS } from '../../../contract/limits.ts';
 import type { Store } from '../../state/store.ts';
 
@@ -20,6 +21,18 @@ const storageKey = (key: string) => `pinboard.home.${key}`;
 
 function randomSeed(): number {
   return crypto.getRandomValues(new Uint32Array(1))[0]! % (LIMITS.maxId + 1);
+}
+
+/**
+ * The seed the server chose for this document's home page (and preloaded its first page with):
+ * taken once, by the first home visit of the document; later visits draw their own.
+ */
+function servedSeed(): number | null {
+  const meta = document.querySelector(`meta[name="${HOME_SEED_META}"]`);
+  if (!meta) return null;
+  meta.remove();
+  const raw = meta.getAttribute('content') ?? '';
+  return /^[0-9]{1,10}$/.test(raw) && Number(raw) <= LIMITS.maxId ? Number(raw) : null;
 }
 
 /** True when this document was opened by Back/Forward (not by a link or a reload). */
@@ -62,7 +75,7 @@ export function useHomeVisit(key: string): HomeVisit | null {
   const visit = useAtomValue(visitsAtom)[key] ?? null;
   useLayoutEffect(() => {
     if (store.get(visitsAtom)[key]) return;
-    const seed = (openedByHistory() ? storedSeed(key) : null) ?? randomSeed();
+    const seed = (openedByHistory() ? storedSeed(key) : null) ?? servedSeed() ?? randomSeed();
     storeSeed(key, seed);
     setVisit(store, key, { seed, newestId: null });
   }, [store, key]);
