@@ -10,6 +10,7 @@ import { SkeletonGrid } from './grid/SkeletonGrid.tsx';
 import { LiveIndicator } from './LiveIndicator.tsx';
 import { MODAL_LAYER_ID } from './Modal.tsx';
 import { NavBar } from './NavBar.tsx';
+import { SaveSheet } from './SaveSheet.tsx';
 import { Toaster } from './Toaster.tsx';
 
 /** The one layout (SPEC §2): navigation bar, routed page, modal layer. */
@@ -41,6 +42,7 @@ export function Layout() {
       </main>
       <LiveIndicator />
       <Toaster />
+      {checked ? <SaveSheet /> : null}
       <div id={MODAL_LAYER_ID} />
       <ScrollRestoration />
     </>

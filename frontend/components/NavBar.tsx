@@ -8,9 +8,10 @@ import { SearchBox } from '../search/SearchBox.tsx';
 export function NavBar() {
   const user = useAtomValue(sessionUserAtom);
   const location = useLocation();
-  // GuestOnly sends the visitor back here once signed in (it validates the path).
-  // Between /login and /signup the original return location is kept.
-  const back = /^\/(login|signup)$/.test(location.pathname) ? location.state : { from: `${location.pathname}${location.search}` };
+  // GuestOnly sends the visitor back to this history entry once signed in (Guards.tsx). Between
+  // /login and /signup the entry is replaced, so the way back stays one entry long.
+  const onAuthPage = /^\/(login|signup)$/.test(location.pathname);
+  const back = onAuthPage ? location.state : { from: `${location.pathname}${location.search}`, back: 1 };
   return (
     <header className="nav">
       <nav className="nav__inner" aria-label="Main">
@@ -34,8 +35,8 @@ export function NavBar() {
           </ul>
         ) : (
           <ul className="nav__links nav__links--guest">
-            <li><NavLink to="/login" state={back}>Log in</NavLink></li>
-            <li><NavLink to="/signup" state={back} className="nav__signup">Sign up</NavLink></li>
+            <li><NavLink to="/login" state={back} replace={onAuthPage}>Log in</NavLink></li>
+            <li><NavLink to="/signup" state={back} replace={onAuthPage} className="nav__signup">Sign up</NavLink></li>
           </ul>
         )}
         <ProfileMenu />

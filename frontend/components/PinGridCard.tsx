@@ -2,7 +2,8 @@ import { useAtomValue } from 'jotai';
 import { Link } from 'react-router';
 import { useEntity } from '../hooks/useEntity.ts';
 import { pinsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
-import { CardSave } from './CardSave.tsx';
+import { CardMore, CardSave } from './CardSave.tsx';
+import { useCardTabIndex } from './grid/card-focus.tsx';
 import { HeartButton } from './HeartButton.tsx';
 import { PinCard } from './PinCard.tsx';
 
@@ -10,6 +11,7 @@ import { PinCard } from './PinCard.tsx';
 export function PinGridCard({ pinId }: { pinId: number }) {
   const pin = useEntity(pinsByIdAtom, pinId);
   const user = useAtomValue(sessionUserAtom);
+  const tabIndex = useCardTabIndex();
   if (!pin) return null;
   return (
     <PinCard
@@ -23,13 +25,14 @@ export function PinGridCard({ pinId }: { pinId: number }) {
           {user ? <HeartButton pinId={pin.id} title={pin.title} /> : null}
         </>
       }
+      more={<CardMore pin={pin} />}
       footer={
         <>
-          <Link to={`/users/${encodeURIComponent(pin.user.username)}`} className="pin-card__author">
+          <Link to={`/users/${encodeURIComponent(pin.user.username)}`} className="pin-card__author" tabIndex={tabIndex}>
             {pin.user.username}
           </Link>
           {user?.id === pin.user_id ? (
-            <Link to={`/pins/${pin.id}/edit`} className="pin-card__edit" aria-label={`Edit ${pin.title}`}>
+            <Link to={`/pins/${pin.id}/edit`} className="pin-card__edit" aria-label={`Edit ${pin.title}`} tabIndex={tabIndex}>
               Edit
             </Link>
           ) : null}

@@ -45,6 +45,10 @@ export function ProfileMenu() {
     }
   }
 
+  // As the bar's links: back to this history entry once signed in (Guards.tsx).
+  const onAuthPage = /^\/(login|signup)$/.test(location.pathname);
+  const returnState = onAuthPage ? location.state : { from: `${location.pathname}${location.search}`, back: 1 };
+
   return (
     <div className="profile" ref={root}>
       <button
@@ -82,8 +86,8 @@ export function ProfileMenu() {
           </>
         ) : (
           <ul className="profile__links">
-            <li><Link to="/login" state={{ from: `${location.pathname}${location.search}` }}>Log In</Link></li>
-            <li><Link to="/signup" state={{ from: `${location.pathname}${location.search}` }}>Sign Up</Link></li>
+            <li><Link to="/login" state={returnState} replace={onAuthPage}>Log In</Link></li>
+            <li><Link to="/signup" state={returnState} replace={onAuthPage}>Sign Up</Link></li>
           </ul>
         )}
       </div>

@@ -8,7 +8,8 @@ import { renameBoard } from '../api/boards.ts';
 import { BoardMembersDialog } from '../components/boards/BoardMembersDialog.tsx';
 import { MemberAvatars } from '../components/boards/MemberAvatars.tsx';
 import { BoardPresence } from '../components/BoardPresence.tsx';
-import { CardSave } from '../components/CardSave.tsx';
+import { CardMore, CardSave } from '../components/CardSave.tsx';
+import { CardButton } from '../components/grid/card-focus.tsx';
 import { ConfirmModal } from '../components/ConfirmModal.tsx';
 import { NotFound } from '../components/ErrorPage.tsx';
 import { MasonryGrid } from '../components/grid/MasonryGrid.tsx';
@@ -83,7 +84,7 @@ export function BoardPinsGrid({ board, pins, restoreKey, footer }: { board: Boar
 function BoardPinCard({ pinId, footer }: { pinId: number; footer: (pin: BoardPin) => ReactNode }) {
   const pin = useEntity(boardPinsByIdAtom, pinId);
   if (!pin) return null;
-  return <PinCard pinId={pin.id} title={pin.title} imageUrl={pin.image_url} image={pin.image} actions={<CardSave pin={pin} />} footer={footer(pin)} />;
+  return <PinCard pinId={pin.id} title={pin.title} imageUrl={pin.image_url} image={pin.image} actions={<CardSave pin={pin} />} more={<CardMore pin={pin} />} footer={footer(pin)} />;
 }
 
 export function BoardDetailPage() {
@@ -112,9 +113,9 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
   const isOwner = board.role === 'owner';
   const removeButton = useCallback(
     (pin: BoardPin) => (
-      <button type="button" className="link-button link-button--danger" onClick={() => setRemoving(pin.id)} aria-label={`Delete Pin ${pin.title} from this board`} title={REMOVE_NOT_DELETE}>
+      <CardButton className="link-button link-button--danger" onClick={() => setRemoving(pin.id)} aria-label={`Delete Pin ${pin.title} from this board`} title={REMOVE_NOT_DELETE}>
         Delete Pin
-      </button>
+      </CardButton>
     ),
     [],
   );

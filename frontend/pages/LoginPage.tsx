@@ -63,7 +63,7 @@ export function LoginPage() {
         {errors.demo ? <p className="form-error" role="alert">{errors.demo}</p> : null}
         <p className="form-card__alt">
           New here?{' '}
-          <Link to="/signup" state={location.state}>
+          <Link to="/signup" state={location.state} replace>
             Sign up
           </Link>
         </p>
