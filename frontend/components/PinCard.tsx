@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { PinImage as StoredImage } from '../../contract/images.ts';
 import { useWatchCard } from '../live/hooks.ts';
-import { cardAspect } from './grid/aspect.ts';
+import { cardAspect, cardFitsWhole } from './grid/aspect.ts';
 import { useCardLinkProps } from './grid/card-focus.tsx';
 import { useCardWidth } from './grid/MasonryGrid.tsx';
 import { PinImage } from './PinImage.tsx';
@@ -42,7 +42,7 @@ export function PinCard({ pinId, title, imageUrl, image, actions, more, footer, 
     <article className="pin-card" data-pin-id={pinId} ref={watchRef}>
       <div className="pin-card__media">
         <Link to={to} className="pin-card__image-link" tabIndex={-1} aria-hidden="true">
-          <PinImage src={imageUrl} image={image} sizes={width ? `${width}px` : CARD_SIZES_FALLBACK} alt={title} aspect={cardAspect({ image })} />
+          <PinImage src={imageUrl} image={image} sizes={width ? `${width}px` : CARD_SIZES_FALLBACK} alt={title} aspect={cardAspect({ image })} whole={cardFitsWhole({ image })} />
         </Link>
         {actions ? <div className="pin-card__actions">{actions}</div> : null}
       </div>
