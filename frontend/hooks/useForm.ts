@@ -25,6 +25,9 @@ export function useForm<V extends Record<string, string>>({ initial, validate, s
 
   /** Runs a call with the form busy and its messages cleared; a failure shows `onFailure`'s messages. */
   async function run(call: () => Promise<void>, onFailure: (error: unknown) => FormErrors): Promise<void> {
+    // The button that sent is disabled while busy, and a disabled element loses the focus to
+    // <body>: after a refusal (a wrong password) the focus comes back into the form.
+    const sender = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     setErrors({});
     setBusy(true);
     try {
@@ -32,6 +35,7 @@ export function useForm<V extends Record<string, string>>({ initial, validate, s
     } catch (error) {
       setErrors(onFailure(error));
       setBusy(false);
+      if (sender) refocus(sender);
     }
   }
 
@@ -74,6 +78,19 @@ export function useForm<V extends Record<string, string>>({ initial, validate, s
 function recheck(errors: FormErrors, name: string, message: string | undefined): FormErrors {
   const { [name]: _old, ...rest } = errors;
   return message === undefined ? rest : { ...rest, [name]: message };
+}
+
+/**
+ * After a refused call, once React has marked the fields: unless the reader has moved on, the first
+ * field with a message gets the focus, else the control that sent (enabled again).
+ */
+function refocus(sender: HTMLElement): void {
+  setTimeout(() => {
+    const active = document.activeElement;
+    if (active && active !== document.body && active !== sender) return;
+    const invalid = sender.closest('form')?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    (invalid ?? sender).focus();
+  }, 0);
 }
 
 /** After a refused submit, the first field with a message gets the focus (once React has marked it). */

@@ -1,5 +1,5 @@
 import { useAtomValue, useStore } from 'jotai';
-import { useCallback, useEffect, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { Board, BoardPin } from '../../contract/index.ts';
 import { LIMITS } from '../../contract/limits.ts';
@@ -109,6 +109,13 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
   const [removing, setRemoving] = useState<number | null>(null);
   const [membersOpen, setMembersOpen] = useState(false);
   const me = useAtomValue(sessionUserAtom);
+  // Leaving the rename form (OK, Escape) puts the focus back on Rename Board, not on <body>.
+  const renameButton = useRef<HTMLButtonElement>(null);
+  const wasEditing = useRef(false);
+  useEffect(() => {
+    if (wasEditing.current && !editing) renameButton.current?.focus();
+    wasEditing.current = editing;
+  }, [editing]);
   // Rename, delete and member changes are the owner's (the server refuses them to others with 403).
   const isOwner = board.role === 'owner';
   const removeButton = useCallback(
@@ -186,7 +193,7 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
         )}
         <div className="page-header__actions">
           {isOwner && !editing ? (
-            <button type="button" className="button button--secondary" onClick={startEdit}>
+            <button type="button" className="button button--secondary" onClick={startEdit} ref={renameButton}>
               Rename Board
             </button>
           ) : null}

@@ -15,6 +15,7 @@ import { useLoad } from '../hooks/useLoad.ts';
 import { useParamId } from '../hooks/useParamId.ts';
 import { pinsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
 import { upsertPin } from '../state/pins.ts';
+import { showToast } from '../state/toasts.ts';
 
 const LOADING_PIN = 'Loading pin data...';
 
@@ -49,6 +50,7 @@ function EditPinForm({ pin }: { pin: Pin }) {
     async submit({ title, description }) {
       upsertPin(store, await updatePin(pin.id, { title: title.trim(), description: description.trim() }));
       await navigate('/pins');
+      showToast(store, 'Changes saved');
     },
     failed(error) {
       console.error(error); // SPEC §8: update failures are logged
