@@ -1,12 +1,15 @@
 import { useAtomValue } from 'jotai';
 import { Link, NavLink, useLocation } from 'react-router';
-import { sessionUserAtom } from '../state/atoms.ts';
+import { sessionCheckedAtom, sessionUserAtom } from '../state/atoms.ts';
 import { HeartIcon, PinLogoIcon } from './Icons.tsx';
 import { ProfileMenu } from './ProfileMenu.tsx';
 import { SearchBox } from '../search/SearchBox.tsx';
 
 export function NavBar() {
   const user = useAtomValue(sessionUserAtom);
+  // The links wait for the session check: guest links swapped for a member's moved the bar (a
+  // layout shift on every page); links that appear where there were none move nothing.
+  const checked = useAtomValue(sessionCheckedAtom);
   const location = useLocation();
   // GuestOnly sends the visitor back to this history entry once signed in (Guards.tsx). Between
   // /login and /signup the entry is replaced, so the way back stays one entry long.
@@ -21,7 +24,7 @@ export function NavBar() {
         </Link>
         <div className="nav__spacer" />
         <SearchBox />
-        {user ? (
+        {!checked ? null : user ? (
           <ul className="nav__links">
             <li>
               <NavLink to="/favorites" className="nav__heart" aria-label="Favorites" title="Favorites">
