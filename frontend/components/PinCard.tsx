@@ -24,6 +24,8 @@ type Props = {
   footer?: ReactNode;
   /** A note under the image (the owner's "import failed" line). */
   note?: ReactNode;
+  /** Told when the image could not be shown. */
+  onImageFailed?: () => void;
 };
 
 /**
@@ -33,7 +35,7 @@ type Props = {
 const CARD_SIZES_FALLBACK = '236px';
 
 /** One card of a masonry grid: the image and the title both link to the pin. */
-export function PinCard({ pinId, title, imageUrl, image, actions, more, footer, note }: Props) {
+export function PinCard({ pinId, title, imageUrl, image, actions, more, footer, note, onImageFailed }: Props) {
   const to = `/pins/${pinId}`;
   const watchRef = useWatchCard<HTMLElement>(pinId); // live updates for the cards on screen
   const width = useCardWidth();
@@ -42,7 +44,7 @@ export function PinCard({ pinId, title, imageUrl, image, actions, more, footer, 
     <article className="pin-card" data-pin-id={pinId} ref={watchRef}>
       <div className="pin-card__media">
         <Link to={to} className="pin-card__image-link" tabIndex={-1} aria-hidden="true">
-          <PinImage src={imageUrl} image={image} sizes={width ? `${width}px` : CARD_SIZES_FALLBACK} alt={title} aspect={cardAspect({ image })} whole={cardFitsWhole({ image })} />
+          <PinImage src={imageUrl} image={image} sizes={width ? `${width}px` : CARD_SIZES_FALLBACK} alt={title} aspect={cardAspect({ image })} whole={cardFitsWhole({ image })} onFailed={onImageFailed} />
         </Link>
         {actions ? <div className="pin-card__actions">{actions}</div> : null}
       </div>

@@ -7,6 +7,7 @@ import { isApiError } from '../api/client.ts';
 import { fetchPin, updatePin } from '../api/pins.ts';
 import { NotFound } from '../components/ErrorPage.tsx';
 import { FormField } from '../components/FormField.tsx';
+import { PinImageNotice, ReplaceImage } from '../components/ImageRepair.tsx';
 import { PinImage } from '../components/PinImage.tsx';
 import { Loading, RetryLoad } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
@@ -60,11 +61,16 @@ function EditPinForm({ pin }: { pin: Pin }) {
 
   return (
     <div className="form-page form-page--wide">
-      <form className="form-card form-card--split" onSubmit={form.onSubmit} noValidate aria-labelledby="edit-pin-title">
-        <div className="form-card__preview">
-          <PinImage src={pin.image_url} image={pin.image} alt={pin.title} eager />
+      {/* The image side is not part of the form: replacing the image is sent on its own, at once. */}
+      <div className="form-card form-card--split">
+        <div className="form-card__media">
+          <div className="form-card__preview">
+            <PinImage src={pin.image_url} image={pin.image} alt={pin.title} eager />
+          </div>
+          {!pin.image ? <PinImageNotice pin={pin} replace={false} /> : null}
+          <ReplaceImage pin={pin} />
         </div>
-        <div className="form-card__fields">
+        <form className="form-card__fields" onSubmit={form.onSubmit} noValidate aria-labelledby="edit-pin-title">
           <h1 id="edit-pin-title">Edit Pin</h1>
           <FormField label="Title" maxLength={LIMITS.title} {...form.field('title')} error={form.errors.title} />
           <FormField label="Description" multiline maxLength={LIMITS.description} {...form.field('description')} error={form.errors.description} />
@@ -74,8 +80,8 @@ function EditPinForm({ pin }: { pin: Pin }) {
           <Link to={`/pins/${pin.id}`} className="button button--secondary button--block">
             Cancel
           </Link>
-        </div>
-      </form>
+        </form>
+      </div>
     </div>
   );
 }

@@ -10,6 +10,7 @@ import { ConfirmModal } from '../components/ConfirmModal.tsx';
 import { DEFAULT_ASPECT } from '../components/grid/aspect.ts';
 import { NotFound } from '../components/ErrorPage.tsx';
 import { HeartIcon } from '../components/Icons.tsx';
+import { PinImageNotice } from '../components/ImageRepair.tsx';
 import { PinDeletedNotice } from '../components/PinDeletedNotice.tsx';
 import { PinImage } from '../components/PinImage.tsx';
 import { SavedFrom } from '../components/SavedFrom.tsx';
@@ -166,6 +167,7 @@ function PinDetail({ pin }: { pin: Pin }) {
               <TaggedText text={pin.description} tags={pin.tags} />
             </p>
           ) : null}
+          {isOwner && !pin.image ? <PinImageNotice pin={pin} /> : null}
           {isOwner ? (
             <div className="pin-detail__owner-actions">
               <Link to={`/pins/${pin.id}/edit`} className="button button--secondary">
