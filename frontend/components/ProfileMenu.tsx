@@ -69,6 +69,10 @@ export function ProfileMenu() {
             <div className="profile__who">
               <p className="profile__hello">Hello, {displayName(user)}</p>
               <p className="profile__email">{user.email}</p>
+              {/* One's profile is /pins: one's pins, boards and pin count (docs/profiles.md). */}
+              <Link to="/pins" className="profile__own">
+                Your profile
+              </Link>
             </div>
             <ul className="profile__links profile__links--compact">
               <li><Link to="/pins">Pins</Link></li>
