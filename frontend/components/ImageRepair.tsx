@@ -31,13 +31,14 @@ export function CardImageNote({ pinId }: { pinId: number }) {
 }
 
 /**
- * For the owner while the pin has no stored image (the pin page, the edit form): why, and (unless
- * the page has its own) the way to mend it.
+ * For the owner while the pin has no stored image (over the pin page's image, in the edit form):
+ * why it failed, and (unless the page has its own) the way to mend it. An import still under way
+ * is mentioned only when the image does not show meanwhile (`broken`).
  */
-export function PinImageNotice({ pin, replace = true }: { pin: Pin; replace?: boolean }) {
+export function PinImageNotice({ pin, broken, replace = true }: { pin: Pin; broken: boolean; replace?: boolean }) {
   const status = useImageStatus(pin.id, pin.image === null);
   const [open, setOpen] = useState(false);
-  if (!status || status.status === 'stored') return null;
+  if (!status || status.status === 'stored' || (status.status === 'importing' && !broken)) return null;
   return (
     <div className="image-notice" role="status">
       <p>{status.status === 'failed' ? `${IMPORT_FAILED}: ${status.message ?? ''}` : IMPORTING}</p>

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { fetchSession } from '../api/auth.ts';
 import { sessionCheckedAtom, sessionUserAtom } from '../state/atoms.ts';
+import { useBoardList } from '../hooks/useBoardList.ts';
 import { useHeartFavorites } from '../hooks/useFavoriteToggle.ts';
 import { clearSession, setSessionUser } from '../state/session.ts';
 import { useAfterNavigation } from '../hooks/afterNavigation.ts';
@@ -29,6 +30,8 @@ export function Layout() {
   }, [store]);
 
   useHeartFavorites(userId);
+  // The boards' newest pins, for the cards' "Saved" (state/save-sheet.ts), once per signed-in visit.
+  useBoardList(userId, 'keep');
 
   return (
     <>

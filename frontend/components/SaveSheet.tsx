@@ -27,6 +27,7 @@ export function SaveSheet() {
   const close = () => closeSaveSheet(store);
   return (
     <Modal key={pin.id} title={user ? 'Save to board' : 'Save this pin'} onClose={close} className="modal--save modal--sheet">
+      <p className="modal__detail save-sheet__pin">{pin.title}</p>
       {user ? <SignedInSheet pin={pin} userId={user.id} onDone={close} /> : <SignedOutSheet pin={pin} onDone={close} />}
     </Modal>
   );
@@ -128,7 +129,7 @@ function SignedInSheet({ pin, userId, onDone }: { pin: SaveTarget; userId: numbe
     <div onKeyDown={(event) => moveThroughChoices(event, event.currentTarget)}>
       <div className="card-save__share">
         <ShareButton title={pin.title} url={`${window.location.origin}/pins/${pin.id}`} />
-        <span>Share this pin</span>
+        <span>Share</span>
         <FavoriteToggle pin={pin} />
       </div>
       {failed ? <p className="field__error">Something went wrong.</p> : null}

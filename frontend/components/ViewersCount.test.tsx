@@ -29,10 +29,10 @@ describe('ViewersCount', () => {
     act(() => last().serverEmit('presence', { pinId: 5, viewers: 1 }));
     expect(screen.queryByText(/viewing/)).toBeNull();
     act(() => last().serverEmit('presence', { pinId: 5, viewers: 3 }));
-    expect(await screen.findByText('3 people viewing')).toBeTruthy();
+    expect(await screen.findByText('· 3 people viewing')).toBeTruthy();
     // Another pin's count is not this one's.
     act(() => last().serverEmit('presence', { pinId: 6, viewers: 9 }));
-    expect(screen.getByText('3 people viewing')).toBeTruthy();
+    expect(screen.getByText('· 3 people viewing')).toBeTruthy();
 
     // A new connection: the server forgot, so the pin is joined again.
     act(() => last().serverDisconnect('transport close'));

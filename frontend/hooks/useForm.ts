@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 
 /** Messages by field name (or another key the page shows apart, such as `server`). */
 export type FormErrors = Record<string, string>;
@@ -35,9 +35,17 @@ export function useForm<V extends Record<string, string>>({ initial, validate, s
     } catch (error) {
       setErrors(onFailure(error));
       setBusy(false);
-      if (sender) refocus(sender);
+      setRefocusFrom(sender);
     }
   }
+
+  // Once the refusal is on screen (fields marked, buttons enabled again): see refocus.
+  const [refocusFrom, setRefocusFrom] = useState<HTMLElement | null>(null);
+  useEffect(() => {
+    if (!refocusFrom) return;
+    refocus(refocusFrom);
+    setRefocusFrom(null);
+  }, [refocusFrom]);
 
   function onSubmit(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
@@ -81,16 +89,14 @@ function recheck(errors: FormErrors, name: string, message: string | undefined):
 }
 
 /**
- * After a refused call, once React has marked the fields: unless the reader has moved on, the first
- * field with a message gets the focus, else the control that sent (enabled again).
+ * After a refused call, once it is on screen: unless the reader has moved on, the first field with
+ * a message gets the focus, else the control that sent (enabled again).
  */
 function refocus(sender: HTMLElement): void {
-  setTimeout(() => {
-    const active = document.activeElement;
-    if (active && active !== document.body && active !== sender) return;
-    const invalid = sender.closest('form')?.querySelector<HTMLElement>('[aria-invalid="true"]');
-    (invalid ?? sender).focus();
-  }, 0);
+  const active = document.activeElement;
+  if (active && active !== document.body && active !== sender) return;
+  const invalid = sender.closest('form')?.querySelector<HTMLElement>('[aria-invalid="true"]');
+  (invalid ?? sender).focus();
 }
 
 /** After a refused submit, the first field with a message gets the focus (once React has marked it). */

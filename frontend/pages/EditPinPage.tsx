@@ -1,4 +1,5 @@
 import { useAtomValue, useStore } from 'jotai';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { LIMITS } from '../../contract/limits.ts';
 import { MSG } from '../../contract/messages.ts';
@@ -44,6 +45,7 @@ export function EditPinPage() {
 
 function EditPinForm({ pin }: { pin: Pin }) {
   const store = useStore();
+  const [broken, setBroken] = useState(false);
   const navigate = useNavigate();
   const form = useForm({
     initial: { title: pin.title, description: pin.description },
@@ -65,9 +67,9 @@ function EditPinForm({ pin }: { pin: Pin }) {
       <div className="form-card form-card--split">
         <div className="form-card__media">
           <div className="form-card__preview">
-            <PinImage src={pin.image_url} image={pin.image} alt={pin.title} eager />
+            <PinImage src={pin.image_url} image={pin.image} alt={pin.title} eager onFailed={() => setBroken(true)} />
           </div>
-          {!pin.image ? <PinImageNotice pin={pin} replace={false} /> : null}
+          {!pin.image ? <PinImageNotice pin={pin} broken={broken} replace={false} /> : null}
           <ReplaceImage pin={pin} />
         </div>
         <form className="form-card__fields" onSubmit={form.onSubmit} noValidate aria-labelledby="edit-pin-title">

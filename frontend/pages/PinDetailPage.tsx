@@ -79,11 +79,16 @@ function OriginalImageLink({ pin }: { pin: Pin }) {
  * before it loads: the stored image's shape, else a 4:5 box the image is fitted into. Nothing below
  * it moves when it arrives.
  */
-function PinMedia({ pin }: { pin: Pin }) {
+function PinMedia({ pin, owner }: { pin: Pin; owner: boolean }) {
   const aspect = pin.image ? pin.image.width / pin.image.height : DEFAULT_ASPECT;
+  const [broken, setBroken] = useState(false);
   return (
     <div className="pin-detail__media" style={{ '--aspect': String(aspect) } as CSSProperties}>
-      <PinImage src={pin.image_url} image={pin.image} alt={pin.title} eager aspect={aspect} whole />
+      <div className="pin-detail__frame">
+        <PinImage src={pin.image_url} image={pin.image} alt={pin.title} eager aspect={aspect} whole onFailed={() => setBroken(true)} />
+        {/* Over the image's own box: telling the owner why it is missing moves nothing on the page. */}
+        {owner && !pin.image ? <PinImageNotice pin={pin} broken={broken} /> : null}
+      </div>
       <OriginalImageLink pin={pin} />
     </div>
   );
@@ -118,7 +123,7 @@ function PinDetail({ pin }: { pin: Pin }) {
   return (
     <div className="pin-detail-page">
       <article className="pin-detail">
-        <PinMedia pin={pin} />
+        <PinMedia pin={pin} owner={isOwner} />
         <div className="pin-detail__info">
           <div className="pin-detail__toolbar">
             <ShareButton title={pin.title} url={url} />
@@ -167,7 +172,6 @@ function PinDetail({ pin }: { pin: Pin }) {
               <TaggedText text={pin.description} tags={pin.tags} />
             </p>
           ) : null}
-          {isOwner && !pin.image ? <PinImageNotice pin={pin} /> : null}
           {isOwner ? (
             <div className="pin-detail__owner-actions">
               <Link to={`/pins/${pin.id}/edit`} className="button button--secondary">
