@@ -118,7 +118,12 @@ export function useCardWidth(): number | null {
  */
 const CellBody = memo(function CellBody({ id, gap }: { id: number; gap: number | null }) {
   const { renderCard } = useContext(Cells);
-  if (gap !== null) return gap > 0 ? <div className="masonry__gap" style={{ height: gap }} aria-hidden="true" /> : null;
+  if (gap !== null)
+    return gap > 0 ? (
+      <div className="masonry__gap" style={{ height: gap }} aria-hidden="true">
+        Removed
+      </div>
+    ) : null;
   return <CardIdScope value={id}>{renderCard(id)}</CardIdScope>;
 });
 
