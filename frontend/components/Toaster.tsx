@@ -1,5 +1,6 @@
 import { useAtomValue, useStore } from 'jotai';
 import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
 import { sendDeferredDeletes } from '../state/deferred-deletes.ts';
 import type { Store } from '../state/store.ts';
 import { dismissToast, pauseToast, resumeToast, takeToast, type Toast, toastsAtom } from '../state/toasts.ts';
@@ -22,7 +23,7 @@ function editing(target: EventTarget | null): boolean {
 /**
  * The toast (frontend/state/toasts.ts), bottom left, above the page but beside what the user is
  * reading; one at a time. The region is always in the document so screen readers announce what is
- * added to it. Ctrl+Z (⌘Z) takes the newest toast's action (Undo) from anywhere but a text field,
+ * added to it. Ctrl+Z (⌘Z) takes the newest toast's Undo from anywhere but a text field,
  * so it is in reach without walking the page with Tab.
  */
 export function Toaster() {
@@ -37,7 +38,7 @@ export function Toaster() {
   useEffect(() => {
     function onKey(event: KeyboardEvent) {
       if (event.key.toLowerCase() !== 'z' || !(event.ctrlKey || event.metaKey) || event.shiftKey || event.altKey || editing(event.target)) return;
-      const newest = store.get(toastsAtom).findLast((toast) => toast.action);
+      const newest = store.get(toastsAtom).findLast((toast) => toast.action?.label === 'Undo');
       if (!newest) return;
       event.preventDefault();
       void takeAction(store, newest);
@@ -61,6 +62,11 @@ function ToastItem({ toast }: { toast: Toast }) {
   return (
     <div className="toast" onMouseEnter={pause} onMouseLeave={resume} onFocus={pause} onBlur={resume}>
       <span className="toast__message">{toast.message}</span>
+      {toast.link ? (
+        <Link to={toast.link.to} className="toast__action" onClick={() => takeToast(store, toast.id)}>
+          {toast.link.label}
+        </Link>
+      ) : null}
       {toast.action ? (
         <>
           <kbd className="toast__shortcut" aria-hidden="true">

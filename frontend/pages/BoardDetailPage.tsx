@@ -6,6 +6,7 @@ import { LIMITS } from '../../contract/limits.ts';
 import { MSG } from '../../contract/messages.ts';
 import { renameBoard } from '../api/boards.ts';
 import { BoardMembersDialog } from '../components/boards/BoardMembersDialog.tsx';
+import { InvitationNotice, useInvitation } from '../components/boards/InvitationNotice.tsx';
 import { MemberAvatars } from '../components/boards/MemberAvatars.tsx';
 import { BoardPresence } from '../components/BoardPresence.tsx';
 import { CardMore, CardSave } from '../components/CardSave.tsx';
@@ -109,6 +110,7 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
   const [removing, setRemoving] = useState<number | null>(null);
   const [membersOpen, setMembersOpen] = useState(false);
   const me = useAtomValue(sessionUserAtom);
+  const invitation = useInvitation(board);
   // Leaving the rename form (OK, Escape) puts the focus back on Rename Board, not on <body>.
   const renameButton = useRef<HTMLButtonElement>(null);
   const wasEditing = useRef(false);
@@ -157,6 +159,12 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
     }
   }
 
+  /** The reader left the board: to the boards list, which says so; the board goes from the store after. */
+  function leave(notice: string) {
+    void navigate('/boards', { state: { notice } satisfies BoardsNotice });
+    if (me) runAfterNavigation(() => removeBoardMember(store, board.id, me.id, me.id));
+  }
+
   // Sent when the Undo toast goes (state/deferred-deletes.ts); hidden everywhere until then.
   async function onDeleteBoard() {
     await navigate('/boards'); // the boards page reloads the list (SPEC §4)
@@ -198,7 +206,7 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
             </button>
           ) : null}
           <button type="button" className="button button--secondary" onClick={() => setMembersOpen(true)} aria-haspopup="dialog">
-            {isOwner ? 'Share' : 'Members'}
+            {isOwner ? 'Invite' : 'Members'}
           </button>
           <Link to={`/boards/${board.id}/manage-pins`} className="button button--secondary">
             Manage Pins
@@ -222,7 +230,9 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
         ) : null}
       </p>
       {board.member_count > 1 ? <BoardPresence boardId={board.id} /> : null}
-      {!pins.loaded ? (
+      {invitation.state === 'open' ? <InvitationNotice board={board} by={invitation.by} onLeft={leave} /> : null}
+      {/* The grid waits for the invitation too: the notice then shows with it and moves nothing. */}
+      {!pins.loaded || invitation.state === 'loading' ? (
         pins.status === 'error' ? <RetryLoad onRetry={() => void pins.reload()} /> : <SkeletonGrid text={LOADING_BOARD} />
       ) : pins.ids.length === 0 && !pins.hasMore ? (
         <Empty>
@@ -238,10 +248,7 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
         <BoardMembersDialog
           board={board}
           onClose={() => setMembersOpen(false)}
-          onLeft={() => {
-            void navigate('/boards', { state: { notice: MSG.boardLeft } satisfies BoardsNotice });
-            if (me) runAfterNavigation(() => removeBoardMember(store, board.id, me.id, me.id));
-          }}
+          onLeft={() => leave(MSG.boardLeft)}
         />
       ) : null}
       {confirmBoard ? (

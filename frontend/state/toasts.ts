@@ -13,6 +13,8 @@ export interface Toast {
   id: number;
   message: string;
   action?: { label: string; run: () => Promise<void> | void };
+  /** A link to where the news is (a board one was added to); a plain toast otherwise. */
+  link?: { label: string; to: string };
   /** How long it stays (TOAST_MS when absent). */
   durationMs?: number;
   /**
@@ -51,7 +53,7 @@ function stopTimer(id: number): void {
   timers.delete(id);
 }
 
-export function showToast(store: Store, message: string, options: Pick<Toast, 'action' | 'durationMs' | 'onExpire'> = {}): number {
+export function showToast(store: Store, message: string, options: Pick<Toast, 'action' | 'link' | 'durationMs' | 'onExpire'> = {}): number {
   const id = nextId++;
   const toast: Toast = { id, message, ...options };
   const current = store.get(toastsAtom);
