@@ -31,7 +31,7 @@ describe('being added to a board', () => {
     await screen.findByRole('link', { name: 'Pin 1' });
     const s = await socket();
     act(() => s.serverConnect());
-    act(() => s.serverEmit('board:member-added', { boardId: 3, member: members[1], board: shared, seq: 1 }));
+    act(() => s.serverEmit('board:member-added', { boardId: 3, member: members[1] as BoardMember, board: shared, seq: 1 }));
     const toaster = screen.getByRole('status', { name: 'Notifications' });
     expect(await within(toaster).findByText('alice added you to “Trip”')).toBeTruthy();
     await act(async () => within(toaster).getByRole('link', { name: 'Open' }).click());
