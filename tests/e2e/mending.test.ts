@@ -198,3 +198,45 @@ describe('10. profiles', () => {
     });
   }
 });
+
+/** Resolves once the page's live socket is connected (Socket.IO's "40" frame); set up before it opens. */
+function liveConnected(page: Page): Promise<void> {
+  return new Promise((resolve) => {
+    page.on('websocket', (ws) => {
+      if (ws.url().includes('/socket.io/')) ws.on('framereceived', ({ payload }) => String(payload).startsWith('40') && resolve());
+    });
+  });
+}
+
+describe('9. being added to a board', () => {
+  for (const [viewport, touch] of [[DESKTOP, false], [PHONE, true]] as const) {
+    it(`${viewport.width}: a toast says who added you and opens the board, which says so with Leave at hand`, async () => {
+      const tab = await openTab(browser, server.url, viewport, { touch });
+      const connected = liveConnected(tab.page);
+      await tab.page.goto('/login');
+      await tab.page.getByRole('button', { name: 'Log in as Demo User' }).click();
+      await expectVisible(tab.page.locator('article[data-pin-id]'));
+      await connected;
+      const name = `Invited ${viewport.width}`;
+      const board = await author.client.post<{ id: number }>('/api/boards/', { name });
+      expect((await author.client.post(`/api/boards/${board.body.id}/members`, { username: 'demo' })).status).toBe(201);
+      // Who added whom comes with the server's consent API (added_by); without it the notice is generic.
+      const { members } = (await author.client.get<{ members: Array<{ added_by?: unknown }> }>(`/api/boards/${board.body.id}/members`)).body;
+      const named = members.some((member) => member.added_by);
+      const toaster = tab.page.getByRole('status', { name: 'Notifications' });
+      await expectVisible(toaster.getByText(named ? `${author.username} added you to “${name}”` : `You were added to “${name}”`));
+      console.log('screenshot', await screenshot(tab.page, 'ux-invited-toast', { overlay: true }));
+      await toaster.getByRole('link', { name: 'Open' }).click();
+      const notice = tab.page.getByRole('region', { name: 'Invitation' });
+      await expectVisible(notice.getByText(named ? `${author.username} added you to this board.` : 'You were added to this board.'));
+      expect(await notice.getByRole('button', { name: `Leave and block ${author.username}` }).count()).toBe(named ? 1 : 0);
+      await expectAccessible(tab.page, `invitation ${viewport.width}`);
+      console.log('screenshot', await screenshot(tab.page, 'ux-invited-board', { overlay: true }));
+      await notice.getByRole('button', { name: 'Leave board' }).click();
+      await expectVisible(tab.page.getByText('You left the board.'));
+      expect((await author.client.get<{ members: unknown[] }>(`/api/boards/${board.body.id}/members`)).body.members).toHaveLength(1);
+      expect(tab.errors).toEqual([]);
+      await tab.context.close();
+    });
+  }
+});
