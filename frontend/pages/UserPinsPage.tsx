@@ -1,6 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
-import { Navigate, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import type { Pin, UserProfile } from '../../contract/index.ts';
 import { fetchPinPage } from '../api/pins.ts';
 import { lookupUser } from '../api/users.ts';
@@ -16,11 +16,12 @@ import { LIST } from '../state/lists.ts';
 import { upsertPins } from '../state/pins.ts';
 import { ProfileHeader } from './profile/ProfileHeader.tsx';
 import { ProfileSections, useProfileBoards } from './profile/ProfileSections.tsx';
+import { YourPinsPage } from './YourPinsPage.tsx';
 
 /**
  * `/users/:username`: someone's profile — their pin count, the boards the reader shares with them,
- * their pins newest first (owner and author names link here). One's own name goes to `/pins`, the
- * one page for one's own pins and profile (docs/profiles.md).
+ * their pins newest first (owner and author names link here). One's own name shows the page of
+ * `/pins`, the one page for one's own pins and profile (docs/profiles.md).
  */
 export function UserPinsPage() {
   const username = useParams().username ?? '';
@@ -31,7 +32,9 @@ export function UserPinsPage() {
     setUser(await lookupUser(username));
   }, `user:${username}`);
   useDocumentTitle(status === 'notFound' ? 'User not found' : username);
-  if (me && me.username.toLowerCase() === username.toLowerCase()) return <Navigate to="/pins" replace />;
+  // One's own name shows one's own profile, the page of /pins (the address stays: a Back, a save
+  // finished after a login, come back to it).
+  if (me && me.username.toLowerCase() === username.toLowerCase()) return <YourPinsPage />;
   if (status === 'notFound') return <NotFound title="User not found" text="There is no user with this name." />;
   if (status === 'error') return <RetryLoad onRetry={reload} />;
   if (!user || user.username.toLowerCase() !== username.toLowerCase()) return <SkeletonGrid text="Loading pins..." />;
