@@ -100,7 +100,7 @@ export function ReplaceImage({ pin, onDone }: { pin: Pin; onDone?: () => void })
   return (
     <div className="replace-image">
       <h2 className="replace-image__title">Replace image</h2>
-      <input ref={fileInput} id={`${id}-file`} type="file" accept={IMAGE_TYPES.join(',')} className="visually-hidden" tabIndex={-1} onChange={(e) => onFile(e.target.files?.[0])} />
+      <input ref={fileInput} id={`${id}-file`} type="file" accept={IMAGE_TYPES.join(',')} className="visually-hidden" tabIndex={-1} aria-label="Image file" onChange={(e) => onFile(e.target.files?.[0])} />
       <button type="button" className="button button--secondary button--small" disabled={busy !== null} onClick={() => fileInput.current?.click()}>
         Upload a file
       </button>
