@@ -9,7 +9,7 @@ import { renderLive } from '../test-support/renderLive.tsx';
 
 /** Board 3, alice's, shared with bob (the reader), as bob sees it. */
 const shared: Board = { ...makeBoard(3, [makePin(1)], alice, 'Trip'), role: 'collaborator', members: [alice, bob].map(({ id, username }) => ({ id, username })), member_count: 2 };
-const members: Array<BoardMember & { added_by: { id: number; username: string } | null }> = [
+const members: BoardMember[] = [
   { id: alice.id, username: alice.username, role: 'owner', added_by: null },
   { id: bob.id, username: bob.username, role: 'collaborator', added_by: { id: alice.id, username: alice.username } },
 ];

@@ -6,11 +6,9 @@ import type { BoardMember, PublicUser } from '../../contract/index.ts';
 import type { Store } from './store.ts';
 import { showToast } from './toasts.ts';
 
-/** Who added a member: `added_by` on every member (null for the owner and for old rows). */
-export type MemberWithAdder = BoardMember & { added_by?: PublicUser | null };
-
+/** Who added a member: `added_by` (null for the owner and for members added before it was kept). */
 export function adderOf(member: BoardMember | undefined): PublicUser | null {
-  return (member as MemberWithAdder | undefined)?.added_by ?? null;
+  return member?.added_by ?? null;
 }
 
 const key = (userId: number, boardId: number) => `pinboard.invitation-seen.${userId}.${boardId}`;
