@@ -55,7 +55,7 @@ describe('the members dialog, as the owner', () => {
     await ui.click(screen.getByRole('button', { name: 'Invite' }));
     const dialog = await screen.findByRole('dialog', { name: 'Members' });
     const list = await within(dialog).findByRole('list', { name: 'Members of Together' });
-    expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Aalice (you)Owner', 'Bbob' + 'CollaboratorRemove']);
+    expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Aalice (you)Owner', 'Bbob' + 'Collaborator · added by aliceRemove']);
 
     // The input has focus; typing asks the server; bob is a member already and is not suggested.
     const input = within(dialog).getByRole('combobox', { name: 'Add by username' });

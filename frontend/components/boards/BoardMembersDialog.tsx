@@ -97,7 +97,9 @@ export function BoardMembersDialog({ board, onClose, onLeft }: Props) {
                 {member.username}
                 {member.id === me?.id ? ' (you)' : ''}
               </span>
-              <span className="member-list__role">{member.role === 'owner' ? 'Owner' : adderOf(member) ? `Added by ${adderOf(member)?.username}` : 'Collaborator'}</span>
+              <span className="member-list__role">
+                {member.role === 'owner' ? 'Owner' : `Collaborator${adderOf(member) ? ` · added by ${adderOf(member)?.username}` : ''}`}
+              </span>
               {isOwner && member.role === 'collaborator' ? (
                 <button
                   type="button"
