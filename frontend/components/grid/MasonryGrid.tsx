@@ -91,7 +91,8 @@ function GridFooter({ hasMore, status, loadMore, ids, loadingText = 'Loading mor
     );
   const text = hasMore ? (status === 'loading' ? loadingText : '') : ids.length > 0 ? endText : '';
   return (
-    <p className={`masonry__footer${!hasMore && text ? ' masonry__footer--end' : ''}`} role="status">
+    // One box for every text: the footer changing what it says moves nothing.
+    <p className="masonry__footer" role="status">
       {text}
     </p>
   );
