@@ -22,8 +22,10 @@ export function NavBar() {
           <PinLogoIcon />
           <span>Pinboard</span>
         </Link>
-        <div className="nav__spacer" />
+        {/* Before the spacer: the links appear on the right after the session check, and the
+            search must not move when they do (a layout shift). */}
         <SearchBox />
+        <div className="nav__spacer" />
         {!checked ? null : user ? (
           <ul className="nav__links">
             <li>
