@@ -130,6 +130,21 @@ test('a failure that lasts through the last retry is kept too (the site could no
   expect(await settled(created.body.id)).toMatchObject({ status: 'failed', reason: 'network', message: expect.stringContaining('could not be reached') });
 });
 
+test('an address refused up front (a private network) is nobody\'s to fetch: its owner is told why, and a new address mends it', async () => {
+  const created = await owner.post<Pin>('/api/pins/', { title: 'Private', imageUrl: 'http://10.1.2.3/secret.jpg', description: '' });
+  expect(created.status).toBe(201);
+  expect(created.body.image_url).toBe('');
+  expect((await status(created.body.id)).body).toMatchObject({ status: 'failed', reason: 'blocked_address', message: expect.stringContaining('10.1.2.3') });
+  // Replacing it with another private address is refused the same way, with the same reason.
+  const again = await owner.put<Pin>(`/api/pins/${created.body.id}`, { title: 'Private', description: '', imageUrl: 'http://192.168.1.9/x.jpg' });
+  expect(again.status).toBe(200);
+  expect(again.body.image_url).toBe('');
+  expect((await status(created.body.id)).body).toMatchObject({ status: 'failed', message: expect.stringContaining('192.168.1.9') });
+  const mended = await owner.put<Pin>(`/api/pins/${created.body.id}`, { title: 'Private', description: '', imageUrl: `${originUrl}/photo.jpg` });
+  expect(mended.body.image_url).toBe(`${originUrl}/photo.jpg`);
+  expect((await settled(created.body.id)).status).toBe('stored');
+});
+
 describe('PUT /api/pins/{id}', () => {
   test("SPEC's {title, description} keeps the image; imageUrl is the owner's only and must be an image address", async () => {
     const pin = await failedPin('spec.jpg');
