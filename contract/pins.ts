@@ -40,10 +40,16 @@ export const PinCreateBody = z
   })
   .meta({ id: 'PinCreateBody' });
 
+/**
+ * SPEC's {title, description}; `imageUrl` (optional, the pin's owner mending its image) replaces the
+ * image: a same-site /media/ address of an upload is attached at once, any other is imported again
+ * (docs/image-repair.md).
+ */
 export const PinUpdateBody = z
   .object({
     title: requiredText(MSG.titleRequired, LIMITS.title, 'Title'),
     description: optionalText(LIMITS.description, 'Description'),
+    imageUrl: imageUrl.optional(),
   })
   .meta({ id: 'PinUpdateBody' });
 

@@ -101,3 +101,7 @@ export const UserLookupQuery = z.object({
 
 export const PublicUser = z.object({ id: z.number().int(), username: z.string() }).meta({ id: 'PublicUser' });
 export type PublicUser = z.infer<typeof PublicUser>;
+
+/** A profile (GET /api/users/lookup): the public user and how many pins they have (docs/profiles.md). */
+export const UserProfile = PublicUser.extend({ pin_count: z.number().int() }).meta({ id: 'UserProfile' });
+export type UserProfile = z.infer<typeof UserProfile>;

@@ -13,6 +13,8 @@ export interface UsersTable {
   first_name: string | null;
   password_hash: string;
   created_at: CreatedAt;
+  /** The user's pins, kept by a trigger in the writing transaction. */
+  pin_count: Generated<number>;
 }
 
 export interface PinsTable {
@@ -37,6 +39,8 @@ export interface PinsTable {
   search: ColumnType<string, never, never>;
   /** The image address the SSRF guard refused (image_url is then empty): its owner's, never served. */
   refused_image_url: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Why the import of the image gave up for good (contract/image-repair.ts), for its owner; null otherwise. */
+  image_failure: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A stored image: its files (original and thumbnails) are in storage under keys made from sha256. */

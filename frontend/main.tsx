@@ -5,9 +5,11 @@ import { createBrowserRouter, RouterProvider } from 'react-router';
 import { startLiveUpdates } from './live/socket.ts';
 import { routes } from './routes.tsx';
 import { store } from './state/store.ts';
+import { followNavigation } from './state/toasts.ts';
 import './styles/app.css';
 
 const router = createBrowserRouter(routes);
+followNavigation(store, router); // a new page drops the old page's plain toasts
 // Live updates (DESIGN §5): the socket opens once the layout's session check has finished.
 startLiveUpdates(store);
 const root = document.getElementById('root');

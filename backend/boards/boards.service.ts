@@ -1,4 +1,4 @@
-import { type Expression, type Kysely, sql } from 'kysely';
+import { type Expression, type Kysely, type RawBuilder, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { type Board, type BoardList, type BoardMemberSummary, type BoardPage, type BoardPin, boardForReader } from '../../contract/boards.ts';
 import { LIMITS } from '../../contract/limits.ts';
@@ -92,6 +92,34 @@ export async function listBoards(db: Kysely<DB>, cursors: CursorCodec, userId: n
   const rows = await selectBoards(db).where(sql<boolean>`boards.id in ${ids}`).orderBy('boards.id', 'desc').execute();
   const { items, nextCursor } = page.finish(rows, (board) => board.id);
   return { boards: items.map((row) => toBoard(row, userId)), nextCursor };
+}
+
+/**
+ * The boards a visitor may see on `userId`'s profile (docs/profiles.md): boards are private to their
+ * members, so the ones both are members of, as the visitor sees them (their own profile: all their
+ * boards). Read from the visitor's side with the same two index scans as listBoards, each row
+ * checked for the profile user's membership by a primary-key probe: a page costs at most the
+ * visitor's own boards, never a scan of the profile user's.
+ */
+export async function listBoardsSharedWith(db: Kysely<DB>, cursors: CursorCodec, readerId: number, userId: number, query: PageParams): Promise<BoardList> {
+  if (readerId === userId) return listBoards(db, cursors, readerId, query);
+  const page = keyset(cursors, `boards:shared:${readerId}:${userId}`, query);
+  const take = page.limit + 1;
+  const before = page.before === undefined ? sql`` : sql`and b.id < ${page.before}`;
+  const beforeShared = page.before === undefined ? sql`` : sql`and m.board_id < ${page.before}`;
+  const memberHere = (board: RawBuilder<unknown>) => sql`exists (select 1 from board_members u where u.board_id = ${board} and u.user_id = ${userId})`;
+  const ids = sql<number>`(
+    select id from (
+      (select b.id from boards b where b.user_id = ${readerId} and ${memberHere(sql`b.id`)} ${before} order by b.id desc limit ${take})
+      union all
+      (select m.board_id as id from board_members m join boards o on o.id = m.board_id
+        where m.user_id = ${readerId} and (o.user_id = ${userId} or ${memberHere(sql`m.board_id`)}) ${beforeShared}
+        order by m.board_id desc limit ${take})
+    ) shared order by id desc limit ${take}
+  )`;
+  const rows = await selectBoards(db).where(sql<boolean>`boards.id in ${ids}`).orderBy('boards.id', 'desc').execute();
+  const { items, nextCursor } = page.finish(rows, (board) => board.id);
+  return { boards: items.map((row) => toBoard(row, readerId)), nextCursor };
 }
 
 /** One board with its covers and members, as `readerId` sees it (no access check: callers do it). */

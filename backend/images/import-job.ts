@@ -6,7 +6,8 @@ import { DEMO_IMAGES_DIR } from '../../db/demo-catalog.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ImageConfig } from '../config-images.ts';
 import { inTransaction, PUBLIC, recordChange, supersedeChanges } from '../changes/change-log.ts';
-import { HttpError } from '../errors.ts';
+import type { ImportFailure } from '../../contract/image-repair.ts';
+import { HttpError, ImageRefusedError } from '../errors.ts';
 import type { AppJobs } from '../jobs/catalog.ts';
 import type { JobContext, JobSender } from '../jobs/define.ts';
 import { getPin } from '../pins/pins.service.ts';
@@ -80,20 +81,19 @@ export async function importImage(deps: ImportDeps, data: ImportImageData, ctx: 
       if (error.reason === 'timeout' && host) deps.cooldown.timedOut(host);
       if (attempt + 1 >= IMPORT_ATTEMPTS) {
         ctx.logger.warn({ pinId: data.pinId, url: data.url, reason: error.reason, attempts: attempt + 1 }, 'image import given up');
-        return;
+        return giveUp(ctx, data, failureOf(error));
       }
       const backoff = RETRY_BASE_SECONDS * 2 ** attempt;
       return later(ctx, data, attempt + 1, Math.max(backoff, host ? deps.cooldown.remainingMs(host) / 1000 : 0));
     }
     if (error instanceof SafeFetchError) {
       ctx.logger.warn({ pinId: data.pinId, url: data.url, reason: error.reason, status: error.status }, 'image import refused');
-      if (REFUSED_ADDRESS.has(error.reason)) await hideRefusedAddress(ctx, data);
-      return;
+      return REFUSED_ADDRESS.has(error.reason) ? hideRefusedAddress(ctx, data, failureOf(error)) : giveUp(ctx, data, failureOf(error));
     }
     // A /seed-images/ address that names no file of the demo set will not name one on a retry.
     if (error instanceof Error && 'code' in error && error.code === 'ENOENT') {
       ctx.logger.warn({ pinId: data.pinId, url: data.url }, 'image import refused: no such demo file');
-      return;
+      return giveUp(ctx, data, 'no_such_file');
     }
     throw error;
   }
@@ -104,7 +104,7 @@ export async function importImage(deps: ImportDeps, data: ImportImageData, ctx: 
     // A refusal of the bytes themselves (ImageRefusedError, 4xx) is final.
     if (error instanceof HttpError && error.status < 500) {
       ctx.logger.warn({ pinId: data.pinId, url: data.url, refusal: error.message }, 'image import refused');
-      return;
+      return giveUp(ctx, data, error instanceof ImageRefusedError ? error.reason : 'not-an-image');
     }
     // A busy processor (503): the same try, a little later.
     if (error instanceof HttpError) return later(ctx, data, attempt, RETRY_BASE_SECONDS);
@@ -113,7 +113,7 @@ export async function importImage(deps: ImportDeps, data: ImportImageData, ctx: 
   const changed = await inTransaction(ctx.db, async (db) => {
     const updated = await db
       .updateTable('pins')
-      .set({ image_sha256: stored.sha256, image_url: stored.image.url, updated_at: new Date() })
+      .set({ image_sha256: stored.sha256, image_url: stored.image.url, image_failure: null, updated_at: new Date() })
       .where('id', '=', data.pinId)
       .where('image_url', '=', data.url)
       .where('image_sha256', 'is', null)
@@ -131,15 +131,35 @@ async function later(ctx: JobContext, data: ImportImageData, attempt: number, se
   await ctx.jobs.send(ctx.db, 'image.import', { ...data, attempt }, { startAfterSeconds: Math.max(1, Math.ceil(seconds)), priority: -attempt, group: importGroup(data.userId) });
 }
 
+/** The reason code kept on the pin for its owner (contract/image-repair.ts). */
+function failureOf(error: SafeFetchError): ImportFailure {
+  return error.reason === 'http_status' && error.status !== undefined ? `http_status:${error.status}` : error.reason;
+}
+
+/**
+ * Keeps why the import gave up on the pin, for its owner (GET /api/pins/{id}/image-status,
+ * docs/image-repair.md), unless the pin has moved on meanwhile (another address, or an image). No
+ * change anyone is sent: the pin as everyone sees it is the same.
+ */
+async function giveUp(ctx: JobContext, data: ImportImageData, reason: ImportFailure): Promise<void> {
+  await ctx.db
+    .updateTable('pins')
+    .set({ image_failure: reason })
+    .where('id', '=', data.pinId)
+    .where('image_url', '=', data.url)
+    .where('image_sha256', 'is', null)
+    .execute();
+}
+
 /**
  * The guard refused the address (a private network, a port or scheme it does not fetch): nobody's
- * browser is sent there either. The pin keeps it only in `refused_image_url`, for its owner.
+ * browser is sent there either. The pin keeps it only in `refused_image_url`, for its owner, with why.
  */
-async function hideRefusedAddress(ctx: JobContext, data: ImportImageData): Promise<void> {
+async function hideRefusedAddress(ctx: JobContext, data: ImportImageData, reason: ImportFailure): Promise<void> {
   const changed = await inTransaction(ctx.db, async (db) => {
     const updated = await db
       .updateTable('pins')
-      .set({ image_url: '', refused_image_url: data.url, updated_at: new Date() })
+      .set({ image_url: '', refused_image_url: data.url, image_failure: reason, updated_at: new Date() })
       .where('id', '=', data.pinId)
       .where('image_url', '=', data.url)
       .where('image_sha256', 'is', null)

@@ -1,3 +1,4 @@
+import { ImageStatus } from '../../contract/image-repair.ts';
 import { MSG } from '../../contract/messages.ts';
 import { PinListQuery } from '../../contract/paging.ts';
 import { Pin, PinCreateBody, PinDeleted, PinList, PinUpdateBody } from '../../contract/pins.ts';
@@ -8,7 +9,7 @@ import { cacheTags, sendCached } from '../http/read-cache.ts';
 import { type ApiRoute, route } from '../http/route.ts';
 import { withIdempotency } from '../idempotency/idempotency.ts';
 import { listTaggedPins } from '../search/tagged-pins.ts';
-import { createPin, deletePin, getPin, listPins, updatePin } from './pins.service.ts';
+import { createPin, deletePin, getPin, imageStatus, listPins, updatePin } from './pins.service.ts';
 
 export const pinRoutes: ApiRoute[] = [
   route({
@@ -85,13 +86,28 @@ export const pinRoutes: ApiRoute[] = [
   route({
     method: 'put',
     path: '/api/pins/{id}',
-    summary: 'Edit your pin',
+    summary: 'Edit your pin (title, description; imageUrl replaces its image)',
     auth: 'user',
     body: PinUpdateBody,
     responses: { 200: Pin },
     errors: [404],
-    handler: async ({ ctx, res, params, body, userId }) => {
+    handler: async ({ ctx, originPolicy, req, res, params, body, userId }) => {
+      if (body.imageUrl !== undefined && !isAllowedImageUrl(body.imageUrl, ownHosts(req, originPolicy))) {
+        throw badRequest(MSG.imageUrlInvalid, { imageUrl: MSG.imageUrlInvalid });
+      }
       res.json(await updatePin(ctx, userId, params.id, body));
+    },
+  }),
+
+  route({
+    method: 'get',
+    path: '/api/pins/{id}/image-status',
+    summary: "Where your pin's image stands: stored, importing, or failed and why (the pin's owner only)",
+    auth: 'user',
+    responses: { 200: ImageStatus },
+    errors: [403, 404],
+    handler: async ({ ctx, res, params, userId }) => {
+      res.json(await imageStatus(ctx.db, userId, params.id));
     },
   }),
 

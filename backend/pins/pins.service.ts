@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { LIMITS } from '../../contract/limits.ts';
 import type { PinListParams } from '../../contract/paging.ts';
+import { type ImageStatus, importFailureMessage } from '../../contract/image-repair.ts';
 import type { Pin, PinList } from '../../contract/pins.ts';
 import { parseTags } from '../../contract/tags.ts';
 import type { DB } from '../../db/schema.ts';
@@ -159,22 +160,38 @@ async function storedImageOf(db: Kysely<DB>, imageUrl: string): Promise<string |
   return row?.sha256;
 }
 
+/**
+ * How a pin takes an image address (creating it, or its owner replacing the image): a stored
+ * /media/ image at once; an address the import guard refuses without connecting (a private IP, a
+ * port or scheme it does not fetch, localhost) is never shown, since every viewer's browser would
+ * fetch it, and is kept for the owner only (docs/images.md; addresses refused after a DNS lookup
+ * are hidden by the import); any other remote address is imported by a job, within the user's
+ * pending imports (429 beyond).
+ */
+async function imageIntake(ctx: ServiceContext, userId: number, imageUrl: string) {
+  const stored = await storedImageOf(ctx.db, imageUrl);
+  const remote = !stored && !imageUrl.startsWith(`${MEDIA_PATH}/`);
+  const refusal = remote ? refusedUpFront(imageUrl, ctx.imports.allow) : undefined;
+  const refused = refusal !== undefined && REFUSED_ADDRESS.has(refusal) ? refusal : undefined;
+  const group = importGroup(userId);
+  if (remote && !refused && (await ctx.jobs.pending(ctx.db, 'image.import', group, ctx.imports.pendingPerUser)) >= ctx.imports.pendingPerUser) {
+    throw new HttpError(429, MSG.importsPending, { retryAfterSeconds: 60 });
+  }
+  return {
+    columns: { image_url: refused ? '' : imageUrl, refused_image_url: refused ? imageUrl : null, image_sha256: stored ?? null, image_failure: refused ?? null },
+    /** Queues the import in the writing transaction, when there is one to run. */
+    queue: async (db: Kysely<DB>, pinId: number) => {
+      if (remote && !refused) await ctx.jobs.send(db, 'image.import', { pinId, url: imageUrl, userId }, { group });
+    },
+  };
+}
+
 export async function createPin(
   ctx: ServiceContext,
   userId: number,
   input: { title: string; imageUrl: string; description: string; sourceUrl?: string | null; createdAt?: Date | undefined },
 ): Promise<Pin> {
-  const stored = await storedImageOf(ctx.db, input.imageUrl);
-  const remote = !stored && !input.imageUrl.startsWith(`${MEDIA_PATH}/`);
-  // An address the import guard refuses without connecting (a private IP, a port or scheme it
-  // does not fetch, localhost) is never shown: every viewer's browser would fetch it. It is kept
-  // for the owner only (docs/images.md); addresses refused after a DNS lookup are hidden by the import.
-  const refusal = remote ? refusedUpFront(input.imageUrl, ctx.imports.allow) : undefined;
-  const refused = refusal !== undefined && REFUSED_ADDRESS.has(refusal);
-  const group = importGroup(userId);
-  if (remote && !refused && (await ctx.jobs.pending(ctx.db, 'image.import', group, ctx.imports.pendingPerUser)) >= ctx.imports.pendingPerUser) {
-    throw new HttpError(429, MSG.importsPending, { retryAfterSeconds: 60 });
-  }
+  const intake = await imageIntake(ctx, userId, input.imageUrl);
   // The pin, its import job and its change-log row commit together: no pin without its import, no
   // job for a pin that was never saved, no change that the log does not have.
   const { pin, seq } = await inTransaction(ctx.db, async (db) => {
@@ -183,17 +200,15 @@ export async function createPin(
       .values({
         user_id: userId,
         title: input.title,
-        image_url: refused ? '' : input.imageUrl,
-        refused_image_url: refused ? input.imageUrl : null,
+        ...intake.columns,
         description: input.description,
         tags: parseTags(input.description),
-        image_sha256: stored ?? null,
         source_url: input.sourceUrl ?? null,
         ...(input.createdAt ? { created_at: input.createdAt } : {}),
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    if (remote && !refused) await ctx.jobs.send(db, 'image.import', { pinId: row.id, url: input.imageUrl, userId }, { group });
+    await intake.queue(db, row.id);
     const created = await getPin(db, row.id);
     return { pin: created, seq: await recordChange(db, 'pin:created', { pin: created }, PUBLIC) };
   });
@@ -201,17 +216,32 @@ export async function createPin(
   return pin;
 }
 
+/**
+ * What a new image address sets on an owner's pin (docs/image-repair.md): taken in as when the pin
+ * was created (a stored upload at once, anything else imported again: the same address of a pin
+ * with no image is a retry). The same address of a pin that has its image changes nothing.
+ */
+async function newImage(ctx: ServiceContext, userId: number, id: number, imageUrl: string | undefined) {
+  if (imageUrl === undefined) return undefined;
+  const current = await ctx.db.selectFrom('pins').select(['image_url', 'image_sha256']).where('id', '=', id).executeTakeFirst();
+  if (current?.image_url === imageUrl && current.image_sha256 !== null) return undefined;
+  return imageIntake(ctx, userId, imageUrl);
+}
+
 export async function updatePin(
   ctx: ServiceContext,
   userId: number,
   id: number,
-  input: { title: string; description: string },
+  input: { title: string; description: string; imageUrl?: string | undefined },
 ): Promise<Pin> {
+  await assertOwnPin(ctx.db, userId, id); // before the address is judged or counted against anything
+  const intake = await newImage(ctx, userId, id, input.imageUrl);
   const { pin, seq } = await inTransaction(ctx.db, async (db) => {
     await assertOwnPin(db, userId, id);
+    await intake?.queue(db, id);
     const updated = await db
       .updateTable('pins')
-      .set({ title: input.title, description: input.description, tags: parseTags(input.description), updated_at: new Date() })
+      .set({ title: input.title, description: input.description, tags: parseTags(input.description), ...intake?.columns, updated_at: new Date() })
       .where('id', '=', id)
       .where('user_id', '=', userId)
       .returning('id')
@@ -224,6 +254,23 @@ export async function updatePin(
   });
   ctx.events.publish('pin.updated', { pin, seq });
   return pin;
+}
+
+/** Where the pin's image stands, with why its import gave up (the owner's only: 403 for others). */
+export async function imageStatus(db: Kysely<DB>, userId: number, id: number): Promise<ImageStatus> {
+  const row = await db
+    .selectFrom('pins')
+    .select(['user_id', 'image_url', 'refused_image_url', 'image_sha256', 'image_failure'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw notFound('Pin');
+  if (row.user_id !== userId) throw forbidden();
+  if (row.image_sha256 !== null) return { status: 'stored', reason: null, message: null };
+  // A refused address is kept for its owner only; an upload's address is never imported, so
+  // without its image row it will not come.
+  const address = row.refused_image_url ?? row.image_url;
+  const reason = row.image_failure ?? (row.refused_image_url ? 'blocked_address' : row.image_url.startsWith(`${MEDIA_PATH}/`) ? 'not_stored' : null);
+  return reason === null ? { status: 'importing', reason: null, message: null } : { status: 'failed', reason, message: importFailureMessage(reason, address) };
 }
 
 export async function deletePin(ctx: ServiceContext, userId: number, id: number): Promise<void> {

@@ -1,18 +1,36 @@
-import { PublicUser, UserLookupQuery } from '../../contract/users.ts';
+import { BoardList } from '../../contract/boards.ts';
+import { PageQuery } from '../../contract/paging.ts';
+import { UserLookupQuery, UserProfile } from '../../contract/users.ts';
+import { listBoardsSharedWith } from '../boards/boards.service.ts';
 import { type ApiRoute, route } from '../http/route.ts';
-import { lookupUser } from './users.service.ts';
+import { lookupUser, requireUser } from './users.service.ts';
 
 export const userRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/api/users/lookup',
-    summary: "A user's public profile by username (id and username; their pins are GET /api/pins/?userId=)",
+    summary: "A user's profile by username: id, username and pin count (their pins are GET /api/pins/?userId=)",
     auth: 'public',
     query: UserLookupQuery,
-    responses: { 200: PublicUser },
+    responses: { 200: UserProfile },
     errors: [404],
     handler: async ({ ctx, res, query }) => {
       res.json(await lookupUser(ctx.db, query.username));
+    },
+  }),
+
+  route({
+    method: 'get',
+    path: '/api/users/{id}/boards',
+    summary: "The boards of a user's profile that you may see (boards are private to their members: those you are both members of; all yours on your own), newest first",
+    auth: 'public',
+    query: PageQuery,
+    responses: { 200: BoardList },
+    errors: [404],
+    handler: async ({ ctx, cursors, res, params, userId, query }) => {
+      await requireUser(ctx.db, params.id);
+      // Signed out, a visitor is a member of no board.
+      res.json(userId === undefined ? { boards: [], nextCursor: null } : await listBoardsSharedWith(ctx.db, cursors, userId, params.id, query));
     },
   }),
 ];

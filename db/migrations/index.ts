@@ -12,6 +12,7 @@ import * as boardConsent from './20261127_0010_board_consent.ts';
 import * as imagePrivacy from './20261127_0011_image_privacy.ts';
 import * as search from './20261127_0012_search.ts';
 import * as tokensAndSources from './20261127_0013_tokens_and_sources.ts';
+import * as pinCountsAndImageFailures from './20261127_0014_pin_counts_and_image_failures.ts';
 import * as changeRedaction from './20261127_0015_change_redaction.ts';
 import * as imports from './20261127_0021_imports.ts';
 
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '20261127_0011_image_privacy': imagePrivacy,
   '20261127_0012_search': search,
   '20261127_0013_tokens_and_sources': tokensAndSources,
+  '20261127_0014_pin_counts_and_image_failures': pinCountsAndImageFailures,
   '20261127_0015_change_redaction': changeRedaction,
   '20261127_0021_imports': imports,
 };

@@ -1,3 +1,4 @@
+import type { ImageStatus } from '../../contract/image-repair.ts';
 import type { Pin, PinDeleted, PinList } from '../../contract/index.ts';
 import { api, createOnce } from './client.ts';
 import { nextCursorOf, withQuery, type PageParams } from './paging.ts';
@@ -26,8 +27,14 @@ export function createPin(body: { title: string; imageUrl: string; description: 
   return createOnce<Pin>('/api/pins/', body);
 }
 
-export function updatePin(id: number, body: { title: string; description: string }): Promise<Pin> {
+/** SPEC's {title, description}; `imageUrl` replaces the image (the owner mending it). */
+export function updatePin(id: number, body: { title: string; description: string; imageUrl?: string }): Promise<Pin> {
   return api<Pin>('PUT', `/api/pins/${id}`, body);
+}
+
+/** GET /api/pins/{id}/image-status: where the owner's pin's image stands, and why an import failed. */
+export function fetchImageStatus(id: number): Promise<ImageStatus> {
+  return api<ImageStatus>('GET', `/api/pins/${id}/image-status`);
 }
 
 export function deletePin(id: number, options: { keepalive?: boolean } = {}): Promise<PinDeleted> {

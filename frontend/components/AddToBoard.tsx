@@ -148,6 +148,8 @@ export function BoardChoices({ userId, pinId, busy, onChoose }: { userId: number
             <li key={board.id}>
               <button type="button" className="dropdown__item" onClick={() => onChoose(board.id)} disabled={busy}>
                 <span className="dropdown__item-name">{board.name}</span>
+                {/* A shared board says so: a pin saved there is seen by its other members. */}
+                {board.member_count > 1 ? <span className="shared-label">Shared</span> : null}
                 {has ? <span className="dropdown__tag">Saved</span> : null}
               </button>
             </li>

@@ -1,12 +1,14 @@
 import { useStore } from 'jotai';
 import { refavorite, useFavoriteToggle } from '../hooks/useFavoriteToggle.ts';
 import { showToast, undoAction } from '../state/toasts.ts';
+import { useCardTabIndex } from './grid/card-focus.tsx';
 import { HeartIcon } from './Icons.tsx';
 
 /** The heart toggle on grid cards; renders nothing for anonymous visitors. */
 export function HeartButton({ pinId, title }: { pinId: number; title: string }) {
   const store = useStore();
   const { signedIn, favorited, busy, toggle } = useFavoriteToggle(pinId);
+  const tabIndex = useCardTabIndex();
   if (!signedIn) return null;
   async function onToggle() {
     if ((await toggle()) === 'removed') showToast(store, `Removed ${title} from favorites`, { action: undoAction(store, () => refavorite(store, pinId)) });
@@ -21,6 +23,7 @@ export function HeartButton({ pinId, title }: { pinId: number; title: string }) 
       title={favorited ? 'Remove from favorites' : 'Add to favorites'}
       disabled={busy}
       onClick={() => void onToggle()}
+      tabIndex={tabIndex}
     >
       <HeartIcon filled={favorited} />
     </button>

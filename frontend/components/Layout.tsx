@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { fetchSession } from '../api/auth.ts';
 import { sessionCheckedAtom, sessionUserAtom } from '../state/atoms.ts';
+import { useBoardList } from '../hooks/useBoardList.ts';
 import { useHeartFavorites } from '../hooks/useFavoriteToggle.ts';
 import { clearSession, setSessionUser } from '../state/session.ts';
 import { useAfterNavigation } from '../hooks/afterNavigation.ts';
@@ -10,6 +11,7 @@ import { SkeletonGrid } from './grid/SkeletonGrid.tsx';
 import { LiveIndicator } from './LiveIndicator.tsx';
 import { MODAL_LAYER_ID } from './Modal.tsx';
 import { NavBar } from './NavBar.tsx';
+import { SaveSheet } from './SaveSheet.tsx';
 import { Toaster } from './Toaster.tsx';
 
 /** The one layout (SPEC §2): navigation bar, routed page, modal layer. */
@@ -28,6 +30,8 @@ export function Layout() {
   }, [store]);
 
   useHeartFavorites(userId);
+  // The boards' newest pins, for the cards' "Saved" (state/save-sheet.ts), once per signed-in visit.
+  useBoardList(userId, 'keep');
 
   return (
     <>
@@ -41,6 +45,7 @@ export function Layout() {
       </main>
       <LiveIndicator />
       <Toaster />
+      {checked ? <SaveSheet /> : null}
       <div id={MODAL_LAYER_ID} />
       <ScrollRestoration />
     </>

@@ -1,16 +1,20 @@
 import { useAtomValue } from 'jotai';
 import { Link, NavLink, useLocation } from 'react-router';
-import { sessionUserAtom } from '../state/atoms.ts';
+import { sessionCheckedAtom, sessionUserAtom } from '../state/atoms.ts';
 import { HeartIcon, PinLogoIcon } from './Icons.tsx';
 import { ProfileMenu } from './ProfileMenu.tsx';
 import { SearchBox } from '../search/SearchBox.tsx';
 
 export function NavBar() {
   const user = useAtomValue(sessionUserAtom);
+  // The links wait for the session check: guest links swapped for a member's moved the bar (a
+  // layout shift on every page); links that appear where there were none move nothing.
+  const checked = useAtomValue(sessionCheckedAtom);
   const location = useLocation();
-  // GuestOnly sends the visitor back here once signed in (it validates the path).
-  // Between /login and /signup the original return location is kept.
-  const back = /^\/(login|signup)$/.test(location.pathname) ? location.state : { from: `${location.pathname}${location.search}` };
+  // GuestOnly sends the visitor back to this history entry once signed in (Guards.tsx). Between
+  // /login and /signup the entry is replaced, so the way back stays one entry long.
+  const onAuthPage = /^\/(login|signup)$/.test(location.pathname);
+  const back = onAuthPage ? location.state : { from: `${location.pathname}${location.search}`, back: 1 };
   return (
     <header className="nav">
       <nav className="nav__inner" aria-label="Main">
@@ -18,9 +22,11 @@ export function NavBar() {
           <PinLogoIcon />
           <span>Pinboard</span>
         </Link>
-        <div className="nav__spacer" />
+        {/* Before the spacer: the links appear on the right after the session check, and the
+            search must not move when they do (a layout shift). */}
         <SearchBox />
-        {user ? (
+        <div className="nav__spacer" />
+        {!checked ? null : user ? (
           <ul className="nav__links">
             <li>
               <NavLink to="/favorites" className="nav__heart" aria-label="Favorites" title="Favorites">
@@ -34,8 +40,8 @@ export function NavBar() {
           </ul>
         ) : (
           <ul className="nav__links nav__links--guest">
-            <li><NavLink to="/login" state={back}>Log in</NavLink></li>
-            <li><NavLink to="/signup" state={back} className="nav__signup">Sign up</NavLink></li>
+            <li><NavLink to="/login" state={back} replace={onAuthPage}>Log in</NavLink></li>
+            <li><NavLink to="/signup" state={back} replace={onAuthPage} className="nav__signup">Sign up</NavLink></li>
           </ul>
         )}
         <ProfileMenu />

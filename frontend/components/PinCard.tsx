@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { PinImage as StoredImage } from '../../contract/images.ts';
 import { useWatchCard } from '../live/hooks.ts';
-import { cardAspect } from './grid/aspect.ts';
+import { cardAspect, cardFitsWhole } from './grid/aspect.ts';
+import { useCardLinkProps } from './grid/card-focus.tsx';
 import { useCardWidth } from './grid/MasonryGrid.tsx';
 import { PinImage } from './PinImage.tsx';
 
@@ -12,10 +13,19 @@ type Props = {
   imageUrl: string;
   /** The stored image: the card takes its shape (./grid/aspect.ts) and shows its thumbnails. */
   image: StoredImage | null;
-  /** Buttons shown over the image (hover on desktop, always on touch screens). */
+  /** Buttons over the image, on screens with a pointer that hovers (shown on hover and focus). */
   actions?: ReactNode;
+  /**
+   * On touch screens, instead of `actions`: a button beside the title ("…"), so nothing covers the
+   * image (a tap on the image opens the pin).
+   */
+  more?: ReactNode;
   /** Extra content under the title (edit link, counts, buttons). */
   footer?: ReactNode;
+  /** A note under the image (the owner's "import failed" line). */
+  note?: ReactNode;
+  /** Told when the image could not be shown. */
+  onImageFailed?: () => void;
 };
 
 /**
@@ -25,22 +35,27 @@ type Props = {
 const CARD_SIZES_FALLBACK = '236px';
 
 /** One card of a masonry grid: the image and the title both link to the pin. */
-export function PinCard({ pinId, title, imageUrl, image, actions, footer }: Props) {
+export function PinCard({ pinId, title, imageUrl, image, actions, more, footer, note, onImageFailed }: Props) {
   const to = `/pins/${pinId}`;
   const watchRef = useWatchCard<HTMLElement>(pinId); // live updates for the cards on screen
   const width = useCardWidth();
+  const linkProps = useCardLinkProps();
   return (
     <article className="pin-card" data-pin-id={pinId} ref={watchRef}>
       <div className="pin-card__media">
         <Link to={to} className="pin-card__image-link" tabIndex={-1} aria-hidden="true">
-          <PinImage src={imageUrl} image={image} sizes={width ? `${width}px` : CARD_SIZES_FALLBACK} alt={title} aspect={cardAspect({ image })} />
+          <PinImage src={imageUrl} image={image} sizes={width ? `${width}px` : CARD_SIZES_FALLBACK} alt={title} aspect={cardAspect({ image })} whole={cardFitsWhole({ image })} onFailed={onImageFailed} />
         </Link>
         {actions ? <div className="pin-card__actions">{actions}</div> : null}
       </div>
+      {note}
       <div className="pin-card__body">
-        <Link to={to} className="pin-card__title">
-          {title}
-        </Link>
+        <div className="pin-card__heading">
+          <Link to={to} className="pin-card__title" {...linkProps}>
+            {title}
+          </Link>
+          {more ? <div className="pin-card__more">{more}</div> : null}
+        </div>
         {footer ? <div className="pin-card__footer">{footer}</div> : null}
       </div>
     </article>

@@ -27,6 +27,8 @@ type Props = {
    * its own height once loaded, or, for a stored image, its own shape from the start.
    */
   aspect?: number;
+  /** With `aspect`: show the whole image inside the box (letterboxed) instead of filling it. */
+  whole?: boolean;
   /** Told when the image could not be shown (the New Pin page warns before saving such a URL). */
   onFailed?: () => void;
 };
@@ -60,7 +62,7 @@ function PinImageInner(props: Props) {
 
   // A stored image's box is known before anything loads: its own shape, unless the caller fixes one.
   const aspect = props.aspect ?? (image ? image.width / image.height : undefined);
-  const boxed = aspect === undefined ? '' : ' pin-image--boxed';
+  const boxed = aspect === undefined ? '' : props.whole ? ' pin-image--boxed pin-image--whole' : ' pin-image--boxed';
   const style = aspect === undefined ? undefined : { aspectRatio: String(aspect) };
   if (state === 'error') {
     return (

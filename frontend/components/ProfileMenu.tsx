@@ -45,6 +45,10 @@ export function ProfileMenu() {
     }
   }
 
+  // As the bar's links: back to this history entry once signed in (Guards.tsx).
+  const onAuthPage = /^\/(login|signup)$/.test(location.pathname);
+  const returnState = onAuthPage ? location.state : { from: `${location.pathname}${location.search}`, back: 1 };
+
   return (
     <div className="profile" ref={root}>
       <button
@@ -65,6 +69,10 @@ export function ProfileMenu() {
             <div className="profile__who">
               <p className="profile__hello">Hello, {displayName(user)}</p>
               <p className="profile__email">{user.email}</p>
+              {/* One's profile is /pins: one's pins, boards and pin count (docs/profiles.md). */}
+              <Link to="/pins" className="profile__own">
+                Your profile
+              </Link>
             </div>
             <ul className="profile__links profile__links--compact">
               <li><Link to="/pins">Pins</Link></li>
@@ -83,8 +91,8 @@ export function ProfileMenu() {
           </>
         ) : (
           <ul className="profile__links">
-            <li><Link to="/login" state={{ from: `${location.pathname}${location.search}` }}>Log In</Link></li>
-            <li><Link to="/signup" state={{ from: `${location.pathname}${location.search}` }}>Sign Up</Link></li>
+            <li><Link to="/login" state={returnState} replace={onAuthPage}>Log In</Link></li>
+            <li><Link to="/signup" state={returnState} replace={onAuthPage}>Sign Up</Link></li>
           </ul>
         )}
       </div>

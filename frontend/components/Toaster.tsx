@@ -1,14 +1,30 @@
 import { useAtomValue, useStore } from 'jotai';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
 import { sendDeferredDeletes } from '../state/deferred-deletes.ts';
-import { dismissToast, takeToast, type Toast, toastsAtom } from '../state/toasts.ts';
+import type { Store } from '../state/store.ts';
+import { dismissToast, pauseToast, resumeToast, takeToast, type Toast, toastsAtom } from '../state/toasts.ts';
 
-/** How long a toast stays; the timer pauses while the pointer or the focus is on it. */
-export const TOAST_MS = 6000;
+/** The shortcut for a toast's action, as the toast shows it and as aria-keyshortcuts names it. */
+const IS_MAC = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+export const UNDO_SHORTCUT = IS_MAC ? '⌘Z' : 'Ctrl+Z';
+
+/** Takes a toast's action (its button, or the shortcut). */
+async function takeAction(store: Store, toast: Toast): Promise<void> {
+  if (!toast.action) return;
+  takeToast(store, toast.id);
+  await toast.action.run();
+}
+
+function editing(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+}
 
 /**
- * The toasts (frontend/state/toasts.ts), bottom left, above the page but beside what the user is
- * reading. The region is always in the document so screen readers announce what is added to it.
+ * The toast (frontend/state/toasts.ts), bottom left, above the page but beside what the user is
+ * reading; one at a time. The region is always in the document so screen readers announce what is
+ * added to it. Ctrl+Z (⌘Z) takes the newest toast's Undo from anywhere but a text field,
+ * so it is in reach without walking the page with Tab.
  */
 export function Toaster() {
   const toasts = useAtomValue(toastsAtom);
@@ -19,50 +35,58 @@ export function Toaster() {
     window.addEventListener('pagehide', onPageHide);
     return () => window.removeEventListener('pagehide', onPageHide);
   }, [store]);
+  useEffect(() => {
+    function onKey(event: KeyboardEvent) {
+      if (event.key.toLowerCase() !== 'z' || !(event.ctrlKey || event.metaKey) || event.shiftKey || event.altKey || editing(event.target)) return;
+      const newest = store.get(toastsAtom).findLast((toast) => toast.action?.label === 'Undo');
+      if (!newest) return;
+      event.preventDefault();
+      void takeAction(store, newest);
+    }
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [store]);
+  const showing = toasts.at(-1);
   return (
     <div className="toaster" role="status" aria-live="polite" aria-label="Notifications">
-      {toasts.map((toast) => (
-        <ToastItem key={toast.id} toast={toast} />
-      ))}
+      {showing ? <ToastItem key={showing.id} toast={showing} /> : null}
     </div>
   );
 }
 
 function ToastItem({ toast }: { toast: Toast }) {
   const store = useStore();
-  const [paused, setPaused] = useState(false);
   const [busy, setBusy] = useState(false);
-  const left = useRef(toast.durationMs ?? TOAST_MS);
-  useEffect(() => {
-    if (paused) return;
-    const started = Date.now();
-    const timer = setTimeout(() => dismissToast(store, toast.id), left.current);
-    return () => {
-      clearTimeout(timer);
-      left.current -= Date.now() - started;
-    };
-  }, [paused, store, toast.id]);
-
-  async function onAction() {
-    if (!toast.action || busy) return;
-    setBusy(true);
-    takeToast(store, toast.id);
-    await toast.action.run();
-  }
-
+  const pause = () => pauseToast(toast.id);
+  const resume = () => resumeToast(store, toast.id);
   return (
-    <div
-      className="toast"
-      onMouseEnter={() => setPaused(true)}
-      onMouseLeave={() => setPaused(false)}
-      onFocus={() => setPaused(true)}
-      onBlur={() => setPaused(false)}
-    >
+    <div className="toast" onMouseEnter={pause} onMouseLeave={resume} onFocus={pause} onBlur={resume}>
       <span className="toast__message">{toast.message}</span>
+      {toast.link ? (
+        <Link to={toast.link.to} className="toast__action" onClick={() => takeToast(store, toast.id)}>
+          {toast.link.label}
+        </Link>
+      ) : null}
       {toast.action ? (
-        <button type="button" className="toast__action" onClick={() => void onAction()} disabled={busy}>
-          {toast.action.label}
-        </button>
+        <>
+          <kbd className="toast__shortcut" aria-hidden="true">
+            {UNDO_SHORTCUT}
+          </kbd>
+          <button
+            type="button"
+            className="toast__action"
+            aria-keyshortcuts="Control+Z Meta+Z"
+            title={`${toast.action.label} (${UNDO_SHORTCUT})`}
+            onClick={() => {
+              if (busy) return;
+              setBusy(true);
+              void takeAction(store, toast);
+            }}
+            disabled={busy}
+          >
+            {toast.action.label}
+          </button>
+        </>
       ) : null}
       <button type="button" className="toast__close" aria-label="Dismiss" onClick={() => dismissToast(store, toast.id)}>
         ×

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 
 /** Messages by field name (or another key the page shows apart, such as `server`). */
 export type FormErrors = Record<string, string>;
@@ -25,6 +25,9 @@ export function useForm<V extends Record<string, string>>({ initial, validate, s
 
   /** Runs a call with the form busy and its messages cleared; a failure shows `onFailure`'s messages. */
   async function run(call: () => Promise<void>, onFailure: (error: unknown) => FormErrors): Promise<void> {
+    // The button that sent is disabled while busy, and a disabled element loses the focus to
+    // <body>: after a refusal (a wrong password) the focus comes back into the form.
+    const sender = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     setErrors({});
     setBusy(true);
     try {
@@ -32,8 +35,17 @@ export function useForm<V extends Record<string, string>>({ initial, validate, s
     } catch (error) {
       setErrors(onFailure(error));
       setBusy(false);
+      setRefocusFrom(sender);
     }
   }
+
+  // Once the refusal is on screen (fields marked, buttons enabled again): see refocus.
+  const [refocusFrom, setRefocusFrom] = useState<HTMLElement | null>(null);
+  useEffect(() => {
+    if (!refocusFrom) return;
+    refocus(refocusFrom);
+    setRefocusFrom(null);
+  }, [refocusFrom]);
 
   function onSubmit(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
@@ -74,6 +86,17 @@ export function useForm<V extends Record<string, string>>({ initial, validate, s
 function recheck(errors: FormErrors, name: string, message: string | undefined): FormErrors {
   const { [name]: _old, ...rest } = errors;
   return message === undefined ? rest : { ...rest, [name]: message };
+}
+
+/**
+ * After a refused call, once it is on screen: unless the reader has moved on, the first field with
+ * a message gets the focus, else the control that sent (enabled again).
+ */
+function refocus(sender: HTMLElement): void {
+  const active = document.activeElement;
+  if (active && active !== document.body && active !== sender) return;
+  const invalid = sender.closest('form')?.querySelector<HTMLElement>('[aria-invalid="true"]');
+  (invalid ?? sender).focus();
 }
 
 /** After a refused submit, the first field with a message gets the focus (once React has marked it). */

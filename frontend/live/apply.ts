@@ -12,6 +12,7 @@ import { addComment, removeComment, upsertComment } from '../state/comments.ts';
 import { addFavorite, removeFavorite } from '../state/favorites.ts';
 import { LIST, updateList, withFirst } from '../state/lists.ts';
 import { removePin, setPinLikes, upsertPin } from '../state/pins.ts';
+import { announceInvitation } from '../state/invitations.ts';
 import { clearSession } from '../state/session.ts';
 import type { Store } from '../state/store.ts';
 import { setBoardPresence, setPinViewers } from './presence-state.ts';
@@ -110,7 +111,10 @@ export function createEventApplier(store: Store): EventApplier {
     // Being removed from a board does not mark it gone here, so an invitation after a removal
     // brings it back; only a deleted board stays gone.
     'board:member-added': ({ boardId, member, board }) => {
-      if (!goneBoards.has(boardId)) addBoardMember(store, boardId, member, board, store.get(sessionUserAtom)?.id);
+      if (goneBoards.has(boardId)) return;
+      const myId = store.get(sessionUserAtom)?.id;
+      addBoardMember(store, boardId, member, board, myId);
+      if (member.id === myId) announceInvitation(store, boardId, board.name, member);
     },
     'board:member-removed': ({ boardId, userId }) => removeBoardMember(store, boardId, userId, store.get(sessionUserAtom)?.id),
     // Another tab (or the server) ended this session: this tab is signed out and goes on as anonymous.

@@ -1,33 +1,11 @@
 // The live client driving real screens: the route table in a memory router, a fake `fetch` for
 // the REST calls, and a fake socket playing the server.
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { createStore, Provider } from 'jotai';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { User } from '../../contract/index.ts';
 import { PIN_DELETED_TEXT } from '../components/PinDeletedNotice.tsx';
-import { routes } from '../routes.tsx';
-import { alice, bob, gridCardIds, makeBoard, makeComment, makePin, mockApi, renderApp, type Handler } from '../test-support/render.tsx';
-import { startFakeLiveClient, type FakeSocket } from '../test-support/fakeSocket.ts';
+import { alice, bob, gridCardIds, makeBoard, makeComment, makePin, renderApp } from '../test-support/render.tsx';
+import { renderLive } from '../test-support/renderLive.tsx';
 import { dropDeletedPin } from './apply.ts';
-
-function renderLive(path: string, user: User | null, handlers: Record<string, Handler>) {
-  window.scrollTo = () => undefined;
-  const api = mockApi({ 'GET /api/auth/': { body: { user } }, 'GET /api/favorites/': { body: { pins: [] } }, ...handlers });
-  const store = createStore();
-  const { sockets } = startFakeLiveClient(store);
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <Provider store={store}>
-      <RouterProvider router={router} />
-    </Provider>,
-  );
-  const socket = async () => {
-    await waitFor(() => expect(sockets.length).toBeGreaterThan(0));
-    return sockets.at(-1) as FakeSocket;
-  };
-  return { api, store, router, socket, sockets };
-}
 
 describe('live screens', () => {
   it('home grid: new pins wait behind the "N new pins" pill and go first on a click; a deleted pin vanishes; cards are watched', async () => {

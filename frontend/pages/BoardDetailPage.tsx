@@ -1,15 +1,17 @@
 import { useAtomValue, useStore } from 'jotai';
-import { useCallback, useEffect, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { Board, BoardPin } from '../../contract/index.ts';
 import { LIMITS } from '../../contract/limits.ts';
 import { MSG } from '../../contract/messages.ts';
 import { renameBoard } from '../api/boards.ts';
 import { BoardMembersDialog } from '../components/boards/BoardMembersDialog.tsx';
+import { InvitationNotice, useInvitation } from '../components/boards/InvitationNotice.tsx';
 import { MemberAvatars } from '../components/boards/MemberAvatars.tsx';
 import { BoardPresence } from '../components/BoardPresence.tsx';
 import { BulkUpload } from '../bulk/BulkUpload.tsx';
-import { CardSave } from '../components/CardSave.tsx';
+import { CardMore, CardSave } from '../components/CardSave.tsx';
+import { CardButton } from '../components/grid/card-focus.tsx';
 import { ConfirmModal } from '../components/ConfirmModal.tsx';
 import { NotFound } from '../components/ErrorPage.tsx';
 import { MasonryGrid } from '../components/grid/MasonryGrid.tsx';
@@ -84,7 +86,7 @@ export function BoardPinsGrid({ board, pins, restoreKey, footer }: { board: Boar
 function BoardPinCard({ pinId, footer }: { pinId: number; footer: (pin: BoardPin) => ReactNode }) {
   const pin = useEntity(boardPinsByIdAtom, pinId);
   if (!pin) return null;
-  return <PinCard pinId={pin.id} title={pin.title} imageUrl={pin.image_url} image={pin.image} actions={<CardSave pin={pin} />} footer={footer(pin)} />;
+  return <PinCard pinId={pin.id} title={pin.title} imageUrl={pin.image_url} image={pin.image} actions={<CardSave pin={pin} />} more={<CardMore pin={pin} />} footer={footer(pin)} />;
 }
 
 export function BoardDetailPage() {
@@ -110,13 +112,21 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
   const [membersOpen, setMembersOpen] = useState(false);
   const [bulkOpen, setBulkOpen] = useState(false);
   const me = useAtomValue(sessionUserAtom);
+  const invitation = useInvitation(board);
+  // Leaving the rename form (OK, Escape) puts the focus back on Rename Board, not on <body>.
+  const renameButton = useRef<HTMLButtonElement>(null);
+  const wasEditing = useRef(false);
+  useEffect(() => {
+    if (wasEditing.current && !editing) renameButton.current?.focus();
+    wasEditing.current = editing;
+  }, [editing]);
   // Rename, delete and member changes are the owner's (the server refuses them to others with 403).
   const isOwner = board.role === 'owner';
   const removeButton = useCallback(
     (pin: BoardPin) => (
-      <button type="button" className="link-button link-button--danger" onClick={() => setRemoving(pin.id)} aria-label={`Delete Pin ${pin.title} from this board`} title={REMOVE_NOT_DELETE}>
+      <CardButton className="link-button link-button--danger" onClick={() => setRemoving(pin.id)} aria-label={`Delete Pin ${pin.title} from this board`} title={REMOVE_NOT_DELETE}>
         Delete Pin
-      </button>
+      </CardButton>
     ),
     [],
   );
@@ -149,6 +159,12 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
       event.preventDefault();
       setEditing(false);
     }
+  }
+
+  /** The reader left the board: to the boards list, which says so; the board goes from the store after. */
+  function leave(notice: string) {
+    void navigate('/boards', { state: { notice } satisfies BoardsNotice });
+    if (me) runAfterNavigation(() => removeBoardMember(store, board.id, me.id, me.id));
   }
 
   // Sent when the Undo toast goes (state/deferred-deletes.ts); hidden everywhere until then.
@@ -187,12 +203,12 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
         )}
         <div className="page-header__actions">
           {isOwner && !editing ? (
-            <button type="button" className="button button--secondary" onClick={startEdit}>
+            <button type="button" className="button button--secondary" onClick={startEdit} ref={renameButton}>
               Rename Board
             </button>
           ) : null}
           <button type="button" className="button button--secondary" onClick={() => setMembersOpen(true)} aria-haspopup="dialog">
-            {isOwner ? 'Share' : 'Members'}
+            {isOwner ? 'Invite' : 'Members'}
           </button>
           <button type="button" className="button button--secondary" aria-expanded={bulkOpen} onClick={() => setBulkOpen((open) => !open)}>
             Add Images
@@ -220,7 +236,9 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
       </p>
       {board.member_count > 1 ? <BoardPresence boardId={board.id} /> : null}
       {bulkOpen ? <BulkUpload board={{ id: board.id, name: board.name }} /> : null}
-      {!pins.loaded ? (
+      {invitation.state === 'open' ? <InvitationNotice board={board} by={invitation.by} onLeft={leave} /> : null}
+      {/* The grid waits for the invitation too: the notice then shows with it and moves nothing. */}
+      {!pins.loaded || invitation.state === 'loading' ? (
         pins.status === 'error' ? <RetryLoad onRetry={() => void pins.reload()} /> : <SkeletonGrid text={LOADING_BOARD} />
       ) : pins.ids.length === 0 && !pins.hasMore ? (
         <Empty>
@@ -236,10 +254,7 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
         <BoardMembersDialog
           board={board}
           onClose={() => setMembersOpen(false)}
-          onLeft={() => {
-            void navigate('/boards', { state: { notice: MSG.boardLeft } satisfies BoardsNotice });
-            if (me) runAfterNavigation(() => removeBoardMember(store, board.id, me.id, me.id));
-          }}
+          onLeft={() => leave(MSG.boardLeft)}
         />
       ) : null}
       {confirmBoard ? (

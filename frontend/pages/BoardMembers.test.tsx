@@ -52,10 +52,10 @@ describe('the members dialog, as the owner', () => {
     expect(screen.getByRole('button', { name: 'Delete Board' })).toBeTruthy();
     expect(screen.getByRole('img', { name: 'Shared with 2 people: alice, bob' })).toBeTruthy();
 
-    await ui.click(screen.getByRole('button', { name: 'Share' }));
+    await ui.click(screen.getByRole('button', { name: 'Invite' }));
     const dialog = await screen.findByRole('dialog', { name: 'Members' });
     const list = await within(dialog).findByRole('list', { name: 'Members of Together' });
-    expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Aalice (you)Owner', 'Bbob' + 'CollaboratorRemove']);
+    expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Aalice (you)Owner', 'Bbob' + 'Collaborator · added by aliceRemove']);
 
     // The input has focus; typing asks the server; bob is a member already and is not suggested.
     const input = within(dialog).getByRole('combobox', { name: 'Add by username' });
@@ -90,7 +90,7 @@ describe('the members dialog, as the owner', () => {
         'POST /api/boards/3/members': { status: 404, body: errorBody('User not found.') },
       },
     });
-    await ui.click(await screen.findByRole('button', { name: 'Share' }));
+    await ui.click(await screen.findByRole('button', { name: 'Invite' }));
     const dialog = await screen.findByRole('dialog', { name: 'Members' });
     expect(await within(dialog).findByText('Could not load the members.')).toBeTruthy();
     failList = false;

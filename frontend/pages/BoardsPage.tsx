@@ -1,25 +1,14 @@
 import { useAtomValue } from 'jotai';
 import { Link, useLocation } from 'react-router';
-import { MemberAvatars } from '../components/boards/MemberAvatars.tsx';
-import { LIMITS } from '../../contract/limits.ts';
-import { PinImage } from '../components/PinImage.tsx';
+import { BoardCard } from '../components/boards/BoardCard.tsx';
 import { ShowMore } from '../components/ShowMore.tsx';
 import { Empty, Loading, RetryLoad } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
-import { useEntity } from '../hooks/useEntity.ts';
 import { useBoardList } from '../hooks/useBoardList.ts';
-import { boardsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
-import { formatPinCount } from '../state/boards.ts';
+import { sessionUserAtom } from '../state/atoms.ts';
 import type { BoardsNotice } from './BoardDetailPage.tsx';
 
 export const BOARDS_EMPTY = 'No boards found.';
-/** The cover box (.board-card__cover): a stored image fills it, cropped. */
-const COVER_ASPECT = 4 / 3;
-/** A cover's width (.board-grid): two columns on a phone, else columns of about 220–260 px. */
-const COVER_SIZES = '(max-width: 520px) calc(50vw - 22px), 260px';
-/** A collage tile: about half a cover's width. */
-const TILE_SIZES = '(max-width: 520px) calc(25vw - 11px), 130px';
-
 export function BoardsPage() {
   useDocumentTitle('Boards');
   const userId = useAtomValue(sessionUserAtom)?.id;
@@ -64,48 +53,5 @@ export function BoardsPage() {
         </Empty>
       )}
     </>
-  );
-}
-
-/** A board card: a collage of its newest pins (up to 4, or "No Image"), its name and its pin count. */
-function BoardCard({ boardId }: { boardId: number }) {
-  const board = useEntity(boardsByIdAtom, boardId);
-  if (!board) return null;
-  const covers = board.pins.slice(0, LIMITS.boardCovers);
-  return (
-    <li className="board-card">
-      <Link to={`/boards/${board.id}`} className="board-card__link">
-        <div className={`board-card__cover board-card__cover--${covers.length}`}>
-          {covers.length > 0 ? (
-            covers.map((cover, index) => (
-              <div key={cover.id} className="board-card__tile">
-                <PinImage
-                  src={cover.image_url}
-                  image={cover.image}
-                  // The first tile is the whole cover, or its larger half; the others a quarter.
-                  sizes={index === 0 && covers.length < 4 ? COVER_SIZES : TILE_SIZES}
-                  aspect={covers.length === 1 && cover.image ? COVER_ASPECT : undefined}
-                  alt=""
-                />
-              </div>
-            ))
-          ) : (
-            <div className="board-card__no-image">No Image</div>
-          )}
-        </div>
-        <div className="board-card__body">
-          <span className="board-card__name">{board.name}</span>
-          <span className="board-card__count" aria-label={`${board.pin_count} ${board.pin_count === 1 ? 'pin' : 'pins'}`}>
-            {formatPinCount(board.pin_count)}
-          </span>
-        </div>
-        {board.member_count > 1 ? (
-          <div className="board-card__shared">
-            <span className="shared-label">Shared</span>
-            <MemberAvatars board={board} />
-          </div>
-        ) : null}
-      </Link>
-    </li>
   );
 }

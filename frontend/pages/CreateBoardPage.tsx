@@ -8,6 +8,7 @@ import { FormField } from '../components/FormField.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { type FormErrors, useForm } from '../hooks/useForm.ts';
 import { upsertBoard } from '../state/boards.ts';
+import { showToast } from '../state/toasts.ts';
 
 export function CreateBoardPage() {
   useDocumentTitle('Create Board');
@@ -17,8 +18,10 @@ export function CreateBoardPage() {
     initial: { name: '' },
     validate: ({ name }): FormErrors => (name.trim() ? {} : { name: MSG.boardNameRequired }),
     async submit({ name }) {
-      upsertBoard(store, await createBoard(name.trim()));
+      const board = await createBoard(name.trim());
+      upsertBoard(store, board);
       await navigate('/boards');
+      showToast(store, `Board "${board.name}" created`);
     },
     // The answer's errors list says what was wrong (SPEC §7).
     failed: (error) => ({ name: isApiError(error) && error.body.errors[0] ? error.body.errors[0] : 'Something went wrong.' }),

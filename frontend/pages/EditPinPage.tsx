@@ -1,4 +1,5 @@
 import { useAtomValue, useStore } from 'jotai';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { LIMITS } from '../../contract/limits.ts';
 import { MSG } from '../../contract/messages.ts';
@@ -7,6 +8,7 @@ import { isApiError } from '../api/client.ts';
 import { fetchPin, updatePin } from '../api/pins.ts';
 import { NotFound } from '../components/ErrorPage.tsx';
 import { FormField } from '../components/FormField.tsx';
+import { PinImageNotice, ReplaceImage } from '../components/ImageRepair.tsx';
 import { PinImage } from '../components/PinImage.tsx';
 import { Loading, RetryLoad } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
@@ -15,6 +17,7 @@ import { useLoad } from '../hooks/useLoad.ts';
 import { useParamId } from '../hooks/useParamId.ts';
 import { pinsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
 import { upsertPin } from '../state/pins.ts';
+import { showToast } from '../state/toasts.ts';
 
 const LOADING_PIN = 'Loading pin data...';
 
@@ -42,6 +45,7 @@ export function EditPinPage() {
 
 function EditPinForm({ pin }: { pin: Pin }) {
   const store = useStore();
+  const [broken, setBroken] = useState(false);
   const navigate = useNavigate();
   const form = useForm({
     initial: { title: pin.title, description: pin.description },
@@ -49,6 +53,7 @@ function EditPinForm({ pin }: { pin: Pin }) {
     async submit({ title, description }) {
       upsertPin(store, await updatePin(pin.id, { title: title.trim(), description: description.trim() }));
       await navigate('/pins');
+      showToast(store, 'Changes saved');
     },
     failed(error) {
       console.error(error); // SPEC §8: update failures are logged
@@ -58,11 +63,16 @@ function EditPinForm({ pin }: { pin: Pin }) {
 
   return (
     <div className="form-page form-page--wide">
-      <form className="form-card form-card--split" onSubmit={form.onSubmit} noValidate aria-labelledby="edit-pin-title">
-        <div className="form-card__preview">
-          <PinImage src={pin.image_url} image={pin.image} alt={pin.title} eager />
+      {/* The image side is not part of the form: replacing the image is sent on its own, at once. */}
+      <div className="form-card form-card--split">
+        <div className="form-card__media">
+          <div className="form-card__preview">
+            <PinImage src={pin.image_url} image={pin.image} alt={pin.title} eager onFailed={() => setBroken(true)} />
+          </div>
+          {!pin.image ? <PinImageNotice pin={pin} broken={broken} replace={false} /> : null}
+          <ReplaceImage pin={pin} />
         </div>
-        <div className="form-card__fields">
+        <form className="form-card__fields" onSubmit={form.onSubmit} noValidate aria-labelledby="edit-pin-title">
           <h1 id="edit-pin-title">Edit Pin</h1>
           <FormField label="Title" maxLength={LIMITS.title} {...form.field('title')} error={form.errors.title} />
           <FormField label="Description" multiline maxLength={LIMITS.description} {...form.field('description')} error={form.errors.description} />
@@ -72,8 +82,8 @@ function EditPinForm({ pin }: { pin: Pin }) {
           <Link to={`/pins/${pin.id}`} className="button button--secondary button--block">
             Cancel
           </Link>
-        </div>
-      </form>
+        </form>
+      </div>
     </div>
   );
 }

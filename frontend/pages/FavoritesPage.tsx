@@ -5,7 +5,8 @@ import type { Favorite } from '../../contract/index.ts';
 import { fetchFavoritePage, removeFavorite as removeFavoriteCall } from '../api/favorites.ts';
 import { refavorite } from '../hooks/useFavoriteToggle.ts';
 import { showToast, undoAction } from '../state/toasts.ts';
-import { CardSave } from '../components/CardSave.tsx';
+import { CardMore, CardSave } from '../components/CardSave.tsx';
+import { CardButton } from '../components/grid/card-focus.tsx';
 import { MasonryGrid } from '../components/grid/MasonryGrid.tsx';
 import { SkeletonGrid } from '../components/grid/SkeletonGrid.tsx';
 import { HeartIcon } from '../components/Icons.tsx';
@@ -20,6 +21,9 @@ import { removeFavorite, upsertFavorites } from '../state/favorites.ts';
 import { LIST } from '../state/lists.ts';
 
 const FAVORITES_EMPTY = 'No favorited pin yet!';
+
+/** A favorite as the save sheet takes a pin. */
+const asPin = (favorite: Favorite) => ({ id: favorite.pin_id, title: favorite.title, image_url: favorite.image_url, image: favorite.image });
 
 const renderFavorite = (id: number) => <FavoriteCard favoriteId={id} />;
 
@@ -95,10 +99,10 @@ function FavoriteCard({ favoriteId }: { favoriteId: number }) {
       title={favorite.title}
       imageUrl={favorite.image_url}
       image={favorite.image}
-      actions={<CardSave pin={{ id: favorite.pin_id, title: favorite.title, image_url: favorite.image_url, image: favorite.image }} />}
+      actions={<CardSave pin={asPin(favorite)} />}
+      more={<CardMore pin={asPin(favorite)} />}
       footer={
-        <button
-          type="button"
+        <CardButton
           className="like-button"
           title="Remove from favorites"
           aria-label={`${favorite.likes_count} ${favorite.likes_count === 1 ? 'like' : 'likes'}, remove ${favorite.title} from favorites`}
@@ -107,7 +111,7 @@ function FavoriteCard({ favoriteId }: { favoriteId: number }) {
         >
           <HeartIcon filled />
           <span>{favorite.likes_count}</span>
-        </button>
+        </CardButton>
       }
     />
   );

@@ -10,6 +10,7 @@ import { setSessionUser } from '../state/session.ts';
 import { authErrors } from './authErrors.ts';
 
 const DEMO_LOGIN_FAILED = 'Demo login failed';
+const CREDENTIAL_ID = 'login-credential-error';
 
 function validateLogin({ email, password }: { email: string; password: string }): FormErrors {
   const found: FormErrors = {};
@@ -52,8 +53,10 @@ export function LoginPage() {
           maxLength={LIMITS.passwordMax}
           {...field('password')}
           error={errors.password}
+          // Wrong credentials: the password is the field to try again (it gets the focus).
+          invalidBy={errors.credential ? CREDENTIAL_ID : undefined}
         />
-        {errors.credential ? <p className="form-error" role="alert">{errors.credential}</p> : null}
+        {errors.credential ? <p className="form-error" role="alert" id={CREDENTIAL_ID}>{errors.credential}</p> : null}
         <button type="submit" className="button button--block" disabled={busy}>
           Log In
         </button>
@@ -63,7 +66,7 @@ export function LoginPage() {
         {errors.demo ? <p className="form-error" role="alert">{errors.demo}</p> : null}
         <p className="form-card__alt">
           New here?{' '}
-          <Link to="/signup" state={location.state}>
+          <Link to="/signup" state={location.state} replace>
             Sign up
           </Link>
         </p>

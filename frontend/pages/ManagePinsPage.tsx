@@ -3,6 +3,7 @@ import { useCallback } from 'react';
 import { Link } from 'react-router';
 import type { BoardPin } from '../../contract/index.ts';
 import { NotFound } from '../components/ErrorPage.tsx';
+import { CardButton } from '../components/grid/card-focus.tsx';
 import { SkeletonGrid } from '../components/grid/SkeletonGrid.tsx';
 import { Empty, Loading, RetryLoad } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
@@ -19,8 +20,7 @@ export function ManagePinsPage() {
   const boardId = board?.id;
   const deleteButton = useCallback(
     (pin: BoardPin) => (
-      <button
-        type="button"
+      <CardButton
         className="button button--danger button--small"
         onClick={() => {
           if (boardId !== undefined && window.confirm(MANAGE_CONFIRM)) void removeFromBoard(store, boardId, pin.id);
@@ -29,7 +29,7 @@ export function ManagePinsPage() {
         title={REMOVE_NOT_DELETE}
       >
         Delete
-      </button>
+      </CardButton>
     ),
     [store, boardId],
   );

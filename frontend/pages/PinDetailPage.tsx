@@ -1,5 +1,5 @@
 import { useAtomValue, useStore } from 'jotai';
-import { useState } from 'react';
+import { useState, type CSSProperties } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { Pin } from '../../contract/index.ts';
 import { isAllowedImageUrl } from '../../contract/urls.ts';
@@ -7,8 +7,10 @@ import { fetchPin } from '../api/pins.ts';
 import { AddToBoard } from '../components/AddToBoard.tsx';
 import { CommentSection } from '../components/CommentSection.tsx';
 import { ConfirmModal } from '../components/ConfirmModal.tsx';
+import { DEFAULT_ASPECT } from '../components/grid/aspect.ts';
 import { NotFound } from '../components/ErrorPage.tsx';
 import { HeartIcon } from '../components/Icons.tsx';
+import { PinImageNotice } from '../components/ImageRepair.tsx';
 import { PinDeletedNotice } from '../components/PinDeletedNotice.tsx';
 import { PinImage } from '../components/PinImage.tsx';
 import { SavedFrom } from '../components/SavedFrom.tsx';
@@ -24,6 +26,7 @@ import { deletedPinIdsAtom, sessionUserAtom } from '../state/atoms.ts';
 import { deleteLater } from '../state/deferred-deletes.ts';
 import { hiddenPinIdsAtom, visiblePinsByIdAtom } from '../state/hidden.ts';
 import { upsertPin } from '../state/pins.ts';
+import { openSaveSheet } from '../state/save-sheet.ts';
 import { showToast, undoAction } from '../state/toasts.ts';
 import { MoreLikeThis } from '../search/MoreLikeThis.tsx';
 import { TaggedText } from '../search/TaggedText.tsx';
@@ -70,6 +73,27 @@ function OriginalImageLink({ pin }: { pin: Pin }) {
   );
 }
 
+/**
+ * The image, at most as tall as the screen allows (--media-max-h in app.css: the viewport on a
+ * desktop, about 60 % of it on a phone, so the actions stay in the first screen), in a box known
+ * before it loads: the stored image's shape, else a 4:5 box the image is fitted into. Nothing below
+ * it moves when it arrives.
+ */
+function PinMedia({ pin, owner }: { pin: Pin; owner: boolean }) {
+  const aspect = pin.image ? pin.image.width / pin.image.height : DEFAULT_ASPECT;
+  const [broken, setBroken] = useState(false);
+  return (
+    <div className="pin-detail__media" style={{ '--aspect': String(aspect) } as CSSProperties}>
+      <div className="pin-detail__frame">
+        <PinImage src={pin.image_url} image={pin.image} alt={pin.title} eager aspect={aspect} whole onFailed={() => setBroken(true)} />
+        {/* Over the image's own box: telling the owner why it is missing moves nothing on the page. */}
+        {owner && !pin.image ? <PinImageNotice pin={pin} broken={broken} /> : null}
+      </div>
+      <OriginalImageLink pin={pin} />
+    </div>
+  );
+}
+
 function ownerName(pin: Pin): string {
   return pin.user?.username || 'Unknown';
 }
@@ -99,13 +123,16 @@ function PinDetail({ pin }: { pin: Pin }) {
   return (
     <div className="pin-detail-page">
       <article className="pin-detail">
-        <div className="pin-detail__media">
-          <PinImage src={pin.image_url} image={pin.image} alt={pin.title} eager />
-          <OriginalImageLink pin={pin} />
-        </div>
+        <PinMedia pin={pin} owner={isOwner} />
         <div className="pin-detail__info">
           <div className="pin-detail__toolbar">
             <ShareButton title={pin.title} url={url} />
+            {/* Signed out: Save invites to log in, and the save finishes after it (SaveSheet.tsx). */}
+            {!user ? (
+              <button type="button" className="button pin-detail__save" onClick={() => openSaveSheet(store, pin)} aria-haspopup="dialog">
+                Save
+              </button>
+            ) : null}
             {user ? (
               <>
                 <AddToBoard pin={pin} />
@@ -137,9 +164,9 @@ function PinDetail({ pin }: { pin: Pin }) {
             <span>
               {pin.likes_count} {pin.likes_count === 1 ? 'favorite' : 'favorites'}
             </span>
+            <ViewersCount pinId={pin.id} />
           </p>
           <SavedFrom sourceUrl={pin.source_url} />
-          <ViewersCount pinId={pin.id} />
           {pin.description ? (
             <p className="pin-detail__description">
               <TaggedText text={pin.description} tags={pin.tags} />

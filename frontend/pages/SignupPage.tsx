@@ -64,7 +64,7 @@ export function SignupPage() {
         </button>
         <p className="form-card__alt">
           Already have an account?{' '}
-          <Link to="/login" state={location.state}>
+          <Link to="/login" state={location.state} replace>
             Log in
           </Link>
         </p>

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { alice, makeBoard, makePin, renderApp } from '../test-support/render.tsx';
+import { alice, bob, makeBoard, makePin, renderApp } from '../test-support/render.tsx';
 
 const homePins = { 'GET /api/pins/': { body: { pins: [makePin(9)], nextCursor: null } } };
 
@@ -85,13 +85,26 @@ describe('toasts with Undo', () => {
     await waitFor(() => expect(sent('DELETE', '/api/boards/3/pins/9')).toHaveLength(1));
   });
 
-  it('a signed-out visitor pressing Save is offered to log in and come back', async () => {
-    const { ui, router } = renderApp('/', { handlers: homePins });
+  it('a signed-out visitor pressing Save logs in and comes back to the same entry, where the save sheet opens again', async () => {
+    const { ui, router } = renderApp('/', {
+      handlers: {
+        ...homePins,
+        'POST /api/auth/demo': { body: bob },
+        'GET /api/boards/': { body: { boards: [makeBoard(3, [], bob, 'Ideas')], nextCursor: null } },
+      },
+    });
+    const entry = router.state.location.key;
     await ui.click(await screen.findByRole('button', { name: 'Save Pin 9 to a board' }));
-    const toasts = screen.getByRole('status', { name: 'Notifications' });
-    expect(await within(toasts).findByText('Log in to save pins to your boards.')).toBeTruthy();
-    await ui.click(within(toasts).getByRole('button', { name: 'Log in' }));
+    const sheet = await screen.findByRole('dialog', { name: 'Save this pin' });
+    expect(within(sheet).getByText('Log in to save pins to your boards.')).toBeTruthy();
+    await ui.click(within(sheet).getByRole('button', { name: 'Log in' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
-    expect(router.state.location.state).toEqual({ from: '/' });
+    expect(router.state.location.state).toEqual({ from: '/', back: 1 });
+    await ui.click(await screen.findByRole('button', { name: 'Log in as Demo User' }));
+    // Back one entry: the same visit of the home page (not a new one with a new order)...
+    await waitFor(() => expect(router.state.location.key).toBe(entry));
+    // ...with the save sheet open again for the same pin, now with the boards.
+    const signedIn = await screen.findByRole('dialog', { name: 'Save to board' });
+    expect(await within(signedIn).findByRole('button', { name: /Ideas/ })).toBeTruthy();
   });
 });

@@ -1,35 +1,47 @@
-import { visiblePinsByIdAtom } from '../state/hidden.ts';
+import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { useParams } from 'react-router';
-import type { Pin, PublicUser } from '../../contract/index.ts';
+import type { Pin, UserProfile } from '../../contract/index.ts';
 import { fetchPinPage } from '../api/pins.ts';
 import { lookupUser } from '../api/users.ts';
 import { NotFound } from '../components/ErrorPage.tsx';
 import { SkeletonGrid } from '../components/grid/SkeletonGrid.tsx';
-import { PagedPinGrid } from '../components/PagedPinGrid.tsx';
 import { RetryLoad } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useLoad } from '../hooks/useLoad.ts';
 import { usePagedList } from '../hooks/usePagedList.ts';
+import { sessionUserAtom } from '../state/atoms.ts';
+import { visiblePinsByIdAtom } from '../state/hidden.ts';
 import { LIST } from '../state/lists.ts';
 import { upsertPins } from '../state/pins.ts';
+import { ProfileHeader } from './profile/ProfileHeader.tsx';
+import { ProfileSections, useProfileBoards } from './profile/ProfileSections.tsx';
+import { YourPinsPage } from './YourPinsPage.tsx';
 
-/** `/users/:username`: someone's pins, newest first, paged like every list (owner and author names link here). */
+/**
+ * `/users/:username`: someone's profile — their pin count, the boards the reader shares with them,
+ * their pins newest first (owner and author names link here). One's own name shows the page of
+ * `/pins`, the one page for one's own pins and profile (docs/profiles.md).
+ */
 export function UserPinsPage() {
   const username = useParams().username ?? '';
-  const [user, setUser] = useState<PublicUser | null>(null);
+  const me = useAtomValue(sessionUserAtom);
+  const [user, setUser] = useState<UserProfile | null>(null);
   const { status, reload } = useLoad(async () => {
     setUser(null);
     setUser(await lookupUser(username));
   }, `user:${username}`);
-  useDocumentTitle(status === 'notFound' ? 'User not found' : `${username}'s pins`);
+  useDocumentTitle(status === 'notFound' ? 'User not found' : username);
+  // One's own name shows one's own profile, the page of /pins (the address stays: a Back, a save
+  // finished after a login, come back to it).
+  if (me && me.username.toLowerCase() === username.toLowerCase()) return <YourPinsPage />;
   if (status === 'notFound') return <NotFound title="User not found" text="There is no user with this name." />;
   if (status === 'error') return <RetryLoad onRetry={reload} />;
   if (!user || user.username.toLowerCase() !== username.toLowerCase()) return <SkeletonGrid text="Loading pins..." />;
-  return <UserPins user={user} />;
+  return <UserProfilePage user={user} />;
 }
 
-function UserPins({ user }: { user: PublicUser }) {
+function UserProfilePage({ user }: { user: UserProfile }) {
   const key = LIST.userPins(user.id);
   const list = usePagedList<Pin>({
     key,
@@ -41,12 +53,18 @@ function UserPins({ user }: { user: PublicUser }) {
     idOf: (pin) => pin.id,
     entities: visiblePinsByIdAtom,
   });
+  const boards = useProfileBoards(user.id, false);
   return (
     <>
-      <header className="page-header">
-        <h1>{user.username}'s pins</h1>
-      </header>
-      <PagedPinGrid label={`Pins by ${user.username}`} list={list} listKey={key} empty={<p>{user.username} has not pinned anything yet.</p>} />
+      <ProfileHeader userId={user.id} username={user.username} pinCount={user.pin_count} title={user.username} />
+      <ProfileSections
+        boards={boards}
+        boardsTitle={`Boards you share with ${user.username}`}
+        pins={list}
+        pinsLabel={`Pins by ${user.username}`}
+        pinsKey={key}
+        pinsEmpty={<p>{user.username} has not pinned anything yet.</p>}
+      />
     </>
   );
 }

@@ -28,6 +28,8 @@ export const LIST = {
   userPins: (userId: number) => `user-pins:${userId}`,
   favorites: (userId: number) => `favorites:${userId}`,
   boards: (userId: number) => `boards:${userId}`,
+  /** The boards of someone's profile that the reader shares with them. */
+  profileBoards: (userId: number) => `profile-boards:${userId}`,
   /** A board's pins (the board page and its Manage Pins page share it). */
   board: (boardId: number) => `board:${boardId}`,
   comments: (pinId: number) => `comments:${pinId}`,

@@ -8,6 +8,7 @@ import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-rout
 import { afterEach, vi } from 'vitest';
 import { MSG, type Board, type Comment, type Pin, type User } from '../../contract/index.ts';
 import { routes as appRoutes } from '../routes.tsx';
+import { followNavigation } from '../state/toasts.ts';
 import { fakeXhrClass, type XhrCall } from './fakeXhr.ts';
 import { installObjectUrlShim, resetObjectUrls } from './files.ts';
 import { installLayoutShim, setTestLayout } from './layout.ts';
@@ -95,6 +96,7 @@ export function renderApp(path: string, options: { handlers?: Record<string, Han
   });
   const store = createStore();
   const router = createMemoryRouter(options.routes ?? appRoutes, { initialEntries: [path] });
+  followNavigation(store, router); // as main.tsx does
   const ui = userEvent.setup();
   const result = render(
     <Provider store={store}>

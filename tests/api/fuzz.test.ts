@@ -111,11 +111,17 @@ async function ensureAnonymous(): Promise<void> {
 
 const TABLES = ['users', 'pins', 'boards', 'board_pins', 'favorites', 'comments', 'images', 'api_tokens'] as const;
 
+/**
+ * Written by background jobs, not by the request under test: an import that gives up keeps why on
+ * its pin (backend/images/import-job.ts) whenever it happens to run.
+ */
+const JOB_COLUMNS = new Set(['image_failure']);
+
 async function snapshot(): Promise<Record<string, string[]>> {
   const entries = await Promise.all(
     TABLES.map(async (table) => {
       const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db());
-      return [table, rows.map((row) => JSON.stringify(row)).sort()] as const;
+      return [table, rows.map((row) => JSON.stringify(Object.entries(row).filter(([column]) => !JOB_COLUMNS.has(column)))).sort()] as const;
     }),
   );
   return Object.fromEntries(entries);

@@ -294,12 +294,14 @@ describe('real successful responses match the document', () => {
     const found = await call<{ users: Array<{ id: number }> }>(client, 'GET', '/api/users/', { query: `q=${friend.user.username}`, expect: 200 });
     expect(found.body.users.map((u) => u.id)).toEqual([friend.user.id]);
     const profile = await call<{ id: number }>(new ApiClient(server.url), 'GET', '/api/users/lookup', { query: `username=${friend.user.username.toUpperCase()}`, expect: 200 });
-    expect(profile.body).toEqual({ id: friend.user.id, username: friend.user.username });
+    expect(profile.body).toEqual({ id: friend.user.id, username: friend.user.username, pin_count: 0 });
     await call(new ApiClient(server.url), 'GET', '/api/users/lookup', { query: 'username=nobody-here-at-all', expect: 404 });
     const board = await call<Board>(client, 'POST', '/api/boards/', { json: { name: 'Shared board' }, expect: 201 });
     const params = { id: board.body.id, userId: friend.user.id };
     await call(client, 'POST', '/api/boards/{id}/members', { params, json: { username: friend.user.username }, expect: 201 });
     await call(friend.client, 'GET', '/api/boards/{id}/members', { params, expect: 200 });
+    await call(friend.client, 'GET', '/api/users/{id}/boards', { params: { id: friend.user.id }, expect: 200 });
+    await call(client, 'GET', '/api/users/{id}/boards', { params: { id: friend.user.id }, expect: 200 });
     await call(client, 'DELETE', '/api/boards/{id}/members/{userId}', { params, expect: 200 });
   });
 
@@ -323,6 +325,14 @@ describe('real successful responses match the document', () => {
     await call(client, 'GET', '/api/pins/', { query: 'tag=herons', expect: 200 });
     await call(client, 'GET', '/api/pins/{id}/related', { params: { id: pin.body.id }, expect: 200 });
     await call(client, 'GET', '/api/search', { query: `q=${'x'.repeat(201)}`, expect: 400 });
+  });
+
+  test("mending a pin's image: its status, and a new address", async () => {
+    const { client } = await signUpUser(server.url, 'docmend');
+    const pin = await call<Pin>(client, 'POST', '/api/pins/', { json: { title: 'To mend', imageUrl: 'https://example.invalid/a.jpg', description: '' }, expect: 201 });
+    const params = { id: pin.body.id };
+    await call(client, 'GET', '/api/pins/{id}/image-status', { params, expect: 200 });
+    await call(client, 'PUT', '/api/pins/{id}', { params, json: { title: 'Mended', description: '', imageUrl: 'https://example.invalid/b.jpg' }, expect: 200 });
   });
 
   test('favorites: add, add again, list, remove', async () => {

@@ -1,7 +1,8 @@
-// Issue #12 in Chromium: Save from a grid card (home, user pages, your pins, favorites, boards). On a desktop the card's Save shows on hover and on
-// keyboard focus; on a phone (touch, no hover) it is always there. It opens the pin page's board
-// picker in a dialog (boards holding the pin marked "Saved", a new board made inline, Share),
-// saves in place with an Undo toast, and a signed-out visitor is sent to log in and brought back.
+// Save from a grid card (home, user pages, your pins, favorites, boards). On a desktop the card's
+// Save shows on hover and on keyboard focus; on a phone (touch, no hover) nothing covers the image
+// and the "…" beside the title opens the same sheet. It is the pin page's board picker in a dialog
+// (boards holding the pin marked "Saved", a new board made inline, Share, the favorite), saves in
+// place with an Undo toast, and a signed-out visitor logs in from it and comes back.
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PINS } from '../support/demo.ts';
@@ -22,7 +23,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const opacity = (locator: Locator) => locator.evaluate((el) => getComputedStyle(el.closest('.pin-card__actions') ?? el).opacity);
+const opacity = (locator: Locator) => locator.evaluate((el) => getComputedStyle(el).opacity);
 
 /** The first card of the home grid and its pin id. */
 async function firstCard(page: Page): Promise<{ card: Locator; pinId: number }> {
@@ -64,10 +65,12 @@ describe('Save from the card', () => {
     await expectVisible(toasts.getByText('Saved to Card saves 1440'));
     expect(await boardPinIds(page, boardId)).toEqual([pinId]);
 
-    // Open again from the keyboard: focus shows Save, the board is marked "Saved".
+    // The card now reads "Saved". Open again from the keyboard: focus shows it, the board is marked "Saved".
+    const saved = card.getByRole('button', { name: /^Saved: save .* to another board$/ });
     await page.mouse.move(1, 1);
-    await save.focus();
-    await expect.poll(() => opacity(save)).toBe('1');
+    await saved.focus();
+    await expect.poll(() => opacity(saved)).toBe('1');
+    expect(await saved.textContent()).toBe('Saved');
     await page.keyboard.press('Enter');
     await expectVisible(dialog.getByRole('button', { name: /Card saves 1440/ }).getByText('Saved'));
     // Arrow keys move through the boards from anywhere in the dialog.
@@ -80,17 +83,17 @@ describe('Save from the card', () => {
     await toasts.locator('.toast', { hasText: 'Saved to Card saves 1440' }).getByRole('button', { name: 'Undo' }).click();
     await expectVisible(toasts.getByText('Removed from Card saves 1440'));
     expect(await boardPinIds(page, boardId)).toEqual([]);
+    await expectVisible(save); // "Save" again
     expect(errors).toEqual([]);
     await context.close();
   });
 
-  it('phone 390 (touch, no hover): Save is always on the card; a tap saves to an existing board', async () => {
+  it('phone 390 (touch, no hover): "…" beside the title opens the sheet; a tap saves to an existing board', async () => {
     const { page, errors, context } = await openTab(browser, server.url, PHONE, { touch: true });
     await signUp(page, newAccount('cardtap'));
     const { card, pinId } = await firstCard(page);
-    const save = card.getByRole('button', { name: /^Save .* to a board$/ });
-    expect(await opacity(save)).toBe('1');
-    await save.tap();
+    expect(await card.getByRole('button', { name: /^Save .* to a board$/ }).isVisible()).toBe(false);
+    await card.getByRole('button', { name: /^More for / }).tap();
     const dialog = page.getByRole('dialog', { name: 'Save to board' });
     const boardId = await saveToNewBoard(page, dialog, 'Phone saves');
     expect(await boardPinIds(page, boardId)).toEqual([pinId]);
@@ -100,7 +103,7 @@ describe('Save from the card', () => {
     await page.getByRole('status', { name: 'Notifications' }).getByRole('button', { name: 'Dismiss' }).tap();
     const secondId = Number(await page.locator('article[data-pin-id]').nth(1).getAttribute('data-pin-id'));
     const second = page.locator(`article[data-pin-id="${secondId}"]`);
-    await second.getByRole('button', { name: /^Save .* to a board$/ }).tap();
+    await second.getByRole('button', { name: /^More for / }).tap();
     await expectVisible(dialog); // a tap that missed would fail here, not at the board below
     await dialog.getByRole('button', { name: /Phone saves/ }).tap();
     await expectGone(dialog);
@@ -109,11 +112,11 @@ describe('Save from the card', () => {
 
     // The board's own grid and the favorites grid have Save on their cards too.
     await page.goto(`/boards/${boardId}`);
-    await expectVisible(page.locator(`article[data-pin-id="${secondId}"]`).getByRole('button', { name: /^Save .* to a board$/ }));
+    await expectVisible(page.locator(`article[data-pin-id="${secondId}"]`).getByRole('button', { name: /^More for / }));
     const token = (await context.cookies()).find((cookie) => cookie.name === 'XSRF-TOKEN')?.value ?? '';
     expect((await page.request.post('/api/favorites/', { data: { pin_id: pinId }, headers: { 'X-XSRF-TOKEN': token } })).status()).toBe(201);
     await page.goto('/favorites');
-    await expectVisible(page.locator(`article[data-pin-id="${pinId}"]`).getByRole('button', { name: /^Save .* to a board$/ }));
+    await expectVisible(page.locator(`article[data-pin-id="${pinId}"]`).getByRole('button', { name: /^More for / }));
     // Last: a full-page capture resizes the page for a moment, and the grid lays itself out again.
     await page.goto('/');
     await expectVisible(page.locator('article[data-pin-id]'));
@@ -122,7 +125,7 @@ describe('Save from the card', () => {
     await context.close();
   });
 
-  it('signed out: Save offers "Log in", which comes back to the same page', async () => {
+  it('signed out: Save offers "Log in", which comes back to the same page with the sheet open', async () => {
     const { page, errors, context } = await openTab(browser, server.url, { width: 1440, height: 900 });
     const { pins } = (await (await fetch(`${server.url}/api/pins/?limit=1`)).json()) as { pins: Array<{ user: { username: string } | null }> };
     const owner = pins[0]?.user?.username;
@@ -132,12 +135,13 @@ describe('Save from the card', () => {
     await expectVisible(card);
     await card.hover();
     await card.getByRole('button', { name: /^Save .* to a board$/ }).click();
-    const toast = page.getByRole('status', { name: 'Notifications' }).locator('.toast', { hasText: 'Log in to save pins to your boards.' });
-    await expectVisible(toast);
-    await toast.getByRole('button', { name: 'Log in' }).click();
+    const sheet = page.getByRole('dialog', { name: 'Save this pin' });
+    await expectVisible(sheet.getByText('Log in to save pins to your boards.'));
+    await sheet.getByRole('button', { name: 'Log in' }).click();
     await expectPath(page, '/login');
     await page.getByRole('button', { name: 'Log in as Demo User' }).click();
     await expectPath(page, `/users/${owner}`);
+    await expectVisible(page.getByRole('dialog', { name: 'Save to board' }));
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -94,7 +94,7 @@ function liveConnected(page: Page): Promise<void> {
 async function scrollDown(page: Page, by: number): Promise<void> {
   await page.evaluate((dy) => window.scrollBy(0, dy), by);
   await page.waitForTimeout(150);
-  await page.waitForFunction(() => !document.querySelector('.masonry__footer')?.textContent, undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => !/^Loading/.test(document.querySelector('.masonry__footer')?.textContent ?? ''), undefined, { timeout: 30_000 });
 }
 
 /**

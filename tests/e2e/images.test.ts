@@ -123,7 +123,7 @@ async function viewportImagesLoaded(page: Page): Promise<void> {
 async function scrollDown(page: Page, by: number): Promise<void> {
   await page.evaluate((dy) => window.scrollBy(0, dy), by);
   await page.waitForTimeout(150); // masonic follows the scroll at 12 frames a second
-  await page.waitForFunction(() => !document.querySelector('.masonry__footer')?.textContent, undefined, { timeout: PAGE_WAIT_MS });
+  await page.waitForFunction(() => !/^Loading/.test(document.querySelector('.masonry__footer')?.textContent ?? ''), undefined, { timeout: PAGE_WAIT_MS });
   await viewportImagesLoaded(page);
 }
 

@@ -162,7 +162,7 @@ describe('names and signed-out prompts', () => {
     await page.goto(`/pins/${pin.id}`);
     await page.locator('.pin-detail__owner').getByRole('link', { name: pin.owner }).click();
     await expectPath(page, `/users/${pin.owner}`);
-    await expectVisible(page.getByRole('heading', { name: `${pin.owner}'s pins` }));
+    await expectVisible(page.getByRole('heading', { name: pin.owner, level: 1 }));
     await expectVisible(page.getByLabel(`Pins by ${pin.owner}`).getByRole('link', { name: /./ }).first());
     expect(await seriousA11yViolations(page)).toEqual([]);
     console.log('screenshot', await screenshot(page, 'user-page'));

@@ -4,7 +4,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.ts';
-import { ensureClientBuilt, expectVisible, launchChromium, openTab, type Tab } from './browser.ts';
+import { ensureClientBuilt, expectGone, expectVisible, launchChromium, openTab, type Tab } from './browser.ts';
 
 let server: TestServer;
 let browser: Browser;
@@ -21,7 +21,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-it('the pin page shows "N people viewing", live, as a second window opens and closes', async () => {
+it('the pin page shows "N people viewing", live, as a second window opens and closes (nothing for a reader alone)', async () => {
   const pinId = server.seeded?.pins[0]?.id;
   expect(pinId).toBeDefined();
   const first = await openTab(browser, server.url);
@@ -29,14 +29,15 @@ it('the pin page shows "N people viewing", live, as a second window opens and cl
   tabs.push(first, second);
 
   await first.page.goto(`/pins/${pinId}`);
-  await expectVisible(first.page.getByText('1 person viewing'));
+  await expectVisible(first.page.getByRole('heading', { level: 1 }));
   await second.page.goto(`/pins/${pinId}`);
   await expectVisible(second.page.getByText('2 people viewing'));
   await expectVisible(first.page.getByText('2 people viewing'));
 
-  // The second window goes elsewhere: the first is alone again.
+  // The second window goes elsewhere: the first is alone again, and the line goes.
   await second.page.goto('/');
-  await expectVisible(first.page.getByText('1 person viewing'));
+  await expectGone(first.page.getByText('2 people viewing'));
+  expect(await first.page.getByText(/viewing/).count()).toBe(0);
   await second.context.close();
   expect([...first.errors, ...second.errors]).toEqual([]);
 });

@@ -87,7 +87,7 @@ describe('shared boards in two windows', () => {
     await expectVisible(collaborator.page.getByText('No boards found.'));
     await expectLive(collaboratorLive);
 
-    await owner.page.getByRole('button', { name: 'Share', exact: true }).click();
+    await owner.page.getByRole('button', { name: 'Invite', exact: true }).click();
     const dialog = owner.page.getByRole('dialog', { name: 'Members' });
     const input = dialog.getByRole('combobox', { name: 'Add by username' });
     await expectVisible(input);
@@ -149,7 +149,7 @@ describe('shared boards in two windows', () => {
   });
 
   it('the owner removes B: B’s open board page closes with a notice', async () => {
-    await owner.page.getByRole('button', { name: 'Share', exact: true }).click();
+    await owner.page.getByRole('button', { name: 'Invite', exact: true }).click();
     const dialog = owner.page.getByRole('dialog', { name: 'Members' });
     await dialog.getByRole('button', { name: `Remove ${accountB.username}` }).click();
     await expectGone(dialog.getByText(accountB.username));

@@ -4,6 +4,7 @@ import type { Board, BoardMember } from '../../../contract/index.ts';
 import { addBoardMember as addMemberCall, fetchBoardMembers, removeBoardMember as removeMemberCall } from '../../api/boards.ts';
 import { boardMembersAtom, sessionUserAtom } from '../../state/atoms.ts';
 import { addMemberLocally, removeBoardMember, setBoardMembers } from '../../state/board-members.ts';
+import { adderOf } from '../../state/invitations.ts';
 import { Modal } from '../Modal.tsx';
 import { Loading } from '../Status.tsx';
 import { initialsOf } from './MemberAvatars.tsx';
@@ -96,7 +97,9 @@ export function BoardMembersDialog({ board, onClose, onLeft }: Props) {
                 {member.username}
                 {member.id === me?.id ? ' (you)' : ''}
               </span>
-              <span className="member-list__role">{member.role === 'owner' ? 'Owner' : 'Collaborator'}</span>
+              <span className="member-list__role">
+                {member.role === 'owner' ? 'Owner' : `Collaborator${adderOf(member) ? ` · added by ${adderOf(member)?.username}` : ''}`}
+              </span>
               {isOwner && member.role === 'collaborator' ? (
                 <button
                   type="button"

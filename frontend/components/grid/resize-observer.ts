@@ -6,8 +6,7 @@ import type { Positioner } from 'masonic';
  * every card ever scrolled past stays in memory, detached (heap grew by ~2.8 KB a pin). This one
  * collects the changed cells of a frame in a map that is emptied when the frame runs.
  *
- * A cell's index is read from its content (`data-slot`, set by the grid's Cell), since masonic's
- * own element-to-index map is not exported.
+ * A cell's index is read from its `data-slot` attribute (set by the grid).
  */
 export function createCellResizeObserver(positioner: Positioner, onResize: () => void): ResizeObserver {
   const changed = new Map<number, HTMLElement>();
@@ -28,7 +27,7 @@ export function createCellResizeObserver(positioner: Positioner, onResize: () =>
   const observer = new ResizeObserver((entries) => {
     for (const entry of entries) {
       const cell = entry.target as HTMLElement;
-      const slot = (cell.firstElementChild as HTMLElement | null)?.dataset.slot;
+      const slot = cell.dataset.slot;
       if (slot !== undefined) changed.set(Number(slot), cell);
     }
     if (!frame && changed.size) frame = requestAnimationFrame(flush);

@@ -1,21 +1,34 @@
 // One description of the loading grid for both of its renderings: the React SkeletonGrid, and the
 // static shell that index.html shows before any script has run (vite.config.ts writes it in at
-// build time). Both use the same classes, so app.css alone decides the columns at every width.
-import { DEFAULT_ASPECT } from './aspect.ts';
+// build time). Both use the same classes, so app.css alone decides the columns at every width: as
+// many as the masonry will have (container queries on the grid's own width, docs/grid.md).
 
-/** Placeholder cards: enough to fill a large screen's first view. */
-export const SKELETON_CARDS = 18;
+/** The most columns a grid has (an 1,800 px page: ./columns.ts); app.css hides the ones past the width's. */
+export const SKELETON_COLUMNS = 8;
+/** Placeholder cards per column: enough to fill a large screen's first view. */
+export const SKELETON_ROWS = 4;
+/** Width / height of the placeholder cards, varied as pins are; each column starts elsewhere. */
+const SHAPES = [0.8, 1.25, 0.66, 1, 0.75, 1.5, 0.9];
+
+/** The shape of the placeholder card at (column, row). */
+export function skeletonShape(column: number, row: number): number {
+  return SHAPES[(column * 3 + row) % SHAPES.length] as number;
+}
 
 /** The static shell: the navigation bar's frame and logo, and the grid skeleton (HTML). */
 export function staticShellHtml(): string {
-  const card =
-    `<div class="skeleton-card" aria-hidden="true"><div class="skeleton-card__image" style="aspect-ratio:${DEFAULT_ASPECT}"></div>` +
+  const card = (column: number, row: number) =>
+    `<div class="skeleton-card" data-testid="skeleton-card"><div class="skeleton-card__image" style="aspect-ratio:${skeletonShape(column, row)}"></div>` +
     '<div class="skeleton-card__line"></div><div class="skeleton-card__line skeleton-card__line--short"></div></div>';
+  const columns = Array.from({ length: SKELETON_COLUMNS }, (_, column) =>
+    `<div class="skeleton-grid__column">${Array.from({ length: SKELETON_ROWS }, (_, row) => card(column, row)).join('')}</div>`,
+  ).join('');
   return (
     // The logo is drawn (not only its text, which phones hide): the first contentful paint.
     '<header class="nav"><nav class="nav__inner" aria-label="Main"><a href="/" class="nav__logo">' +
     '<svg viewBox="0 0 32 32" width="32" height="32" aria-hidden="true"><circle cx="16" cy="16" r="16" fill="currentColor"/>' +
     '<path d="M16 7a6 6 0 0 0-2.2 11.6L12.5 26h1.9l1.4-6.1A6 6 0 1 0 16 7z" fill="#fff"/></svg><span>Pinboard</span></a></nav></header>' +
-    `<main id="main" class="page"><div class="skeleton-grid"><p class="visually-hidden" role="status">Loading…</p>${card.repeat(SKELETON_CARDS)}</div></main>`
+    `<main id="main" class="page"><div class="skeleton-grid"><p class="visually-hidden" role="status">Loading…</p>` +
+    `<div class="skeleton-grid__columns" aria-hidden="true">${columns}</div></div></main>`
   );
 }

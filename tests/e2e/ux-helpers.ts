@@ -1,0 +1,123 @@
+// Measurements the phone-and-keyboard browser tests share: the cards of a grid and their boxes,
+// the share of a card's image covered by controls, layout shifts, the home feed's shuffle requests,
+// and pins made from uploaded files.
+import type { BrowserContext, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { Pin } from '../../contract/pins.ts';
+
+export interface Cell {
+  id: number;
+  /** Its place among the mounted cells in the DOM. */
+  dom: number;
+  /** Page coordinates (document), rounded. */
+  top: number;
+  left: number;
+  bottom: number;
+}
+
+/** The laid-out cards of the grid on the page (hidden ones being measured left out). */
+export function readCells(page: Page): Promise<Cell[]> {
+  return page.evaluate(() =>
+    Array.from(document.querySelectorAll<HTMLElement>('.masonry__items > [role="listitem"]'))
+      .map((cell, dom) => ({ cell, dom }))
+      .filter(({ cell }) => cell.style.visibility !== 'hidden' && cell.querySelector('[data-pin-id]'))
+      .map(({ cell, dom }) => {
+        const box = cell.getBoundingClientRect();
+        return {
+          id: Number(cell.querySelector('[data-pin-id]')?.getAttribute('data-pin-id')),
+          dom,
+          top: Math.round(box.top + window.scrollY),
+          left: Math.round(box.left),
+          bottom: Math.round(box.bottom + window.scrollY),
+        };
+      }),
+  );
+}
+
+/** The cards whose top is in view below the sticky bar, in reading order. */
+export async function cardsInView(page: Page): Promise<Cell[]> {
+  const { scrollY, bar, height } = await page.evaluate(() => ({
+    scrollY: window.scrollY,
+    bar: document.querySelector('header.nav')?.getBoundingClientRect().bottom ?? 0,
+    height: window.innerHeight,
+  }));
+  return (await readCells(page)).filter((cell) => cell.top >= scrollY + bar && cell.top < scrollY + height).sort((a, b) => a.top - b.top || a.left - b.left);
+}
+
+/**
+ * The share (0–1) of a card's image box covered by the controls drawn over it: links and buttons
+ * other than the image's own link that are displayed, visible and not fully transparent.
+ */
+export function coveredShare(page: Page, pinId: number): Promise<number> {
+  return page.evaluate((id) => {
+    const card = document.querySelector(`article[data-pin-id="${id}"]`);
+    const image = card?.querySelector('.pin-image')?.getBoundingClientRect();
+    if (!card || !image || image.width === 0) return -1;
+    const opacity = (el: Element | null): number => {
+      let value = 1;
+      for (let node = el; node && node !== card; node = node.parentElement) value *= Number(getComputedStyle(node).opacity);
+      return value;
+    };
+    let covered = 0;
+    for (const control of Array.from(card.querySelectorAll('a, button'))) {
+      if (control.classList.contains('pin-card__image-link')) continue;
+      const style = getComputedStyle(control);
+      if (style.display === 'none' || style.visibility !== 'visible' || opacity(control) === 0) continue;
+      const box = control.getBoundingClientRect();
+      const w = Math.max(0, Math.min(box.right, image.right) - Math.max(box.left, image.left));
+      const h = Math.max(0, Math.min(box.bottom, image.bottom) - Math.max(box.top, image.top));
+      covered += w * h;
+    }
+    return covered / (image.width * image.height);
+  }, pinId);
+}
+
+/** Records every layout shift of the context's pages (PerformanceObserver 'layout-shift', buffered). */
+export async function recordLayoutShifts(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const shifts: Array<{ value: number; input: boolean; sources: string[] }> = [];
+    (window as unknown as { __layoutShifts: typeof shifts }).__layoutShifts = shifts;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as Array<{ value: number; hadRecentInput: boolean; sources?: Array<{ node?: Node | null }> }>) {
+        shifts.push({ value: entry.value, input: entry.hadRecentInput, sources: (entry.sources ?? []).map((s) => (s.node instanceof Element ? s.node.className || s.node.tagName : String(s.node?.nodeName))) });
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
+/** The page's layout shift since it loaded (shifts right after input excluded, as CLS does). */
+export async function layoutShift(page: Page): Promise<{ total: number; sources: string[] }> {
+  // Let the browser report what the last frames did.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 100)))));
+  return page.evaluate(() => {
+    const shifts = (window as unknown as { __layoutShifts?: Array<{ value: number; input: boolean; sources: string[] }> }).__layoutShifts ?? [];
+    const counted = shifts.filter((shift) => !shift.input);
+    return { total: counted.reduce((sum, shift) => sum + shift.value, 0), sources: counted.flatMap((shift) => shift.sources) };
+  });
+}
+
+/** The home feed's shuffle requests of a page: their seed and cursor. */
+export function watchShuffles(page: Page): Array<{ seed: string | null; cursor: string | null }> {
+  const seen: Array<{ seed: string | null; cursor: string | null }> = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname === '/api/pins/' && url.searchParams.get('order') === 'shuffle') seen.push({ seed: url.searchParams.get('seed'), cursor: url.searchParams.get('cursor') });
+  });
+  return seen;
+}
+
+/** The page's anti-forgery token (its cookie), for API calls made with its session. */
+export async function xsrf(page: Page): Promise<string> {
+  return (await page.context().cookies()).find((cookie) => cookie.name === 'XSRF-TOKEN')?.value ?? '';
+}
+
+/** A pin of the page's signed-in user made from an uploaded file (so it has its image at once). */
+export async function uploadPin(page: Page, { title, bytes }: { title: string; bytes: Buffer }): Promise<Pin> {
+  const headers = { 'X-XSRF-TOKEN': await xsrf(page) };
+  const uploaded = await page.request.post('/api/images/', { multipart: { file: { name: 'image.jpg', mimeType: 'image/jpeg', buffer: bytes } }, headers });
+  expect(uploaded.status()).toBe(201);
+  const { image } = (await uploaded.json()) as { image: { url: string } };
+  const created = await page.request.post('/api/pins/', { data: { title, imageUrl: image.url, description: '' }, headers });
+  expect(created.status()).toBe(201);
+  return (await created.json()) as Pin;
+}
