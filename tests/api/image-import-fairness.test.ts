@@ -36,7 +36,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
   const ports = [(blackHole.address() as AddressInfo).port, (origin.address() as AddressInfo).port].join(',');
-  server = await startServer({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: ports } });
+  server = await startServer({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: ports, IMPORT_PENDING_PER_USER: '20' } });
 });
 
 afterAll(async () => {

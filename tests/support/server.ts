@@ -81,9 +81,11 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     ...(options.redis ? { REDIS_URL, SOCKET_CHANNEL: `pinboard-test:${databaseUrl ? new URL(databaseUrl).pathname.slice(1) : process.pid}` } : {}),
     // Seeded servers offer the demo button, as the embedded mode does.
     ...(options.seed ? { DEMO_LOGIN: 'true' } : {}),
-    // A test file signs up more users from one address than a person would; the limits' own tests set them.
+    // A test file signs up more users from one address, and makes more pins whose images wait to be
+    // imported, than a person would; the limits' own tests set them.
     AUTH_RATE_LIMIT_PER_IP: '10000',
     SESSIONS_PER_ADDRESS: '100000',
+    IMPORT_PENDING_PER_USER: '10000',
     MEDIA_DIR: mediaDir,
     ...options.env,
   });
