@@ -146,6 +146,16 @@ type AxeViolation = { id: string; impact: string | null; help: string; nodes: Ar
 
 /** Runs axe-core on the page; returns serious and critical violations (there should be none). */
 export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
+  // A fading-in layer (a toast's 0.15 s fade) read mid-animation has half its contrast: wait for
+  // every finite animation to end first (spinners and shimmers loop forever and are left alone).
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   const loaded = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined');
   // Evaluated through the DevTools protocol: the app's CSP (script-src 'self') rightly refuses an inline tag.
   if (!loaded) await page.evaluate(axeSource);
