@@ -16,7 +16,7 @@ import { announceInvitation } from '../state/invitations.ts';
 import { clearSession } from '../state/session.ts';
 import type { Store } from '../state/store.ts';
 import { setBoardPresence, setPinViewers } from './presence-state.ts';
-import { setImportProgress } from '../imports/progress-state.ts';
+import { setImportProgress } from '../state/import-progress.ts';
 
 /** `changes:head` is not applied to the store: the change tracker (./changes.ts) reads it. */
 type Handlers = { [E in Exclude<ServerEventName, 'changes:head'>]: (payload: ServerEventPayload<E>) => void };
