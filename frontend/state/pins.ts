@@ -83,8 +83,26 @@ export function removePin(store: Store, pinId: number): void {
   });
 }
 
-/** A pin's like count changed (favorite added or removed by anyone). */
-export function setPinLikes(store: Store, pinId: number, likesCount: number): void {
+/** The highest `pin:likes` version seen per pin, per store: instances may deliver counts out of order. */
+const likesVersions = new WeakMap<Store, Map<number, number>>();
+
+/** True when `version` of a pin's count is older than one already applied (and is then ignored). */
+function isOlderLikes(store: Store, pinId: number, version: number): boolean {
+  let versions = likesVersions.get(store);
+  if (!versions) likesVersions.set(store, (versions = new Map()));
+  // The same version again is applied again: a replay after a screen's load must be able to
+  // restore it over an older answer.
+  if (version < (versions.get(pinId) ?? -Infinity)) return true;
+  versions.set(pinId, version);
+  return false;
+}
+
+/**
+ * A pin's like count changed (favorite added or removed by anyone). A live `pin:likes` carries its
+ * `version`: a count older than one already applied is ignored. A REST answer's count has none.
+ */
+export function setPinLikes(store: Store, pinId: number, likesCount: number, version?: number): void {
+  if (version !== undefined && isOlderLikes(store, pinId, version)) return;
   const pin = store.get(pinsByIdAtom)[pinId];
   if (pin && pin.likes_count !== likesCount) {
     store.set(pinsByIdAtom, (prev) => ({ ...prev, [pinId]: { ...pin, likes_count: likesCount } }));
