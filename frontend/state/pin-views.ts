@@ -4,8 +4,7 @@
 // sends (Favorite, Board, BoardPin). Each joined entry stays the same object while what it is made
 // of is unchanged, and so does each whole map, so a screen re-renders only for what changed.
 import type { Board, BoardPin, Favorite } from '../../contract/index.ts';
-
-type ById<T> = Record<number, T>;
+import type { ById } from './atoms.ts';
 
 /** What a card shows of a pin: the pin itself, or its summary. */
 export type PinFacts = BoardPin & { likes_count?: number };
@@ -22,11 +21,11 @@ export interface PinFactsSource {
   summaries: ById<PinFacts>;
 }
 
-export function factsOf(source: PinFactsSource, pinId: number): PinFacts | undefined {
+function factsOf(source: PinFactsSource, pinId: number): PinFacts | undefined {
   return source.pins[pinId] ?? source.summaries[pinId];
 }
 
-export function asBoardPin(facts: PinFacts): BoardPin {
+function asBoardPin(facts: PinFacts): BoardPin {
   return { id: facts.id, title: facts.title, image_url: facts.image_url, image: facts.image };
 }
 
