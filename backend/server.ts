@@ -38,7 +38,7 @@ import { PRESENCE_LIMITS } from '../contract/presence.ts';
 import { startCacheRelay } from './realtime/cache-relay.ts';
 import { startRelay } from './realtime/relay.ts';
 import { startTokenRelay } from './tokens/token-relay.ts';
-import { startHeadAnnouncer } from './changes/head.ts';
+import { startHeadAnnouncer } from './realtime/head.ts';
 import { connectRedis } from './redis.ts';
 
 /**
@@ -203,7 +203,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     io.of('/').adapter.on('error', (error: unknown) => logger.warn({ err: error }, 'socket.io adapter error'));
     // Back from a Redis outage: invalidations sent meanwhile were lost, so nothing cached is trusted.
     // And the live events of other instances sent meanwhile: this instance's clients hear the
-    // log's head, and pull what they missed (backend/changes/head.ts).
+    // log's head, and pull what they missed (backend/realtime/head.ts).
     sub.on('ready', () => {
       reads.clear();
       sessions?.forgetAll();
@@ -218,8 +218,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const stopRelay = startRelay(io, events);
   // Board presence follows membership: a removed member, or everyone on a deleted board, leaves it.
   const stopEvictions = [
-    events.on('board.member-removed', ({ boardId, userId }) => presence.evict(boardId, userId)),
-    events.on('board.deleted', ({ boardId }) => presence.evict(boardId)),
+    events.onChange('board:member-removed', ({ boardId, userId }) => presence.evict(boardId, userId)),
+    events.onChange('board:deleted', ({ boardId }) => presence.evict(boardId)),
   ];
   const stopPruning = sendRepeatedly(jobs.sender, database.db, 'changes.prune', {
     intervalMs: config.changes.pruneIntervalMs,

@@ -78,4 +78,4 @@ export type ServerEventPayload<E extends ServerEventName> = Parameters<ServerToC
 /** The events the change log numbers: every server event but the ones that are not changes. */
 export type ChangeEventName = Exclude<ServerEventName, 'session:ended' | 'changes:head' | 'presence' | 'board:presence' | 'import:progress'>;
 /** A change's payload as the log keeps it (and GET /api/changes answers it): without its `seq`. */
-export type ChangeData<E extends ChangeEventName> = Omit<ServerEventPayload<E>, 'seq'>;
+export type ChangeData<E extends ChangeEventName> = E extends ChangeEventName ? Omit<ServerEventPayload<E>, 'seq'> : never;

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import type { IO, PinboardSocket } from '../realtime/gateway.ts';
-import { readHead } from './changes.service.ts';
+import { readHead } from '../changes/changes.service.ts';
+import type { IO, PinboardSocket } from './gateway.ts';
 
 // `changes:head {seq}`: the "poke" of poke-then-pull (NOTES §5). Socket.IO over the Redis adapter
 // is at-most-once: an event is lost when its instance dies between its commit and its publish,
