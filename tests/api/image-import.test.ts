@@ -63,7 +63,7 @@ describe('with the origin allowed', () => {
 
   test('the pin is saved at once with its remote address, then gains its stored image and pin.updated goes out', async () => {
     const updates: Pin[] = [];
-    server.server.events.on('pin.updated', ({ pin }) => void updates.push(pin));
+    server.server.events.onChange('pin:updated', ({ pin }) => void updates.push(pin));
     const started = performance.now();
     const created = await client.post<Pin>('/api/pins/', { title: 'Imported', imageUrl: `${originUrl}/photo.jpg`, description: '' });
     expect(created.status).toBe(201);
@@ -108,7 +108,7 @@ describe('with the origin allowed', () => {
 
   test('an address that redirects to a private one: the import is refused and no viewer is sent there any more', async () => {
     const updates: Pin[] = [];
-    server.server.events.on('pin.updated', ({ pin }) => void updates.push(pin));
+    server.server.events.onChange('pin:updated', ({ pin }) => void updates.push(pin));
     const url = `${originUrl}/to-private.jpg`;
     const created = await client.post<Pin>('/api/pins/', { title: 'Sneaky', imageUrl: url, description: '' });
     expect(created.status).toBe(201);
@@ -172,7 +172,7 @@ describe('with the default guard', () => {
     try {
       const { client } = await signUpUser(server.url, 'guarded');
       const created: Pin[] = [];
-      server.server.events.on('pin.created', ({ pin }) => void created.push(pin));
+      server.server.events.onChange('pin:created', ({ pin }) => void created.push(pin));
       const seen = requests.length;
       const addresses = [`${originUrl}/photo.jpg`, 'http://10.1.2.3/admin.png', 'http://localhost/x.png', 'http://metadata.localhost/x.png', 'https://example.com:8443/x.png'];
       for (const imageUrl of addresses) {
