@@ -12,8 +12,9 @@ import { makeDataFoldersPrivate } from './data-folders.ts';
 import { configurePasswordHashing, hashPassword } from './auth/passwords.ts';
 import type { Config } from './config.ts';
 import { EventBus } from './events/event-bus.ts';
-import { queueImports } from './images/import-job.ts';
-import { appJobs } from './jobs/app-jobs.ts';
+import { queueImports } from './pins/image-import-job.ts';
+import type { AppJobs } from './job-catalog.ts';
+import { appJobs } from './job-handlers.ts';
 import { type JobSetup, mergeJobSetups } from './jobs/define.ts';
 import { type JobQueue, startJobQueue } from './jobs/queue.ts';
 import { sendRepeatedly } from './jobs/repeat.ts';
@@ -24,7 +25,8 @@ import type { UploadContext } from './http/upload.ts';
 import { createImageBudget, type ImageBudget, overBudget } from './images/image-budget.ts';
 import { ReadCache } from './http/read-cache.ts';
 import { configureImageProcessing } from './images/process.ts';
-import { createMediaStorage, type MediaStorage } from './images/storage.ts';
+import { createMediaStorage } from './images/create-storage.ts';
+import type { MediaStorage } from './images/storage.ts';
 import { createSessionStore } from './http/session.ts';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { Server as SocketServer } from 'socket.io';
@@ -56,7 +58,7 @@ export interface RunningServer {
   database: Database;
   events: EventBus;
   /** The background job queue (workers run here unless JOB_WORKERS=false). */
-  jobs: JobQueue;
+  jobs: JobQueue<AppJobs>;
   logger: Logger;
   /** Where stored images are kept (a folder or a bucket, per MEDIA_DIR / S3_*). */
   media: MediaStorage;
@@ -90,7 +92,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   let redis: Redis | undefined;
   let pubSub: Redis[] = [];
   const events = new EventBus((error, event) => logger.error({ err: error, event }, 'event listener failed'));
-  let jobs: JobQueue;
+  let jobs: JobQueue<AppJobs>;
   let budget: ImageBudget;
   try {
     if (config.autoMigrate) {
@@ -125,7 +127,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     const setup = options.jobs ? mergeJobSetups(ownJobs, options.jobs) : ownJobs;
     // One user's imports never hold every worker: at most IMPORT_CONCURRENCY_PER_USER at once; and
     // one batch of one user's bulk import at a time (backend/imports/run-import.ts).
-    jobs = await startJobQueue({ database, setup, events, logger, config: config.jobs, groupConcurrency: { 'image.import': config.imports.concurrencyPerUser, 'images.strip-metadata': 1, 'imports.run': 1 } });
+    jobs = await startJobQueue<AppJobs>({ database, setup, events, logger, config: config.jobs, groupConcurrency: { 'image.import': config.imports.concurrencyPerUser, 'images.strip-metadata': 1, 'imports.run': 1 } });
     // Originals stored before metadata was removed are rewritten without it (a no-op once done).
     await jobs.sender.send(database.db, 'images.strip-metadata', {}, { group: 'strip' });
     // The demo's pictures go through the same pipeline as any pin's image, in the background: the
@@ -221,11 +223,11 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     events.on('board.member-removed', ({ boardId, userId }) => presence.evict(boardId, userId)),
     events.on('board.deleted', ({ boardId }) => presence.evict(boardId)),
   ];
-  const stopPruning = sendRepeatedly(jobs.sender, database.db, 'changes.prune', {
+  const stopPruning = sendRepeatedly(() => jobs.sender.send(database.db, 'changes.prune', {}), {
     intervalMs: config.changes.pruneIntervalMs,
     onError: (error) => logger.warn({ err: error }, 'change-log pruning not queued'),
   });
-  const stopSweeping = sendRepeatedly(jobs.sender, database.db, 'images.sweep', {
+  const stopSweeping = sendRepeatedly(() => jobs.sender.send(database.db, 'images.sweep', {}), {
     intervalMs: config.imageSweep.intervalMs,
     onError: (error) => logger.warn({ err: error }, 'image sweep not queued'),
   });
