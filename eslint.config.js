@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 
 /** The backend's features: infrastructure below them must not know any of them. */
 const FEATURES = ['pins', 'boards', 'favorites', 'comments', 'users', 'auth', 'images', 'imports', 'export', 'search', 'tokens', 'changes', 'realtime'];
-/** The assembly's files: they import every feature, so reaching them reaches all of them. */
+/** The assembly (its files, and server/'s parts): it imports every feature, so reaching it reaches all of them. */
 const ASSEMBLY = ['app', 'server', 'main', 'routes', 'route-deps', 'job-handlers', 'openapi'];
 
 /** `no-restricted-imports` options: relative imports matching `regex` are refused with `message`. */
@@ -52,7 +52,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         refuse(
-          `^\\.\\./(${FEATURES.join('|')})/|^\\.\\./(${ASSEMBLY.join('|')})\\.ts$`,
+          `^\\.\\./(${FEATURES.join('|')}|server)/|^\\.\\./(${ASSEMBLY.join('|')})\\.ts$`,
           'Infrastructure knows no feature: a type it needs from one is declared by the assembly (e.g. backend/route-deps.ts) or passed in (docs/architecture.md).',
         ),
       ],
