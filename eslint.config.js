@@ -47,6 +47,19 @@ export default tseslint.config(
     },
   },
   {
+    // Features (and every other folder of backend/ but the assembly's server/ and the cli/ entry
+    // point) are assembled, they do not assemble: none imports the assembly.
+    files: ['backend/*/**'],
+    ignores: ['backend/server/**', 'backend/cli/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        refuse(`^\\.\\./server/|^\\.\\./(${ASSEMBLY.join('|')})\\.ts$`, 'Only the assembly imports the assembly (docs/architecture.md).'),
+      ],
+    },
+  },
+  {
+    // After the block above, whose options it replaces for these folders (it refuses the assembly too).
     files: ['backend/{http,jobs,events,paging,idempotency}/**'],
     rules: {
       'no-restricted-imports': [
