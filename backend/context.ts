@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { EventPublisher } from './events/event-bus.ts';
-import type { AppJobs } from './jobs/catalog.ts';
+import type { AppJobs } from './job-catalog.ts';
 import type { JobSender } from './jobs/define.ts';
 
 /**

@@ -8,7 +8,7 @@ import type { ServiceContext } from '../context.ts';
 import { forbidden, HttpError, notFound } from '../errors.ts';
 import { boardAccess, memberIdsOf, requireOwner } from './board-access.ts';
 import { readBoard } from './boards.service.ts';
-import { hasBlocked } from '../users/blocks.service.ts';
+import { hasBlocked } from './blocks.service.ts';
 
 // A board's members (DESIGN §12): the owner invites collaborators by username and removes them; a
 // collaborator can leave. Every change locks the board's row (boardAccess with `lock`), like the

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Pin } from '../../contract/pins.ts';
-import { queueImports } from '../../backend/images/import-job.ts';
+import { queueImports } from '../../backend/pins/image-import-job.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { describeImage, jpeg } from '../support/image-fixtures.ts';
 import { startServer, type TestServer } from '../support/server.ts';

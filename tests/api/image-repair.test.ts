@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ImageStatus } from '../../contract/image-repair.ts';
 import type { Pin } from '../../contract/pins.ts';
-import { IMPORT_ATTEMPTS } from '../../backend/images/import-job.ts';
+import { IMPORT_ATTEMPTS } from '../../backend/pins/image-import-job.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { jpeg } from '../support/image-fixtures.ts';
 import { startServer, type TestServer } from '../support/server.ts';

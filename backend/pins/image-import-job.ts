@@ -9,15 +9,15 @@ import { supersedeChanges } from '../changes/supersede.ts';
 import { write } from '../changes/write.ts';
 import type { ImportFailure } from '../../contract/image-repair.ts';
 import { HttpError, ImageRefusedError } from '../errors.ts';
-import type { AppJobs } from '../jobs/catalog.ts';
+import type { AppJobs } from '../job-catalog.ts';
 import type { JobContext, JobSender } from '../jobs/define.ts';
-import { getPin } from '../pins/pins.service.ts';
-import type { HostCooldown } from './host-cooldown.ts';
-import type { ImageBudget } from './image-budget.ts';
-import { storeImage } from './images.service.ts';
-import { importGroup, REFUSED_ADDRESS } from './import-policy.ts';
-import { SafeFetchError, safeFetch } from './safe-fetch.ts';
-import type { MediaStorage } from './storage.ts';
+import { getPin } from './pins.service.ts';
+import type { HostCooldown } from '../images/host-cooldown.ts';
+import type { ImageBudget } from '../images/image-budget.ts';
+import { storeImage } from '../images/images.service.ts';
+import { importGroup, REFUSED_ADDRESS } from '../images/import-policy.ts';
+import { SafeFetchError, safeFetch } from '../images/safe-fetch.ts';
+import type { MediaStorage } from '../images/storage.ts';
 
 // Imports by URL (docs/images.md). Fair to everybody: each user's imports form a group of which at
 // most IMPORT_CONCURRENCY_PER_USER run at once (the queue's group concurrency), a user has at most
