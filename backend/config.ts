@@ -33,7 +33,7 @@ const EnvSchema = z.object({
   SOCKET_MESSAGES_PER_WINDOW: positiveInt(30),
   SOCKET_MESSAGE_WINDOW_SECONDS: positiveInt(10),
   SOCKET_REFUSED_MESSAGES_BEFORE_DISCONNECT: positiveInt(10),
-  // Presence (DESIGN §12): entries expire PRESENCE_TTL_SECONDS after their last refresh; each
+  // Presence (docs/presence.md): entries expire PRESENCE_TTL_SECONDS after their last refresh; each
   // instance refreshes its sockets' entries every PRESENCE_HEARTBEAT_SECONDS. A crashed instance's
   // viewers are gone from the counts within TTL + heartbeat (60 s by default).
   PRESENCE_TTL_SECONDS: z.coerce.number().min(1).max(3600).default(45),
@@ -82,7 +82,7 @@ const EnvSchema = z.object({
   JOB_CONCURRENCY: positiveInt(2),
   JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(24 * 3600).default(60),
   JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(1),
-  // The change log (DESIGN §12): how long a client may be away and still catch up with one
+  // The change log (docs/change-log.md): how long a client may be away and still catch up with one
   // GET /api/changes (older rows are pruned; a client from before them refetches its screens),
   // how often each instance sends the pruning job, and how often it tells its sockets the log's
   // head while the log moves (a client behind it pulls what it missed: see backend/realtime/head.ts).

@@ -10,7 +10,7 @@ import { boardAccess, memberIdsOf, requireOwner } from './board-access.ts';
 import { readBoard } from './boards.service.ts';
 import { hasBlocked } from './blocks.service.ts';
 
-// A board's members (DESIGN §12): the owner invites collaborators by username and removes them; a
+// A board's members (docs/board-sharing.md): the owner invites collaborators by username and removes them; a
 // collaborator can leave. Every change locks the board's row (boardAccess with `lock`), like the
 // changes to its pins, so each change's audience is the member list in force at its commit.
 

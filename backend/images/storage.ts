@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { parseMediaKey } from './media-urls.ts';
 
-// Where stored images live (DESIGN §10): a local folder by default (local-storage.ts: the embedded
+// Where stored images live (docs/images.md): a local folder by default (local-storage.ts: the embedded
 // mode, and several instances on one host sharing it), an S3-compatible bucket for deployments beyond one host
 // (s3-storage.ts). Keys are content-addressed (media-urls.ts: mediaKey), so a file is written once
 // and never changes: writing it again, from another upload of the same bytes, writes the same bytes.

@@ -46,7 +46,7 @@ export function startRealtime(config: Config, data: Data, web: Web, events: Even
     refusedMessagesBeforeDisconnect: config.sockets.refusedBeforeDisconnect,
     onError: (error, context) => logger.error({ err: error, context }, 'socket handler failed'),
   });
-  // Presence (DESIGN §12): counted in Redis when there is one (shared by the instances), else here.
+  // Presence (docs/presence.md): counted in Redis when there is one (shared by the instances), else here.
   const presenceTtl = { ttlMs: config.presence.ttlMs, listMax: PRESENCE_LIMITS.boardUsers };
   const presence = new PresenceService(io, {
     store: redis ? new RedisPresenceStore(redis, { prefix: `${config.socketChannel}:`, ...presenceTtl }) : new MemoryPresenceStore(presenceTtl.ttlMs, presenceTtl.listMax),
