@@ -1,4 +1,4 @@
-// Image upload (DESIGN §10): POST /api/images/ as multipart/form-data, the file in the field `file`.
+// Image upload (docs/images.md): POST /api/images/ as multipart/form-data, the file in the field `file`.
 // Sent with XMLHttpRequest rather than fetch, because only XHR reports upload progress. Everything
 // else is as for the other calls (./client.ts): cookies, the anti-forgery header, the error shape.
 import type { EndpointAnswer } from '../../contract/endpoints.ts';
@@ -8,7 +8,7 @@ import { MSG } from '../../contract/messages.ts';
 import { ApiError, isCsrfRefusal, refreshCsrfToken, toErrorBody } from './client.ts';
 import { sendFile, type UploadOptions } from './upload.ts';
 
-/** The largest file the server takes (DESIGN §10: 20 MB). Checked before uploading, too. */
+/** The largest file the server takes (docs/images.md: 20 MB). Checked before uploading, too. */
 export const MAX_IMAGE_BYTES = IMAGE_LIMITS.maxBytes;
 
 // The server's texts for what the client checks itself (issue #15), so both say the same.

@@ -1,4 +1,4 @@
-// The live client (DESIGN §5): puts together the parts of live updates for one store, and is what
+// The live client (docs/realtime.md): puts together the parts of live updates for one store, and is what
 // the rest of the app talks to (through ./hooks.ts); while it runs, every screen's load goes
 // through its replay (../state/load-guard.ts).
 //

@@ -1,4 +1,4 @@
-// The New Pin page's image upload (DESIGN §10): a file chosen with the picker, dropped on the
+// The New Pin page's image upload (docs/images.md): a file chosen with the picker, dropped on the
 // preview or pasted is previewed at once, uploaded with its progress to POST /api/images/
 // (multipart, field `file`, with the anti-forgery header), and its address becomes the pin's image
 // URL; refusals (the server's, or the client's own before sending) are shown; Save waits for it.

@@ -6,7 +6,7 @@ import { LIMITS } from '../../contract/limits.ts';
 import { LIST, updateList, withoutId } from './lists.ts';
 import type { Store } from './store.ts';
 
-// A board's members on the client (DESIGN §12): the full list its members dialog loaded, and the
+// A board's members on the client (docs/board-sharing.md): the full list its members dialog loaded, and the
 // avatars summary and count every board carries. Live member events keep both current; each
 // helper is idempotent (a member already there is not added twice, one already gone not removed).
 
