@@ -2,28 +2,11 @@ import { z } from 'zod';
 import { isoTimestamp } from './fields.ts';
 import { NextCursor } from './paging.ts';
 
-// Moving in and out (docs/import-export.md): imports of a bookmark file or a ZIP, and the export.
+// The API tests read the refusal texts from this module, beside the shapes they check.
+export { IMPORT_MSG } from './import-rules.ts';
 
-export const IMPORT_LIMITS = {
-  /** Largest file POST /api/imports takes (200 MiB), streamed to disk, never held in memory. */
-  maxBytes: 200 * 1024 * 1024,
-  /** The multipart form field the file comes in. */
-  field: 'file',
-  /** A ZIP may hold at most this many entries (folders included). */
-  zipEntries: 10_000,
-  /** What a ZIP's entries may inflate to, all together (2 GiB). */
-  zipInflatedBytes: 2 * 1024 * 1024 * 1024,
-  /** No entry may inflate to more than this many times its compressed size. */
-  zipRatio: 100,
-  /** Entries this small are never judged by their ratio (a few bytes of deflate say nothing). */
-  zipRatioFloorBytes: 64 * 1024,
-  /** Failures GET /api/imports/{id} lists at most. */
-  failuresListed: 1000,
-  /** Files one bulk upload takes at once (the New Pin page, a board page). */
-  bulkFiles: 200,
-  /** `import:progress` is sent at most this often per import. */
-  progressIntervalMs: 1000,
-} as const;
+// Moving in and out (docs/import-export.md): imports of a bookmark file or a ZIP, and the export. Their
+// limits, texts and file names are in import-rules.ts.
 
 export const IMPORT_KINDS = ['netscape', 'pinboard', 'images'] as const;
 export const ImportKind = z.enum(IMPORT_KINDS);
@@ -32,29 +15,6 @@ export type ImportKind = z.infer<typeof ImportKind>;
 export const IMPORT_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 export const ImportStatus = z.enum(IMPORT_STATUSES);
 export type ImportStatus = z.infer<typeof ImportStatus>;
-
-export const IMPORT_MSG = {
-  missing: 'Choose a file to import.',
-  tooLarge: 'Import files can be at most 200 MB.',
-  notRecognised: 'This file is not one Pinboard can import: use a bookmark file (HTML), a Pinboard export or a ZIP of images.',
-  zipTooManyEntries: `This ZIP has more than ${IMPORT_LIMITS.zipEntries.toLocaleString('en-US')} entries.`,
-  zipUnsafePath: 'This ZIP has an entry whose path leaves its folder.',
-  zipTooBig: 'This ZIP inflates to more than 2 GB.',
-  zipRatio: `This ZIP has an entry that inflates to more than ${IMPORT_LIMITS.zipRatio} times its size.`,
-  zipDamaged: 'This ZIP is damaged or incomplete.',
-  zipEncrypted: 'This ZIP is encrypted.',
-  exportInvalid: 'This Pinboard export is damaged: its pinboard.json does not read.',
-  notFinished: 'This import is still running: undo it once it has finished.',
-  nothingToRetry: 'This import has no failed items to try again.',
-  retryWhileRunning: 'This import is still running: try its failures again once it has finished.',
-} as const;
-
-/** Why an item failed (the `reason` of a failure), as the import page shows it. */
-export const IMPORT_REASONS = {
-  noImage: 'no image',
-  notReinvited: 'not re-invited',
-  alreadyImported: 'already imported',
-} as const;
 
 export const Import = z
   .object({
@@ -94,17 +54,6 @@ export interface ImportProgress {
   failed: number;
   status: ImportStatus;
 }
-
-/** The export's file names inside its ZIP. */
-export const EXPORT_FILES = {
-  json: 'pinboard.json',
-  bookmarks: 'bookmarks.html',
-  csv: 'pins.csv',
-  images: 'images/',
-} as const;
-
-/** The columns of `pins.csv`, in the export and in a ZIP of images. */
-export const CSV_COLUMNS = ['file', 'title', 'description', 'source', 'board'] as const;
 
 /** DELETE /api/imports/{id}: what undoing it removed, and the pins kept because they were edited since. */
 export const ImportUndone = z

@@ -1,20 +1,9 @@
 import { z } from 'zod';
 import { PageQuery } from './paging.ts';
+import { SEARCH_LIMITS, SEARCH_MSG } from './search-rules.ts';
 
 // Search, the type-ahead and related pins (docs/search.md). Search and related pins page like every
 // list (`limit`, `cursor`, `nextCursor`) and answer `{pins, nextCursor}` (contract/pins.ts PinList).
-
-export const SEARCH_LIMITS = {
-  /** Longest query, in characters. */
-  query: 200,
-  /** Tags and users the type-ahead answers, each. */
-  suggestions: 8,
-} as const;
-
-export const SEARCH_MSG = {
-  queryRequired: 'Type something to search for.',
-  queryTooLong: `A search may be at most ${SEARCH_LIMITS.query} characters.`,
-} as const;
 
 /** `q`: 1 to SEARCH_LIMITS.query characters, blank refused (the empty box searches nothing). */
 const searchText = z

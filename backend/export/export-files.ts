@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import type { Kysely } from 'kysely';
-import { CSV_COLUMNS } from '../../contract/imports.ts';
+import { CSV_COLUMNS } from '../../contract/import-rules.ts';
 import { EXPORT_VERSION, type ExportedPin } from '../../contract/pinboard-export.ts';
 import type { DB } from '../../db/schema.ts';
 import { boardPinsOf, boardsOf, commentsOf, type ExportPinRow, favoritesOf, imagePath, pinKey, pinsOf } from './export-reader.ts';

@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import yazl from 'yazl';
-import { EXPORT_FILES } from '../../contract/imports.ts';
+import { EXPORT_FILES } from '../../contract/import-rules.ts';
 import type { DB } from '../../db/schema.ts';
 import { mediaKey } from '../images/media-urls.ts';
 import type { MediaStorage } from '../images/storage.ts';

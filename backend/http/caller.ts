@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { TOKEN_MSG } from '../../contract/tokens.ts';
+import { TOKEN_MSG } from '../../contract/token-rules.ts';
 import { HttpError } from '../errors.ts';
 
 // Who is calling: a signed-in browser session (its cookie), or a personal access token

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { EXPORT_FILES, IMPORT_MSG } from '../../contract/imports.ts';
+import { EXPORT_FILES, IMPORT_MSG } from '../../contract/import-rules.ts';
 import { PinboardExport } from '../../contract/pinboard-export.ts';
 import { boardNameOf, descriptionOf, type ItemData, itemKey, sourceOf, titleOf, withTags } from './items.ts';
 import { type OpenedZip, refused, type ZipEntryInfo } from './zip-archive.ts';

@@ -1,4 +1,5 @@
-import { IMPORT_LIMITS, IMPORT_MSG, ImportCreated, ImportDetail, ImportList, ImportUndone } from '../../contract/imports.ts';
+import { ImportCreated, ImportDetail, ImportList, ImportUndone } from '../../contract/imports.ts';
+import { IMPORT_LIMITS, IMPORT_MSG } from '../../contract/import-rules.ts';
 import { PageQuery } from '../../contract/paging.ts';
 import { type ApiRoute, route } from '../http/route.ts';
 import { createImport } from './create-import.ts';

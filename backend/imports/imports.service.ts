@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
-import { IMPORT_LIMITS, IMPORT_MSG, IMPORT_REASONS, type ImportDetail, type ImportFailure, type ImportList } from '../../contract/imports.ts';
+import type { ImportDetail, ImportFailure, ImportList } from '../../contract/imports.ts';
+import { IMPORT_LIMITS, IMPORT_MSG, IMPORT_REASONS } from '../../contract/import-rules.ts';
 import type { PageParams } from '../../contract/paging.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../context.ts';

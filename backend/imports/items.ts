@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { LIMITS } from '../../contract/limits.ts';
-import { normalizeSourceUrl } from '../../contract/source-url.ts';
-import { normalizeTag, parseTags, TAG_LIMITS } from '../../contract/tags.ts';
+import { normalizeSourceUrl } from '../../contract/source-url-rules.ts';
+import { parseTags } from '../../contract/tags.ts';
+import { normalizeTag, TAG_LIMITS } from '../../contract/tag-rules.ts';
 
 // What one item of an import is, whatever file it came from: a pin to make (docs/import-export.md).
 // The parsers (netscape.ts, images-zip.ts, pinboard-file.ts) make these; the job (run-import.ts)

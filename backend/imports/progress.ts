@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { IMPORT_LIMITS, type Import, type ImportProgress } from '../../contract/imports.ts';
+import type { Import, ImportProgress } from '../../contract/imports.ts';
+import { IMPORT_LIMITS } from '../../contract/import-rules.ts';
 import type { DB } from '../../db/schema.ts';
 import type { EventPublisher } from '../events/event-bus.ts';
 

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { IMPORT_MSG, type ImportUndone } from '../../contract/imports.ts';
+import type { ImportUndone } from '../../contract/imports.ts';
+import { IMPORT_MSG } from '../../contract/import-rules.ts';
 import { deleteBoard } from '../boards/boards.service.ts';
 import { supersedeChanges } from '../changes/supersede.ts';
 import { write } from '../changes/write.ts';

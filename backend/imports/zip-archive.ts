@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
-import { IMPORT_LIMITS, IMPORT_MSG } from '../../contract/imports.ts';
+import { IMPORT_LIMITS, IMPORT_MSG } from '../../contract/import-rules.ts';
 import { HttpError } from '../errors.ts';
 
 // A ZIP someone sent (docs/import-export.md): judged from its central directory before anything is

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
-import { SEARCH_LIMITS, type Suggestions } from '../../contract/search.ts';
-import { normalizeTag } from '../../contract/tags.ts';
+import type { Suggestions } from '../../contract/search.ts';
+import { SEARCH_LIMITS } from '../../contract/search-rules.ts';
+import { normalizeTag } from '../../contract/tag-rules.ts';
 import type { DB } from '../../db/schema.ts';
 import { searchUsers } from '../users/user-search.service.ts';
 import { parseQuery, plainWord } from './query.ts';

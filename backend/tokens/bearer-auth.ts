@@ -1,5 +1,5 @@
 import type { RequestHandler, Response } from 'express';
-import { TOKEN_MSG, TOKEN_SECRET_PATTERN } from '../../contract/tokens.ts';
+import { TOKEN_MSG, TOKEN_SECRET_PATTERN } from '../../contract/token-rules.ts';
 import { carriesBearer } from '../http/caller.ts';
 import { HttpError } from '../errors.ts';
 import type { LastUsedRecorder } from './last-used.ts';

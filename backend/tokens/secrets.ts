@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { TOKEN_PREFIX } from '../../contract/tokens.ts';
+import { TOKEN_PREFIX } from '../../contract/token-rules.ts';
 
 /** A new secret: `pb_` and 32 random bytes as base64url (43 characters). */
 export function newSecret(): string {

@@ -1,5 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
-import { type ApiToken, TOKEN_LIMITS, TOKEN_MSG, type TokenCreated, type TokenScope } from '../../contract/tokens.ts';
+import type { ApiToken, TokenCreated, TokenScope } from '../../contract/tokens.ts';
+import { TOKEN_LIMITS, TOKEN_MSG } from '../../contract/token-rules.ts';
 import type { ApiTokensTable, DB } from '../../db/schema.ts';
 import { HttpError, notFound } from '../errors.ts';
 import { hashSecret, newSecret } from './secrets.ts';

@@ -5,7 +5,7 @@ import { relatedPins } from '../../backend/search/related.service.ts';
 import { searchPins } from '../../backend/search/search.service.ts';
 import { suggest } from '../../backend/search/suggest.service.ts';
 import { listTaggedPins } from '../../backend/pins/tagged-pins.ts';
-import { normalizeTag } from '../../contract/tags.ts';
+import { normalizeTag } from '../../contract/tag-rules.ts';
 import type { DB } from '../../db/schema.ts';
 
 // The query plan behind a slow request: runs the request's service call on the benchmark database

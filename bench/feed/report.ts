@@ -1,6 +1,6 @@
 import { LIMITS } from '../../contract/limits.ts';
 import type { PinList } from '../../contract/pins.ts';
-import { TAG_LIMITS } from '../../contract/tags.ts';
+import { TAG_LIMITS } from '../../contract/tag-rules.ts';
 import type { ScrollResult, ScrollSample } from './browser.ts';
 import { percentile } from './load.ts';
 import type { FeedFigures, PageSize, ScenarioName } from './scenarios.ts';

@@ -1,6 +1,7 @@
 // Imports and the export (docs/import-export.md).
 import type { EndpointAnswer } from '../../contract/endpoints.ts';
-import { IMPORT_MSG, type Import } from '../../contract/imports.ts';
+import type { Import } from '../../contract/imports.ts';
+import { IMPORT_MSG } from '../../contract/import-rules.ts';
 import { ApiError, isCsrfRefusal, refreshCsrfToken, toErrorBody } from './client.ts';
 import { call, endpointUrl } from './endpoint.ts';
 import { sendFile, type UploadOptions } from './upload.ts';

@@ -1,7 +1,7 @@
 import { useAtomValue, useStore } from 'jotai';
 import { type DragEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { IMPORT_LIMITS } from '../../contract/imports.ts';
+import { IMPORT_LIMITS } from '../../contract/import-rules.ts';
 import { IMAGE_TYPES } from '../api/images.ts';
 import { useBoardList } from '../hooks/useBoardList.ts';
 import { sessionUserAtom } from '../state/atoms.ts';

@@ -3,7 +3,7 @@
 // most a few uploads in flight per user); a refusal that passes (busy, the image budget spent) waits
 // and tries again by itself, a refusal of the file itself (not an image, too large) is that file's
 // error, with Retry.
-import { IMPORT_LIMITS } from '../../contract/imports.ts';
+import { IMPORT_LIMITS } from '../../contract/import-rules.ts';
 import { addPinToBoard } from '../api/boards.ts';
 import { isApiError } from '../api/client.ts';
 import { checkImageFile, uploadImage } from '../api/images.ts';

@@ -1,4 +1,4 @@
-import { normalizeSourceUrl, sourceHost } from '../../contract/source-url.ts';
+import { normalizeSourceUrl, sourceHost } from '../../contract/source-url-rules.ts';
 
 /**
  * "Saved from {host}" on a pin's page, linking the page its image was saved from

@@ -1,5 +1,5 @@
 import { type DragEvent, useId, useState } from 'react';
-import { IMPORT_LIMITS } from '../../contract/imports.ts';
+import { IMPORT_LIMITS } from '../../contract/import-rules.ts';
 import type { Import } from '../../contract/imports.ts';
 import { isApiError } from '../api/client.ts';
 import { startImport } from '../api/imports.ts';

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { SEARCH_LIMITS } from '../../contract/search.ts';
+import { SEARCH_LIMITS } from '../../contract/search-rules.ts';
 import { CloseIcon, SearchIcon } from './icons.tsx';
 import { optionPath, type SearchOption, searchOptions } from './options.ts';
 import { SuggestionList } from './SuggestionList.tsx';

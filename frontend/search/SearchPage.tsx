@@ -1,6 +1,6 @@
 import { Link, useSearchParams } from 'react-router';
 import type { Pin } from '../../contract/index.ts';
-import { SEARCH_LIMITS } from '../../contract/search.ts';
+import { SEARCH_LIMITS } from '../../contract/search-rules.ts';
 import { fetchSearchPage } from '../api/search.ts';
 import { PagedPinGrid } from '../components/PagedPinGrid.tsx';
 import { Empty } from '../components/Status.tsx';

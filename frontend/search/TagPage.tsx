@@ -1,6 +1,6 @@
 import { Link, useParams } from 'react-router';
 import type { Pin } from '../../contract/index.ts';
-import { normalizeTag } from '../../contract/tags.ts';
+import { normalizeTag } from '../../contract/tag-rules.ts';
 import { fetchPinPage } from '../api/pins.ts';
 import { NotFound } from '../components/ErrorPage.tsx';
 import { PagedPinGrid } from '../components/PagedPinGrid.tsx';

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { tagPieces } from '../../contract/tags.ts';
+import { tagPieces } from '../../contract/tag-rules.ts';
 import { tagPath } from './options.ts';
 import './search.css';
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Pin, Suggestions } from '../../contract/index.ts';
-import { SEARCH_LIMITS } from '../../contract/search.ts';
+import { SEARCH_LIMITS } from '../../contract/search-rules.ts';
 import { fetchSearchPage, fetchSuggestions } from '../api/search.ts';
 
 /** Quiet time after the last keystroke before the type-ahead asks (a fast typist sends one request). */

@@ -1,4 +1,4 @@
-import { sourceHost } from '../../../contract/source-url.ts';
+import { sourceHost } from '../../../contract/source-url-rules.ts';
 
 /** "Saving from {host}" on a form filled in from a pin builder link: where the pin will point. */
 export function SourceLine({ sourceUrl }: { sourceUrl: string }) {

@@ -1,5 +1,5 @@
 import { LIMITS } from '../../../contract/limits.ts';
-import { normalizeSourceUrl, sourceHost } from '../../../contract/source-url.ts';
+import { normalizeSourceUrl, sourceHost } from '../../../contract/source-url-rules.ts';
 import { isAllowedImageUrl } from '../../../contract/urls.ts';
 
 /** What /pin-builder?url=&media=&description= fills the New Pin form with. */

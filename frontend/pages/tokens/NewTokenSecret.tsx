@@ -1,6 +1,7 @@
 import { useStore } from 'jotai';
 import { useRef } from 'react';
-import { TOKEN_MSG, type TokenCreated } from '../../../contract/tokens.ts';
+import type { TokenCreated } from '../../../contract/tokens.ts';
+import { TOKEN_MSG } from '../../../contract/token-rules.ts';
 import { showToast } from '../../state/toasts.ts';
 
 /** The one time a token's secret is shown: copy it now, it cannot be shown again. */

@@ -1,5 +1,6 @@
 import { useId } from 'react';
-import { TOKEN_LIMITS, TOKEN_MSG, type TokenCreated, type TokenScope } from '../../../contract/tokens.ts';
+import type { TokenCreated, TokenScope } from '../../../contract/tokens.ts';
+import { TOKEN_LIMITS, TOKEN_MSG } from '../../../contract/token-rules.ts';
 import { createToken } from '../../api/tokens.ts';
 import { isApiError } from '../../api/client.ts';
 import { FormField } from '../../components/FormField.tsx';
