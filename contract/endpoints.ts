@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { BlockBody, BlockedUser, BlockList, Unblocked } from './blocks.ts';
 import { AddMemberBody, Board, BoardBody, BoardDeleted, BoardList, BoardMember, BoardMemberRemoved, BoardMembers, BoardPage, BoardPin, BoardPinRemoved } from './boards.ts';
 import { ChangesAnswer, ChangesQuery } from './changes.ts';
@@ -7,7 +7,7 @@ import { MessageBody } from './errors.ts';
 import { AlreadyFavorited, Favorite, FavoriteList, FavoriteRemoved } from './favorites.ts';
 import { ImageStatus } from './image-repair.ts';
 import { ImageUploaded } from './images.ts';
-import { ImportCreated, ImportDetail, ImportList, ImportUndone } from './imports.ts';
+import { ExportZip, ImportCreated, ImportDetail, ImportList, ImportUndone } from './imports.ts';
 import { PageQuery, PinListQuery } from './paging.ts';
 import { PinLookup, PinLookupQuery } from './pin-lookup.ts';
 import { Pin, PinCreateBody, PinDeleted, PinList, PinRefBody, PinUpdateBody } from './pins.ts';
@@ -123,7 +123,7 @@ export const ENDPOINTS = endpoints({
   'POST /api/imports/{id}/retry': { responses: { 200: ImportDetail } },
   'DELETE /api/imports/{id}': { responses: { 200: ImportUndone } },
   'GET /api/export': {
-    responses: { 200: { schema: z.string().meta({ format: 'binary' }), description: 'The export, streamed', contentType: 'application/zip' } },
+    responses: { 200: { schema: ExportZip, description: 'The export, streamed', contentType: 'application/zip' } },
   },
 });
 

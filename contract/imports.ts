@@ -60,3 +60,6 @@ export const ImportUndone = z
   .object({ removedPins: z.number().int(), removedBoards: z.number().int(), keptPins: z.number().int() })
   .meta({ id: 'ImportUndone' });
 export type ImportUndone = z.infer<typeof ImportUndone>;
+
+/** GET /api/export: the ZIP, streamed (a binary string to OpenAPI; the client downloads it, never parses it). */
+export const ExportZip = z.string().meta({ format: 'binary' });

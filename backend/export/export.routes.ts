@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { ExportZip } from '../../contract/imports.ts';
 import { type ApiRoute, route } from '../http/route.ts';
 import { streamExport } from './export-zip.ts';
 
@@ -13,7 +13,7 @@ export const exportRoutes: ApiRoute[] = [
     path: '/api/export',
     summary: "Download everything of the caller's as a ZIP: pinboard.json, the stored originals under images/, bookmarks.html and pins.csv (docs/import-export.md)",
     auth: 'user',
-    responses: { 200: { schema: z.string().meta({ format: 'binary' }), description: 'The export, streamed', contentType: 'application/zip' } },
+    responses: { 200: { schema: ExportZip, description: 'The export, streamed', contentType: 'application/zip' } },
     handler: async ({ ctx, media, req, res, userId, originPolicy }) => {
       const user = await ctx.db.selectFrom('users').select(['id', 'username', 'email']).where('id', '=', userId).executeTakeFirstOrThrow();
       await streamExport({ db: ctx.db, storage: media, logger: req.log }, user, originOf(req, originPolicy.publicOrigins), res);

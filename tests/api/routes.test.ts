@@ -17,6 +17,7 @@ import { createRateLimiters } from '../../backend/http/rate-limits.ts';
 import { route, type RouteDeps, routerFor } from '../../backend/http/route.ts';
 import { buildOpenApiDocument } from '../../backend/openapi.ts';
 import { API_ROUTES } from '../../backend/routes.ts';
+import { ENDPOINTS } from '../../contract/endpoints.ts';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { DB } from '../../db/schema.ts';
 import { ApiClient } from '../support/client.ts';
@@ -24,8 +25,9 @@ import { fieldsOf, ROUTES, wrongQueryValues } from '../support/routes.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 
 // The route declarations are the one list the router, the OpenAPI document and the bad-input and
-// fuzz tests read. Here: the running server routes and documents exactly that list, and the
-// declaration machinery checks input in its fixed order, query strings included.
+// fuzz tests read. Here: the running server routes and documents exactly that list, the
+// declaration machinery checks input in its fixed order, query strings included, and the
+// contract's route table (which types the client's calls) names the same routes with the same schemas.
 
 describe('the running server', () => {
   let server: TestServer;
@@ -188,4 +190,45 @@ describe('a declared route with a query string', () => {
 test('the API declares each method and path once', () => {
   const labels = API_ROUTES.map((r) => `${r.method} ${r.path}`);
   expect(labels.filter((label, i) => labels.indexOf(label) !== i)).toEqual([]);
+});
+
+describe("the contract's route table (contract/endpoints.ts), which types the client's calls", () => {
+  type Answer = z.ZodType | { schema: z.ZodType; description: string; contentType?: string };
+  interface Named {
+    method: string;
+    path: string;
+    query?: z.ZodType;
+    body?: z.ZodType;
+    upload?: unknown;
+    idempotent?: true;
+    responses: Partial<Record<number, Answer>>;
+  }
+  const declared = new Map(API_ROUTES.map((r) => [`${r.method.toUpperCase()} ${r.path}`, r]));
+  const named: ReadonlyMap<string, Named> = new Map(Object.entries(ENDPOINTS));
+  /** A success answer with its schema apart: the tables may write a bare schema or `{schema, description}`. */
+  const unwrap = (answer: Answer | undefined) => (answer instanceof z.ZodType ? { schema: answer } : answer);
+
+  test('names every declared route, and nothing else', () => {
+    const missing = (from: ReadonlyMap<string, unknown>, to: ReadonlyMap<string, unknown>) => [...from.keys()].filter((label) => !to.has(label));
+    expect({ notInContract: missing(declared, named), notDeclared: missing(named, declared) }).toEqual({ notInContract: [], notDeclared: [] });
+  });
+
+  test('gives each the method, path, input schemas and success answers of its declaration', () => {
+    for (const [label, endpoint] of named) {
+      const r = declared.get(label);
+      if (!r) continue;
+      expect({ method: endpoint.method, path: endpoint.path }, label).toEqual({ method: r.method, path: r.path });
+      // The very schema objects, not look-alikes: a client typed from another schema could send what the server refuses.
+      expect(endpoint.query, `${label}: query`).toBe(r.query);
+      expect(endpoint.body, `${label}: body`).toBe(r.body);
+      expect(endpoint.upload !== undefined, `${label}: takes a file`).toBe(r.upload !== undefined);
+      expect(endpoint.idempotent, `${label}: Idempotency-Key`).toBe(r.idempotent);
+      expect(Object.keys(endpoint.responses).sort(), `${label}: success statuses`).toEqual(Object.keys(r.responses).sort());
+      for (const status of Object.keys(r.responses).map(Number)) {
+        const [contract, server] = [unwrap(endpoint.responses[status]), unwrap(r.responses[status])];
+        expect(contract?.schema, `${label}: ${status} schema`).toBe(server?.schema);
+        expect(contract, `${label}: ${status} description and media type`).toEqual(server);
+      }
+    }
+  });
 });
