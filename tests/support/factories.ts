@@ -24,9 +24,9 @@ export interface PinFields {
   sourceUrl?: string;
 }
 
-/** A pin the client's user owns (POST /api/pins/). */
-export async function newPin(client: ApiClient, fields: PinFields = {}): Promise<Pin> {
-  const body = { title: 'Pin', imageUrl: 'https://a.test/x.png', ...fields };
+/** A pin the client's user owns (POST /api/pins/); `fields` as a string is its title. */
+export async function newPin(client: ApiClient, fields: PinFields | string = {}): Promise<Pin> {
+  const body = { title: 'Pin', imageUrl: 'https://a.test/x.png', ...(typeof fields === 'string' ? { title: fields } : fields) };
   return created('a pin', await client.post<Pin>('/api/pins/', body));
 }
 
