@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { SessionBody, User } from '../../contract/users.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { startServer } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer({ seed: { pins: 12 } });
-});
-afterAll(() => server?.stop());
+const server = useTestServer({ seed: { pins: 12 } });
 
 const client = () => new ApiClient(server.url);
 let n = 0;

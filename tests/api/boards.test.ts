@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Board, BoardList, BoardPin } from '../../contract/boards.ts';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { Pin } from '../../contract/pins.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 async function newPin(client: ApiClient, title: string): Promise<Pin> {
   return (await client.post<Pin>('/api/pins/', { title, imageUrl: `https://a.test/${title}.png` })).body;

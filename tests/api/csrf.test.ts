@@ -1,15 +1,12 @@
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { PinList } from '../../contract/pins.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { startServer } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 const pinCount = async () => (await new ApiClient(server.url).get<PinList>('/api/pins/')).body.pins.length;
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Board, BoardList } from '../../contract/boards.ts';
 import type { Comment, CommentList } from '../../contract/comments.ts';
 import type { ErrorBody } from '../../contract/errors.ts';
@@ -8,6 +8,8 @@ import type { Pin } from '../../contract/pins.ts';
 import type { DomainEvents } from '../../backend/events/domain-events.ts';
 import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
 import { startServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
+import { useTwoInstances } from '../support/use-two-instances.ts';
 
 // Idempotent creates: POST /api/pins/, /api/boards/ and /api/comments/pins/{pinId}/comments honour an
 // Idempotency-Key header (per user, 24 hours, stored in the database so every instance agrees).
@@ -15,11 +17,7 @@ import { startServer, type TestServer } from '../support/server.ts';
 const INVALID = 'Idempotency-Key must be 1 to 255 visible ASCII characters.';
 const REUSED = 'This Idempotency-Key was already used for a different request.';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 const db = () => server.server.database.db;
 
@@ -354,17 +352,7 @@ test('expired records are swept from the table', async () => {
 describe('two instances on one database', () => {
   // Like sessions-redis.test.ts: instances behind a balancer share Postgres and Redis (PGlite is one
   // process's database), so both Vitest projects use Postgres here.
-  let one: TestServer;
-  let two: TestServer;
-  beforeAll(async () => {
-    const env = { AUTH_RATE_LIMIT_PER_IP: '100000' };
-    one = await startServer({ db: 'postgres', redis: true, env });
-    two = await startServer({ db: 'postgres', redis: true, env, databaseUrl: one.databaseUrl as string });
-  });
-  afterAll(async () => {
-    await two?.stop();
-    await one?.stop();
-  });
+  const app = useTwoInstances({ env: { AUTH_RATE_LIMIT_PER_IP: '100000' } });
 
   function moveTo(client: ApiClient, target: TestServer): ApiClient {
     const moved = new ApiClient(target.url);
@@ -373,17 +361,17 @@ describe('two instances on one database', () => {
   }
 
   test('a retry sent to the other instance returns the first result', async () => {
-    const { client } = await signUpUser(one.url, 'idemcross');
-    const onTwo = moveTo(client, two);
+    const { client } = await signUpUser(app.one.url, 'idemcross');
+    const onTwo = moveTo(client, app.two);
     const key = randomUUID();
     const title = `Across ${randomUUID()}`;
     const published: number[] = [];
-    const offs = [one, two].map((s, i) => s.server.events.on('pin.created', ({ pin }) => pin.title === title && published.push(i)));
+    const offs = [app.one, app.two].map((s, i) => s.server.events.on('pin.created', ({ pin }) => pin.title === title && published.push(i)));
     try {
       const first = await post<Pin>(client, '/api/pins/', pinBody(title), key);
       const again = await post<Pin>(onTwo, '/api/pins/', pinBody(title), key);
       expectReplay(first, again);
-      const rows = await one.server.database.db.selectFrom('pins').select('id').where('title', '=', title).execute();
+      const rows = await app.one.server.database.db.selectFrom('pins').select('id').where('title', '=', title).execute();
       expect(rows).toEqual([{ id: first.body.id }]);
       expect(published).toEqual([0]);
     } finally {
@@ -392,9 +380,9 @@ describe('two instances on one database', () => {
   });
 
   test('simultaneous requests with one key on both instances → one comment, same id everywhere', async () => {
-    const { client } = await signUpUser(one.url, 'idemcrossrace');
+    const { client } = await signUpUser(app.one.url, 'idemcrossrace');
     const pin = (await post<Pin>(client, '/api/pins/', pinBody('Cross race'))).body;
-    const onTwo = moveTo(client, two);
+    const onTwo = moveTo(client, app.two);
     const key = randomUUID();
     const path = `/api/comments/pins/${pin.id}/comments`;
     const responses = await Promise.all(

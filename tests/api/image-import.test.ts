@@ -6,7 +6,8 @@ import type { Pin } from '../../contract/pins.ts';
 import { queueImports } from '../../backend/images/import-job.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { describeImage, jpeg } from '../support/image-fixtures.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { type ServerView, startServer } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
 // DESIGN §10, import by URL: a pin created with a remote image is saved at once, then a background
 // job fetches the image through the SSRF guard, stores it through the upload pipeline and points the
@@ -46,20 +47,17 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
 }
 
 /** The import jobs' states, as pg-boss keeps them. */
-async function importStates(server: TestServer): Promise<string[]> {
+async function importStates(server: ServerView): Promise<string[]> {
   const { rows } = await sql<{ state: string }>`select state from pgboss.job where name = 'image.import' order by created_on`.execute(server.server.database.db);
   return rows.map((row) => row.state);
 }
 
 describe('with the origin allowed', () => {
-  let server: TestServer;
   let client: ApiClient;
+  const server = useTestServer(() => ({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: new URL(originUrl).port } }));
   beforeAll(async () => {
-    const port = new URL(originUrl).port;
-    server = await startServer({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: port } });
     ({ client } = await signUpUser(server.url, 'importer'));
   });
-  afterAll(() => server?.stop());
 
   test('the pin is saved at once with its remote address, then gains its stored image and pin.updated goes out', async () => {
     const updates: Pin[] = [];

@@ -6,7 +6,8 @@ import type { ErrorBody } from '../../contract/errors.ts';
 import type { Pin } from '../../contract/pins.ts';
 import { type ApiClient, signUpUser } from '../support/client.ts';
 import { jpeg, pngBomb } from '../support/image-fixtures.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { startServer } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
 // What an image may cost is decided from its header before anything is decoded (pixels, longest
 // side, shape), every image has a processing deadline, libvips' other decoders are never reached,
@@ -42,13 +43,11 @@ async function avifClaiming(width: number, height: number): Promise<Buffer> {
 }
 
 describe('refused from the header, before decoding', () => {
-  let server: TestServer;
   let client: ApiClient;
+  const server = useTestServer();
   beforeAll(async () => {
-    server = await startServer();
     ({ client } = await signUpUser(server.url, 'limits'));
   });
-  afterAll(() => server?.stop());
 
   test('a 1 × 40,000,000 PNG (a few hundred bytes) → 400 longest side', async () => {
     const line = pngBomb(1, 40_000_000);

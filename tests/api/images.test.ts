@@ -1,25 +1,24 @@
 import { readdir } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { ErrorBody } from '../../contract/errors.ts';
 import { IMAGE_LIMITS, type ImageUploaded, type StoredImage } from '../../contract/images.ts';
 import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
 import { animatedGif, avif, describeImage, jpeg, jpegRotated, pngBomb, pngWithAlpha, webp } from '../support/image-fixtures.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { startServer } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
 // POST /api/images/ and GET /media/… (DESIGN §10) on the real server and database: every format is
 // stored with its size, placeholder and thumbnails; every refusal has its message and status and
 // leaves no row and no file; the same bytes are stored once.
 
-let server: TestServer;
 let client: ApiClient;
 
+const server = useTestServer();
 beforeAll(async () => {
-  server = await startServer();
   ({ client } = await signUpUser(server.url, 'images'));
 });
-afterAll(() => server?.stop());
 
 const db = () => server.server.database.db;
 

@@ -1,20 +1,17 @@
 // Password guessing is slowed without letting anyone lock anyone out: a hard limit per (account,
 // address), growing delays per account, and a demo button that needs no password at all. Client
 // addresses come from X-Forwarded-For, which the server believes only from a trusted proxy.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { SessionBody, User } from '../../contract/users.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { startServer } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer({
+const server = useTestServer({
     seed: { pins: 12 },
     env: { TRUST_PROXY: 'loopback', LOGIN_FAILURES_PER_ADDRESS: '3', LOGIN_FAILURES_PER_ACCOUNT: '5', LOGIN_DELAY_MAX_SECONDS: '1' },
   });
-});
-afterAll(() => server?.stop());
 
 function loginFrom(address: string, email: string, password: string, client = new ApiClient(server.url)) {
   return client.request<User & ErrorBody>('POST', '/api/auth/login', { json: { email, password }, headers: { 'x-forwarded-for': address } });
@@ -121,14 +118,10 @@ describe.each([
   { mode: 'in process', redis: false },
   { mode: 'Redis', redis: true },
 ])('simultaneous attempts ($mode)', ({ redis }) => {
-  let burst: TestServer;
-  beforeAll(async () => {
-    burst = await startServer({
+  const burst = useTestServer({
       redis,
       env: { TRUST_PROXY: 'loopback', LOGIN_FAILURES_PER_ADDRESS: '3', LOGIN_FAILURES_PER_ACCOUNT: '4', LOGIN_DELAY_MAX_SECONDS: '1', LOGIN_QUEUE_MAX_SECONDS: '2' },
     });
-  });
-  afterAll(() => burst?.stop());
 
   function attempt(address: string, email: string, password: string) {
     return new ApiClient(burst.url).request<ErrorBody>('POST', '/api/auth/login', { json: { email, password }, headers: { 'x-forwarded-for': address } });

@@ -1,6 +1,6 @@
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { Board } from '../../contract/boards.ts';
 import type { Comment } from '../../contract/comments.ts';
 import type { Favorite } from '../../contract/favorites.ts';
@@ -9,7 +9,8 @@ import type { User } from '../../contract/users.ts';
 import { type DemoImage, demoImages, demoImageUrl } from '../../db/demo-catalog.ts';
 import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
 import { jpeg } from '../support/image-fixtures.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { startServer } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
 // The OpenAPI document served at /api/openapi.json is checked against the running server: every
 // real response (successes and errors) must validate against the schema the document gives for its
@@ -80,15 +81,14 @@ function rewriteRefs(node: unknown): unknown {
   );
 }
 
-let server: TestServer;
 let doc: OpenApiDocument;
 let ajv: Ajv2020;
 const validators = new Map<string, ReturnType<Ajv2020['compile']>>();
 /** `${method} ${path} ${status}` of every real response that was checked against the document. */
 const exercised = new Set<string>();
 
+const server = useTestServer({ seed: { pins: 12 } });
 beforeAll(async () => {
-  server = await startServer({ seed: { pins: 12 } });
   const res = await new ApiClient(server.url).get<OpenApiDocument>('/api/openapi.json');
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -97,7 +97,6 @@ beforeAll(async () => {
   addFormats(ajv);
   for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) ajv.addSchema(rewriteRefs(schema) as object, SCHEMA_BASE + name);
 });
-afterAll(() => server?.stop());
 
 function validatorFor(schema: object) {
   const key = JSON.stringify(schema);

@@ -2,20 +2,16 @@
 // clients write between pages; the home shuffle is a seeded permutation of the pins at page one;
 // cursors are tamper-proof and bound to their list; counts are columns that equal the rows.
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Board, BoardList } from '../../contract/boards.ts';
 import type { CommentList } from '../../contract/comments.ts';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { FavoriteList } from '../../contract/favorites.ts';
 import type { Pin, PinList } from '../../contract/pins.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 const db = () => server.server.database.db;
 type Page<K extends string, T> = { [key in K]: T[] } & { nextCursor: string | null };

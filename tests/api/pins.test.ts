@@ -1,23 +1,20 @@
 import { statSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { Pin, PinList } from '../../contract/pins.ts';
 import { DEMO_IMAGES_DIR, type DemoImage, demoImageUrl } from '../../db/demo-catalog.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { DEMO_PINS, DRAWING_URL, PHOTO_URL, seededImages } from '../support/demo.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { startServer } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
 const newest = seededImages[0] as DemoImage;
 /** A real file the app serves, for the same-site address checks. */
 const LOCAL_IMAGE = DRAWING_URL;
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer({ seed: { pins: DEMO_PINS } });
-});
-afterAll(() => server?.stop());
+const server = useTestServer({ seed: { pins: DEMO_PINS } });
 
 const anon = () => new ApiClient(server.url);
 

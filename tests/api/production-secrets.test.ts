@@ -2,13 +2,14 @@
 // its database was seeded outside production with it; and seeding under production replaces it.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { User } from '../../contract/users.ts';
 import { hashPassword } from '../../backend/auth/passwords.ts';
 import { seedDemoData } from '../../db/seed.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
-import { startServer, testDatabaseKind, type TestServer } from '../support/server.ts';
+import { startServer, testDatabaseKind } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
 const DEFAULT = 'demo-password';
 const PRODUCTION = { NODE_ENV: 'production', SESSION_SECRET: 'a-production-secret-of-at-least-32-characters', DEMO_PASSWORD: 'the real demo secret' };
@@ -19,13 +20,11 @@ const badCredentials = {
 };
 
 describe('a production server on a database seeded outside production', () => {
-  let server: TestServer;
+  const server = useTestServer({ env: PRODUCTION });
   beforeAll(async () => {
-    server = await startServer({ env: PRODUCTION });
     // What `npm run db:seed` without NODE_ENV=production left behind: the demo account with the default password.
     await seedDemoData(server.server.database.db, { demo: { ...server.config.demo, password: DEFAULT }, hashPassword, pins: 2 });
   });
-  afterAll(() => server?.stop());
 
   test('refuses the default demo password at sign-in, with the answer any wrong password gets', async () => {
     const res = await new ApiClient(server.url).post<ErrorBody>('/api/auth/login', { email: 'demo@pinboard.test', password: DEFAULT });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { Pin } from '../../contract/pins.ts';
 import type { ApiToken, TokenCreated, TokenList } from '../../contract/tokens.ts';
@@ -8,15 +8,12 @@ import type { SessionBody, User } from '../../contract/users.ts';
 import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
 import { timeUntil } from '../support/eventually.ts';
 import { jpeg } from '../support/image-fixtures.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { startServer } from '../support/server.ts';
 import { TokenClient } from '../support/token-client.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
 // Personal access tokens (docs/tokens-and-capture.md), on Postgres and on PGlite.
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer({ seed: { pins: 3 } });
-});
-afterAll(() => server?.stop());
+const server = useTestServer({ seed: { pins: 3 } });
 
 async function mint(client: ApiClient, scope: 'read' | 'write', extra: Record<string, unknown> = {}): Promise<TokenCreated> {
   const created = await client.post<TokenCreated>('/api/tokens', { name: `${scope} token`, scope, ...extra });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { ApiClient } from './client.ts';
-import { type StartOptions, startServer, type TestServer } from './server.ts';
+import { type ServerView, type StartOptions, startServer, type TestServer } from './server.ts';
 import { connectSocket, type TestSocket } from './sockets.ts';
 
 /** Options now, or worked out when the hook runs (e.g. from a fixture site started in an earlier hook). */
@@ -16,7 +16,7 @@ type SocketOptions = Parameters<typeof connectSocket>[2];
  * The running server as tests read it: the fields of TestServer (its `url`, the `server` itself,
  * `config`, `seeded`, …), each read when used, so from the suite's first `beforeAll` on.
  */
-export interface ServerContext extends Readonly<Omit<TestServer, 'stop'>> {
+export interface ServerContext extends ServerView {
   /** A socket.io client on this server, disconnected after the suite's last test. */
   socket(client?: ApiClient, options?: SocketOptions): Promise<TestSocket>;
 }
