@@ -7,6 +7,7 @@ import { MSG } from '../../contract/messages.ts';
 import type { Pin } from '../../contract/pins.ts';
 import type { User, UserSearchResult } from '../../contract/users.ts';
 import { allPages, ApiClient, signUpUser } from '../support/client.ts';
+import { newPin } from '../support/factories.ts';
 import { testDatabaseKind } from '../support/server.ts';
 import { useTestServer } from '../support/use-test-server.ts';
 
@@ -17,10 +18,6 @@ import { useTestServer } from '../support/use-test-server.ts';
 const server = useTestServer();
 
 type Who = { client: ApiClient; user: User };
-
-async function newPin(client: ApiClient, title: string): Promise<Pin> {
-  return (await client.post<Pin>('/api/pins/', { title, imageUrl: `https://a.test/${title}.png` })).body;
-}
 
 /** An owner with a board holding one pin, a collaborator on it, and an outsider. */
 async function sharedBoard(): Promise<{ owner: Who; collaborator: Who; other: Who; board: Board; pin: Pin }> {

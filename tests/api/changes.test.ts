@@ -8,6 +8,7 @@ import { MSG } from '../../contract/messages.ts';
 import type { Pin } from '../../contract/pins.ts';
 import { pruneChanges } from '../../backend/changes/changes.service.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
+import { newPin } from '../support/factories.ts';
 import { testDatabaseKind } from '../support/server.ts';
 import { useTestServer } from '../support/use-test-server.ts';
 
@@ -42,10 +43,6 @@ async function pullAll(client: ApiClient, since: number): Promise<{ changes: Cha
 async function head(): Promise<number> {
   const row = await db().selectFrom('change_counter').select('seq').executeTakeFirstOrThrow();
   return Number(row.seq);
-}
-
-async function newPin(client: ApiClient, title = 'Pin'): Promise<Pin> {
-  return (await client.post<Pin>('/api/pins/', { title, imageUrl: 'https://a.test/x.png' })).body;
 }
 
 describe('GET /api/changes', () => {

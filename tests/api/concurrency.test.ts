@@ -7,6 +7,7 @@ import type { Favorite, FavoriteRemoved } from '../../contract/favorites.ts';
 import type { Pin } from '../../contract/pins.ts';
 import type { User } from '../../contract/users.ts';
 import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
+import { newPin } from '../support/factories.ts';
 import { useTestServer } from '../support/use-test-server.ts';
 
 // Races that only the database constraints can settle (DESIGN §6): many identical requests at once
@@ -35,12 +36,6 @@ function expectErrorShape(body: unknown): asserts body is ErrorBody {
   for (const item of errors) expect(typeof item).toBe('string');
   expect(Array.isArray(fields)).toBe(false);
   for (const value of Object.values(fields)) expect(typeof value).toBe('string');
-}
-
-async function newPin(client: ApiClient, title = 'Race target'): Promise<Pin> {
-  const res = await client.post<Pin>('/api/pins/', { title, imageUrl: 'https://example.com/race.png' });
-  expect(res.status).toBe(201);
-  return res.body;
 }
 
 describe('favorites', () => {

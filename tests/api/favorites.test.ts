@@ -9,14 +9,11 @@ import { migrationProvider } from '../../db/migrations/index.ts';
 import type { DB } from '../../db/schema.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { createTestDatabase } from '../support/database.ts';
+import { newPin } from '../support/factories.ts';
 import { testDatabaseKind } from '../support/server.ts';
 import { useTestServer } from '../support/use-test-server.ts';
 
 const server = useTestServer();
-
-async function newPin(client: ApiClient, title = 'Pin'): Promise<Pin> {
-  return (await client.post<Pin>('/api/pins/', { title, imageUrl: 'https://a.test/x.png' })).body;
-}
 
 describe('favorites', () => {
   test('add → 201 favorite with likes count; list; add again → 200 Already favorited', async () => {

@@ -14,6 +14,7 @@ import { migrateToLatest } from '../../db/migrate.ts';
 import { migrationProvider } from '../../db/migrations/index.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { allPages, ApiClient, signUpUser } from '../support/client.ts';
+import { newPin } from '../support/factories.ts';
 import { testDatabaseKind } from '../support/server.ts';
 import { useTestServer } from '../support/use-test-server.ts';
 
@@ -29,9 +30,7 @@ beforeAll(async () => {
 let n = 0;
 async function pin(client: ApiClient, title: string, description = ''): Promise<Pin> {
   n += 1;
-  const res = await client.post<Pin>('/api/pins/', { title, description, imageUrl: `https://example.com/search-${n}.png` });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body;
+  return newPin(client, { title, description, imageUrl: `https://example.com/search-${n}.png` });
 }
 
 async function search(q: string, client: ApiClient = anonymous): Promise<Pin[]> {

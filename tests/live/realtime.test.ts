@@ -7,6 +7,7 @@ import type { Pin } from '../../contract/pins.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { REDIS_URL } from '../support/database.ts';
 import { BOUNDS } from '../support/eventually.ts';
+import { newPin } from '../support/factories.ts';
 import { startServer } from '../support/server.ts';
 import { connectSocket, eventsNamed, nextEvent, type TestSocket, watch } from '../support/sockets.ts';
 import { useTestServer } from '../support/use-test-server.ts';
@@ -23,9 +24,6 @@ const server = useTestServer({ db: 'postgres', redis: true, env: { AUTH_RATE_LIM
 afterEach(() => {
   for (const socket of sockets.splice(0)) socket.disconnect();
 });
-
-const newPin = async (client: ApiClient, title = 'Live pin') =>
-  (await client.post<Pin>('/api/pins/', { title, imageUrl: 'https://a.test/x.png' })).body;
 
 describe('feed room', () => {
   test('every socket, anonymous included, gets pin:created / updated / deleted with REST shapes', async () => {
