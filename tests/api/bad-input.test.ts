@@ -12,7 +12,7 @@ import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
 import { type FieldSpec, ROUTES, routeAt, type TestRoute, wrongQueryValues } from '../support/routes.ts';
 import { useTestServer } from '../support/use-test-server.ts';
 
-// DESIGN §7: "Bad input of every kind gets the error shape above and changes nothing". Every API
+// docs/operations.md: "Bad input of every kind gets the error shape and changes nothing". Every API
 // route (as the server declares it, tests/support/routes.ts) gets malformed bodies, query strings
 // and ids from a signed-in user who owns every target, so a 4xx can only come from the input itself;
 // every case compares the full contents of every table before and after.

@@ -67,7 +67,7 @@ describe('CSRF double submit', () => {
   });
 });
 
-describe('Origin check on state-changing requests (DESIGN §8)', () => {
+describe('Origin check on state-changing requests (docs/api.md, anti-forgery)', () => {
   const pin = { title: 'origin', imageUrl: 'https://a.test/x.png' };
   const host = () => new URL(server.url).host;
 

@@ -9,7 +9,7 @@ import { animatedGif, avif, describeImage, jpeg, jpegRotated, pngBomb, pngWithAl
 import { startServer } from '../support/server.ts';
 import { useTestServer } from '../support/use-test-server.ts';
 
-// POST /api/images/ and GET /media/… (DESIGN §10) on the real server and database: every format is
+// POST /api/images/ and GET /media/… (docs/images.md) on the real server and database: every format is
 // stored with its size, placeholder and thumbnails; every refusal has its message and status and
 // leaves no row and no file; the same bytes are stored once.
 

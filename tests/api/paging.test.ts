@@ -1,4 +1,4 @@
-// Every list pages (DESIGN §9): walks return each item exactly once and in order, also while other
+// Every list pages (docs/paging.md): walks return each item exactly once and in order, also while other
 // clients write between pages; the home shuffle is a seeded permutation of the pins at page one;
 // cursors are tamper-proof and bound to their list; counts are columns that equal the rows.
 import { sql } from 'kysely';

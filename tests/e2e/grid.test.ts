@@ -1,4 +1,4 @@
-// Lists at scale in the system Chromium (DESIGN §9): a home grid of thousands of pins (seeded with
+// Lists at scale in the system Chromium (docs/paging.md, docs/grid.md): a home grid of thousands of pins (seeded with
 // SQL) is a virtualized masonry that pages as the reader scrolls, keeps its order and place across
 // a visit to a pin and Back, and takes new pins in only when the reader asks. Timings are printed,
 // never asserted.

@@ -1,5 +1,6 @@
-// Issue #12 in Chromium: the signed-out bar shows "Log in" and "Sign up" (phone and desktop, with
-// screenshots and an axe check), and /pins/abc shows "Pin not found" without any page or console error.
+// A signed-out visitor in the system Chromium: the bar shows "Log in" and "Sign up" (phone and
+// desktop, with screenshots and an axe check), and /pins/abc shows "Pin not found" without any page
+// or console error.
 import { describe, expect, it } from 'vitest';
 import { DEMO_PINS } from '../support/demo.ts';
 import { useBrowserServer } from '../support/use-browser-server.ts';

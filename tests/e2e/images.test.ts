@@ -1,4 +1,4 @@
-// Stored images in the system Chromium (DESIGN §10, issue #15): pins made from images uploaded
+// Stored images in the system Chromium (docs/images.md): pins made from images uploaded
 // through POST /api/images/ reserve their card's box from the image's size, so the home grid does
 // not shift while it loads and scrolls; a phone's cards fetch the 236 px thumbnails; and an image
 // uploaded on the New Pin page shows up on another user's open home page without a reload.

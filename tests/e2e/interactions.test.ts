@@ -1,7 +1,8 @@
-// Issue #12 in Chromium: toasts with Undo (saved to a board, removed from a board, favorite removed)
-// restore exactly what REST held before; "Favorited!" no longer moves or covers the title; names
-// link to user pages; a deleted pin or board can be undone for a few seconds; a signed-out visitor is offered "Log in to comment". Phone and desktop, with
-// screenshots and axe checks.
+// Undo and feedback in the system Chromium: toasts with Undo (saved to a board, removed from a
+// board, favorite removed) restore exactly what REST held before; "Favorited!" does not move or
+// cover the title; names link to user pages; a deleted pin or board can be undone for a few
+// seconds; a signed-out visitor is offered "Log in to comment". Phone and desktop, with screenshots
+// and axe checks.
 import { describe, expect, it } from 'vitest';
 import { DEMO_PINS, PHOTO_URL } from '../support/demo.ts';
 import { useBrowserServer } from '../support/use-browser-server.ts';

@@ -1,4 +1,4 @@
-// Live updates in the system Chromium (DESIGN §5): what one user does shows up, without a reload,
+// Live updates in the system Chromium (docs/realtime.md): what one user does shows up, without a reload,
 // in another user's browser and in the same user's other tab. The real server on Postgres with the
 // Redis session store, two browser contexts (users A and B) and two tabs of user A. Everything is
 // asserted as a user sees it, with Playwright's waiting; the only extra look is at the socket's

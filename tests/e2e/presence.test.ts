@@ -1,4 +1,4 @@
-// Presence in the system Chromium (DESIGN §12): a pin's page shows how many people have it open,
+// Presence in the system Chromium (docs/presence.md): a pin's page shows how many people have it open,
 // live. Two windows (separate contexts: two anonymous visitors) on one pin, the real server with
 // Redis; asserted as a person sees it.
 import { expect, it } from 'vitest';
