@@ -3,8 +3,7 @@ import { describe, expect, test } from 'vitest';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { PinList } from '../../contract/pins.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
-import { startServer } from '../support/server.ts';
-import { useTestServer } from '../support/use-test-server.ts';
+import { useTestServer, withTestServer } from '../support/use-test-server.ts';
 
 const server = useTestServer();
 
@@ -94,27 +93,21 @@ describe('Origin check on state-changing requests (docs/api.md, anti-forgery)', 
     const direct = await signUpUser(server.url);
     expect((await direct.client.request('POST', '/api/pins/', { json: pin, headers: forwarded })).status).toBe(403);
 
-    const behindProxy = await startServer({ env: { TRUST_PROXY: 'loopback' } });
-    try {
+    await withTestServer({ env: { TRUST_PROXY: 'loopback' } }, async (behindProxy) => {
       const { client } = await signUpUser(behindProxy.url);
       expect((await client.request('POST', '/api/pins/', { json: pin, headers: forwarded })).status).toBe(201);
       const spoofed = { origin: 'http://evil.test', 'x-forwarded-host': 'pins.example:8443' };
       expect((await client.request('POST', '/api/pins/', { json: pin, headers: spoofed })).status).toBe(403);
-    } finally {
-      await behindProxy.stop();
-    }
+    });
   });
 
   test('with PUBLIC_ORIGIN only the listed origins pass', async () => {
-    const pinned = await startServer({ env: { PUBLIC_ORIGIN: 'https://pins.example' } });
-    try {
+    await withTestServer({ env: { PUBLIC_ORIGIN: 'https://pins.example' } }, async (pinned) => {
       const { client } = await signUpUser(pinned.url);
       const ownHost = `http://${new URL(pinned.url).host}`;
       expect((await client.request('POST', '/api/pins/', { json: pin, headers: { origin: ownHost } })).status).toBe(403);
       expect((await client.request('POST', '/api/pins/', { json: pin, headers: { origin: 'https://pins.example' } })).status).toBe(201);
-    } finally {
-      await pinned.stop();
-    }
+    });
   });
 });
 

@@ -7,8 +7,8 @@ import type { ErrorBody } from '../../contract/errors.ts';
 import type { Pin } from '../../contract/pins.ts';
 import type { DomainEvents } from '../../backend/events/domain-events.ts';
 import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
-import { startServer, type TestServer } from '../support/server.ts';
-import { useTestServer } from '../support/use-test-server.ts';
+import { type TestServer } from '../support/server.ts';
+import { useTestServer, withTestServer } from '../support/use-test-server.ts';
 import { useTwoInstances } from '../support/use-two-instances.ts';
 
 // Idempotent creates: POST /api/pins/, /api/boards/ and /api/comments/pins/{pinId}/comments honour an
@@ -329,8 +329,7 @@ describe('concurrency and expiry', () => {
 
 test('expired records are swept from the table', async () => {
   // A server of its own, so that its first keyed request is the one that triggers the sweep.
-  const fresh = await startServer();
-  try {
+  await withTestServer({}, async (fresh) => {
     const { client, user } = await signUpUser(fresh.url, 'idemsweep');
     const freshDb = fresh.server.database.db;
     await freshDb
@@ -344,9 +343,7 @@ test('expired records are swept from the table', async () => {
     await expect
       .poll(async () => (await freshDb.selectFrom('idempotency_keys').select('key').orderBy('key').execute()).map((r) => r.key))
       .toEqual(['new', 'recent']);
-  } finally {
-    await fresh.stop();
-  }
+  });
 });
 
 describe('two instances on one database', () => {

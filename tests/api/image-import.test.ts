@@ -6,8 +6,8 @@ import type { Pin } from '../../contract/pins.ts';
 import { queueImports } from '../../backend/images/import-job.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { describeImage, jpeg } from '../support/image-fixtures.ts';
-import { type ServerView, startServer } from '../support/server.ts';
-import { useTestServer } from '../support/use-test-server.ts';
+import { type ServerView } from '../support/server.ts';
+import { useTestServer, withTestServer } from '../support/use-test-server.ts';
 
 // Import by URL (docs/images.md): a pin created with a remote image is saved at once, then a background
 // job fetches the image through the SSRF guard, stores it through the upload pipeline and points the
@@ -134,8 +134,7 @@ describe('with the origin allowed', () => {
   });
 
   test("the demo seed's pictures come in through the same pipeline", async () => {
-    const seeded = await startServer({ seed: { pins: 3 } });
-    try {
+    await withTestServer({ seed: { pins: 3 } }, async (seeded) => {
       await queueImports(seeded.server.jobs.sender, seeded.server.database.db, seeded.seeded?.pins ?? []);
       const anonymous = new ApiClient(seeded.url);
       const page = await eventually(
@@ -143,16 +142,13 @@ describe('with the origin allowed', () => {
         (pins) => pins.length === 3 && pins.every((p) => p.image !== null),
       );
       expect(page.every((p) => p.image_url.startsWith('/media/'))).toBe(true);
-    } finally {
-      await seeded.stop();
-    }
+    });
   });
 });
 
 describe('with the default guard', () => {
   test('a pin whose image host does not exist is saved; the import ends at once, not retried', async () => {
-    const server = await startServer();
-    try {
+    await withTestServer({}, async (server) => {
       const { client } = await signUpUser(server.url, 'nohost');
       // .invalid never resolves (RFC 2606): DNS answers "no such name", which another try won't change.
       const created = await client.post<Pin>('/api/pins/', { title: 'Typo', imageUrl: 'https://images.does-not-exist.invalid/photo.jpg', description: '' });
@@ -160,14 +156,11 @@ describe('with the default guard', () => {
       const states = await eventually(() => importStates(server), (s) => s.length === 1 && s[0] === 'completed');
       expect(states).toEqual(['completed']);
       expect((await client.get<Pin>(`/api/pins/${created.body.id}`)).body.image).toBeNull();
-    } finally {
-      await server.stop();
-    }
+    });
   });
 
   test('a pin whose image is on a private address (loopback, 10/8, localhost, another port) is saved, but that address is never shown nor fetched', async () => {
-    const server = await startServer();
-    try {
+    await withTestServer({}, async (server) => {
       const { client } = await signUpUser(server.url, 'guarded');
       const created: Pin[] = [];
       server.server.events.on('pin.created', ({ pin }) => void created.push(pin));
@@ -187,8 +180,6 @@ describe('with the default guard', () => {
       // No import was even queued, and nothing was fetched.
       expect(await importStates(server)).toEqual([]);
       expect(requests.length).toBe(seen);
-    } finally {
-      await server.stop();
-    }
+    });
   });
 });

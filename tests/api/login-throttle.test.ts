@@ -5,8 +5,7 @@ import { describe, expect, test } from 'vitest';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { SessionBody, User } from '../../contract/users.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
-import { startServer } from '../support/server.ts';
-import { useTestServer } from '../support/use-test-server.ts';
+import { useTestServer, withTestServer } from '../support/use-test-server.ts';
 
 const server = useTestServer({
     seed: { pins: 12 },
@@ -82,20 +81,16 @@ describe('the demo button', () => {
   });
 
   test('answers 404 with the error shape where the server does not offer it', async () => {
-    const off = await startServer({ seed: { pins: 12 }, env: { DEMO_LOGIN: 'false' } });
-    try {
+    await withTestServer({ seed: { pins: 12 }, env: { DEMO_LOGIN: 'false' } }, async (off) => {
       const res = await new ApiClient(off.url).post<ErrorBody>('/api/auth/demo');
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ message: 'Demo login is not available.', errors: ['Demo login is not available.'], fields: {} });
-    } finally {
-      await off.stop();
-    }
+    });
   });
 });
 
 test('X-Forwarded-For from an untrusted peer is ignored: rotating it does not dodge the per-address limit', async () => {
-  const direct = await startServer({ env: { LOGIN_FAILURES_PER_ADDRESS: '3' } });
-  try {
+  await withTestServer({ env: { LOGIN_FAILURES_PER_ADDRESS: '3' } }, async (direct) => {
     const { user, password } = await signUpUser(direct.url, 'untrusted');
     const statuses: number[] = [];
     for (let i = 1; i <= 4; i++) {
@@ -106,9 +101,7 @@ test('X-Forwarded-For from an untrusted peer is ignored: rotating it does not do
       statuses.push(res.status);
     }
     expect(statuses).toEqual([401, 401, 401, 429]);
-  } finally {
-    await direct.stop();
-  }
+  });
 });
 
 // Attempts sent at once must be counted before any password is checked: a limit read before the

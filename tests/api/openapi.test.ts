@@ -9,8 +9,7 @@ import type { User } from '../../contract/users.ts';
 import { type DemoImage, demoImages, demoImageUrl } from '../../db/demo-catalog.ts';
 import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
 import { jpeg } from '../support/image-fixtures.ts';
-import { startServer } from '../support/server.ts';
-import { useTestServer } from '../support/use-test-server.ts';
+import { useTestServer, withTestServer } from '../support/use-test-server.ts';
 
 // The OpenAPI document served at /api/openapi.json is checked against the running server: every
 // real response (successes and errors) must validate against the schema the document gives for its
@@ -512,8 +511,7 @@ describe('real error responses match the document', () => {
   });
 
   test('429 from the general per-address API limit (it guards every /api call) is documented for GET /api/pins/', async () => {
-    const limited = await startServer({ env: { API_RATE_LIMIT_PER_IP: '2' } });
-    try {
+    await withTestServer({ env: { API_RATE_LIMIT_PER_IP: '2' } }, async (limited) => {
       const client = new ApiClient(limited.url);
       const statuses: number[] = [];
       let response = await client.get('/api/pins/');
@@ -524,9 +522,7 @@ describe('real error responses match the document', () => {
       expect([...statuses, response.status]).toEqual([200, 200, 429, 429]);
       expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
       expectDocumented('GET', '/api/pins/', response);
-    } finally {
-      await limited.stop();
-    }
+    });
   });
 });
 

@@ -7,8 +7,7 @@ import type { Pin, PinList } from '../../contract/pins.ts';
 import { DEMO_IMAGES_DIR, type DemoImage, demoImageUrl } from '../../db/demo-catalog.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { DEMO_PINS, DRAWING_URL, PHOTO_URL, seededImages } from '../support/demo.ts';
-import { startServer } from '../support/server.ts';
-import { useTestServer } from '../support/use-test-server.ts';
+import { useTestServer, withTestServer } from '../support/use-test-server.ts';
 
 const newest = seededImages[0] as DemoImage;
 /** A real file the app serves, for the same-site address checks. */
@@ -194,15 +193,12 @@ describe('creating pins', () => {
     const ok = await postWithHost(client, 'evil.test', { title: 'Image', imageUrl: 'https://other.test/images/api.png' });
     expect(ok.status).toBe(201);
     // Where the public origins are configured, other sites' addresses are judged as other sites'.
-    const named = await startServer({ env: { PUBLIC_ORIGIN: 'https://pins.example' } });
-    try {
+    await withTestServer({ env: { PUBLIC_ORIGIN: 'https://pins.example' } }, async (named) => {
       const { client: there } = await signUpUser(named.url);
       expect((await postWithHost(there, 'pins.example', { title: 'Other API', imageUrl: 'https://other.test/api/auth/logout' })).status).toBe(201);
       const own = await postWithHost(there, 'evil.test', { title: 'Own API', imageUrl: 'https://pins.example/api/auth/logout' });
       expect(own.status).toBe(400);
-    } finally {
-      await named.stop();
-    }
+    });
   });
 
   test('signed out → 401', async () => {

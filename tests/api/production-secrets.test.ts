@@ -9,7 +9,7 @@ import { hashPassword } from '../../backend/auth/passwords.ts';
 import { seedDemoData } from '../../db/seed.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { startServer, testDatabaseKind } from '../support/server.ts';
-import { useTestServer } from '../support/use-test-server.ts';
+import { useTestServer, withTestServer } from '../support/use-test-server.ts';
 
 const DEFAULT = 'demo-password';
 const PRODUCTION = { NODE_ENV: 'production', SESSION_SECRET: 'a-production-secret-of-at-least-32-characters', DEMO_PASSWORD: 'the real demo secret' };
@@ -61,15 +61,12 @@ describe.runIf(testDatabaseKind() === 'postgres')('npm run db:seed under product
   });
 
   test('replaces the default demo password a database seeded outside production still has', async () => {
-    const seeded = await startServer({ seed: { pins: 2 } });
-    try {
+    await withTestServer({ seed: { pins: 2 } }, async (seeded) => {
       const { stdout } = await seed({ ...PRODUCTION, DATABASE_URL: seeded.databaseUrl!, JOB_WORKERS: 'false' });
       expect(stdout).toContain('The demo account had the default password: it now has DEMO_PASSWORD.');
       // Even a server outside production no longer takes the old one; the new one signs in.
       expect((await new ApiClient(seeded.url).post('/api/auth/login', { email: 'demo@pinboard.test', password: DEFAULT })).status).toBe(401);
       expect((await new ApiClient(seeded.url).post('/api/auth/login', { email: 'demo@pinboard.test', password: PRODUCTION.DEMO_PASSWORD })).status).toBe(200);
-    } finally {
-      await seeded.stop();
-    }
+    });
   });
 });
