@@ -11,9 +11,9 @@ import { newPin } from '../support/factories.ts';
 import { testDatabaseKind } from '../support/server.ts';
 import { useTestServer } from '../support/use-test-server.ts';
 
-// Shared boards (docs/board-sharing.md): the authorization matrix of every board route for the owner, a
-// collaborator, another signed-in user and an anonymous visitor, the member calls themselves,
-// the boards list with shared boards, and the username type-ahead.
+// Shared boards (docs/board-sharing.md): the authorization matrix of every board route for the
+// owner, a collaborator, another signed-in user and an anonymous visitor, the member calls
+// themselves, the boards list with shared boards, and the username type-ahead.
 
 const server = useTestServer();
 

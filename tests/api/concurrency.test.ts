@@ -10,8 +10,8 @@ import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
 import { newPin } from '../support/factories.ts';
 import { useTestServer } from '../support/use-test-server.ts';
 
-// Races that only the database constraints can settle (docs/data-model.md): many identical requests at once
-// must leave exactly one row behind and answer every loser cleanly, never with a 5xx.
+// Races that only the database constraints can settle (docs/data-model.md): many identical requests
+// at once must leave exactly one row behind and answer every loser cleanly, never with a 5xx.
 
 const server = useTestServer();
 

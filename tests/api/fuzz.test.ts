@@ -14,11 +14,13 @@ import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
 import { type FieldSpec, ROUTES, targetOf } from '../support/routes.ts';
 import { useTestServer } from '../support/use-test-server.ts';
 
-// Property-based robustness (docs/operations.md, quality bars): generated bodies, query strings, content types, CSRF headers
-// and path ids at every API path (as the server declares them, tests/support/routes.ts) with every
-// method, signed in (as the owner of every target) and anonymous. Properties: never a 5xx; every 4xx has the error shape and leaves every table exactly as it was;
-// the server keeps answering /healthz. About 285 runs in all, so each Vitest project stays well
-// under a minute; a failure prints fast-check's seed and shrunk counterexample for replay.
+// Property-based robustness (docs/operations.md, quality bars): generated bodies, query strings,
+// content types, CSRF headers and path ids at every API path (as the server declares them,
+// tests/support/routes.ts) with every method, signed in (as the owner of every target) and
+// anonymous. Properties: never a 5xx; every 4xx has the error shape and leaves every table exactly
+// as it was; the server keeps answering /healthz. About 285 runs in all, so each Vitest project
+// stays well under a minute; a failure prints fast-check's seed and shrunk counterexample for
+// replay.
 
 let owner: ApiClient;
 let ownerUser: User;

@@ -9,10 +9,11 @@ import { describeImage, jpeg } from '../support/image-fixtures.ts';
 import { type ServerView } from '../support/server.ts';
 import { useTestServer, withTestServer } from '../support/use-test-server.ts';
 
-// Import by URL (docs/images.md): a pin created with a remote image is saved at once, then a background
-// job fetches the image through the SSRF guard, stores it through the upload pipeline and points the
-// pin at it (`pin.updated` goes out). Refusals leave the pin as it was. The remote site is a local
-// server, allowed explicitly (IMPORT_ALLOW_CIDRS/PORTS) where a test needs a successful fetch.
+// Import by URL (docs/images.md): a pin created with a remote image is saved at once, then a
+// background job fetches the image through the SSRF guard, stores it through the upload pipeline
+// and points the pin at it (`pin.updated` goes out). Refusals leave the pin as it was. The remote
+// site is a local server, allowed explicitly (IMPORT_ALLOW_CIDRS/PORTS) where a test needs a
+// successful fetch.
 
 const EVENTUALLY_MS = 60_000;
 

@@ -8,8 +8,8 @@ import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
 import { animatedGif, avif, describeImage, jpeg, jpegRotated, pngBomb, pngWithAlpha, webp } from '../support/image-fixtures.ts';
 import { useTestServer, withTestServer } from '../support/use-test-server.ts';
 
-// POST /api/images/ and GET /media/… (docs/images.md) on the real server and database: every format is
-// stored with its size, placeholder and thumbnails; every refusal has its message and status and
+// POST /api/images/ and GET /media/… (docs/images.md) on the real server and database: every format
+// is stored with its size, placeholder and thumbnails; every refusal has its message and status and
 // leaves no row and no file; the same bytes are stored once.
 
 let client: ApiClient;

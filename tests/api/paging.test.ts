@@ -1,6 +1,6 @@
-// Every list pages (docs/paging.md): walks return each item exactly once and in order, also while other
-// clients write between pages; the home shuffle is a seeded permutation of the pins at page one;
-// cursors are tamper-proof and bound to their list; counts are columns that equal the rows.
+// Every list pages (docs/paging.md): walks return each item exactly once and in order, also while
+// other clients write between pages; the home shuffle is a seeded permutation of the pins at page
+// one; cursors are tamper-proof and bound to their list; counts are columns that equal the rows.
 import { sql } from 'kysely';
 import { describe, expect, test } from 'vitest';
 import type { Board, BoardList } from '../../contract/boards.ts';

@@ -1,7 +1,7 @@
-// Lists at scale in the system Chromium (docs/paging.md, docs/grid.md): a home grid of thousands of pins (seeded with
-// SQL) is a virtualized masonry that pages as the reader scrolls, keeps its order and place across
-// a visit to a pin and Back, and takes new pins in only when the reader asks. Timings are printed,
-// never asserted.
+// Lists at scale in the system Chromium (docs/paging.md, docs/grid.md): a home grid of thousands of
+// pins (seeded with SQL) is a virtualized masonry that pages as the reader scrolls, keeps its order
+// and place across a visit to a pin and Back, and takes new pins in only when the reader asks.
+// Timings are printed, never asserted.
 import type { Page } from 'playwright-core';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';

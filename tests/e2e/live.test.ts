@@ -1,9 +1,9 @@
-// Live updates in the system Chromium (docs/realtime.md): what one user does shows up, without a reload,
-// in another user's browser and in the same user's other tab. The real server on Postgres with the
-// Redis session store, two browser contexts (users A and B) and two tabs of user A. Everything is
-// asserted as a user sees it, with Playwright's waiting; the only extra look is at the socket's
-// frames, to start a scenario once the watching tab is connected and watching (as a person
-// would be, having had the page open for a moment).
+// Live updates in the system Chromium (docs/realtime.md): what one user does shows up, without a
+// reload, in another user's browser and in the same user's other tab. The real server on Postgres
+// with the Redis session store, two browser contexts (users A and B) and two tabs of user A.
+// Everything is asserted as a user sees it, with Playwright's waiting; the only extra look is at
+// the socket's frames, to start a scenario once the watching tab is connected and watching (as a
+// person would be, having had the page open for a moment).
 import type { Page, WebSocketRoute } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PINS, PHOTO_URL } from '../support/demo.ts';

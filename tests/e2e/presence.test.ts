@@ -1,6 +1,6 @@
-// Presence in the system Chromium (docs/presence.md): a pin's page shows how many people have it open,
-// live. Two windows (separate contexts: two anonymous visitors) on one pin, the real server with
-// Redis; asserted as a person sees it.
+// Presence in the system Chromium (docs/presence.md): a pin's page shows how many people have it
+// open, live. Two windows (separate contexts: two anonymous visitors) on one pin, the real server
+// with Redis; asserted as a person sees it.
 import { expect, it } from 'vitest';
 import { useBrowserServer } from '../support/use-browser-server.ts';
 import { expectGone, expectVisible, type Tab } from './browser.ts';

@@ -1,7 +1,7 @@
-// Curating together in the system Chromium (docs/board-sharing.md): the owner shares a board with another
-// user through the members dialog's type-ahead; the two of them, in two windows, see each other's
-// adds and removals live; removing the collaborator closes their open board page with a notice.
-// Screenshots go where the other e2e screenshots go (artifacts/screenshots).
+// Curating together in the system Chromium (docs/board-sharing.md): the owner shares a board with
+// another user through the members dialog's type-ahead; the two of them, in two windows, see each
+// other's adds and removals live; removing the collaborator closes their open board page with a
+// notice. Screenshots go where the other e2e screenshots go (artifacts/screenshots).
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../contract/messages.ts';

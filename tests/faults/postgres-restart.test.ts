@@ -7,10 +7,10 @@ import { useFaultCluster } from '../support/use-fault-cluster.ts';
 import { crashedInstances, LOAD_KINDS, mapLimit, mixedLoad, sameSessionOn, signUpMany, sleep, summary, timed } from './helpers.ts';
 
 // The private Postgres stops (`pg_ctl stop -m fast`: every connection is cut) for ~3 s and starts
-// again. docs/operations.md (Faults): answers stay bounded (503 with the error shape, no 2xx for a write that was
-// not stored), and the instances' pools recover by themselves. Writers keep writing throughout;
-// every write answered 2xx must be readable afterwards. The scenario runs once; each test checks
-// one promise.
+// again. docs/operations.md (Faults): answers stay bounded (503 with the error shape, no 2xx for a
+// write that was not stored), and the instances' pools recover by themselves. Writers keep writing
+// throughout; every write answered 2xx must be readable afterwards. The scenario runs once; each
+// test checks one promise.
 
 const faults = useFaultCluster();
 let scene: Awaited<ReturnType<typeof restartPostgresUnderLoad>>;

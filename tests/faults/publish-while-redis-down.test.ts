@@ -5,10 +5,10 @@ import { BOUNDS, formatMs, timeUntil } from '../support/eventually.ts';
 import { type PrivateRedis, startPrivateRedis } from '../support/faults.ts';
 import { useTestServer } from '../support/use-test-server.ts';
 
-// A committed write stands when its event cannot be published (docs/operations.md). The Socket.IO Redis
-// adapter fires `publish` without handling its promise; with Redis down that rejection used to be
-// unhandled — which crashes a Node process (and fails this Vitest run). Here the server runs in
-// this process against a private Redis, which is stopped before events are published.
+// A committed write stands when its event cannot be published (docs/operations.md). The Socket.IO
+// Redis adapter fires `publish` without handling its promise; with Redis down that rejection used
+// to be unhandled — which crashes a Node process (and fails this Vitest run). Here the server runs
+// in this process against a private Redis, which is stopped before events are published.
 let redis: PrivateRedis;
 
 beforeAll(async () => {

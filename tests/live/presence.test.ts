@@ -11,8 +11,8 @@ import { eventsNamed, type TestSocket, watch } from '../support/sockets.ts';
 import { useTestServer } from '../support/use-test-server.ts';
 import { useTwoInstances } from '../support/use-two-instances.ts';
 
-// Presence (docs/presence.md) on two instances sharing Postgres and Redis, plus a third instance in its
-// own process that is killed with SIGKILL. A short TTL and heartbeat (config) so that a crashed
+// Presence (docs/presence.md) on two instances sharing Postgres and Redis, plus a third instance in
+// its own process that is killed with SIGKILL. A short TTL and heartbeat (config) so that a crashed
 // instance's entries expire within seconds; the bound below derives from them.
 const TTL_SECONDS = 3;
 const HEARTBEAT_SECONDS = 1;

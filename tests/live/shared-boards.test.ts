@@ -5,9 +5,9 @@ import { signUpUser } from '../support/client.ts';
 import { nextEvent } from '../support/sockets.ts';
 import { useTwoInstances } from '../support/use-two-instances.ts';
 
-// Shared boards live (docs/board-sharing.md), on two instances sharing Postgres and Redis: every member's
-// sockets get every change of the board, whichever instance made it and whichever they are on;
-// a removed member stops getting them at once.
+// Shared boards live (docs/board-sharing.md), on two instances sharing Postgres and Redis: every
+// member's sockets get every change of the board, whichever instance made it and whichever they are
+// on; a removed member stops getting them at once.
 
 const app = useTwoInstances({ env: { AUTH_RATE_LIMIT_PER_IP: '100000' } });
 
