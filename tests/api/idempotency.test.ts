@@ -6,8 +6,7 @@ import type { Comment, CommentList } from '../../contract/comments.ts';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { Pin } from '../../contract/pins.ts';
 import type { DomainEvents } from '../../backend/events/domain-events.ts';
-import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
-import { type TestServer } from '../support/server.ts';
+import { ApiClient, type ApiResponse, signUpUser, sameSessionOn } from '../support/client.ts';
 import { useTestServer, withTestServer } from '../support/use-test-server.ts';
 import { useTwoInstances } from '../support/use-two-instances.ts';
 
@@ -351,15 +350,9 @@ describe('two instances on one database', () => {
   // process's database), so both Vitest projects use Postgres here.
   const app = useTwoInstances({ env: { AUTH_RATE_LIMIT_PER_IP: '100000' } });
 
-  function moveTo(client: ApiClient, target: TestServer): ApiClient {
-    const moved = new ApiClient(target.url);
-    for (const [name, value] of client.cookies) moved.cookies.set(name, value);
-    return moved;
-  }
-
   test('a retry sent to the other instance returns the first result', async () => {
     const { client } = await signUpUser(app.one.url, 'idemcross');
-    const onTwo = moveTo(client, app.two);
+    const onTwo = sameSessionOn(app.two.url, client);
     const key = randomUUID();
     const title = `Across ${randomUUID()}`;
     const published: number[] = [];
@@ -379,7 +372,7 @@ describe('two instances on one database', () => {
   test('simultaneous requests with one key on both instances → one comment, same id everywhere', async () => {
     const { client } = await signUpUser(app.one.url, 'idemcrossrace');
     const pin = (await post<Pin>(client, '/api/pins/', pinBody('Cross race'))).body;
-    const onTwo = moveTo(client, app.two);
+    const onTwo = sameSessionOn(app.two.url, client);
     const key = randomUUID();
     const path = `/api/comments/pins/${pin.id}/comments`;
     const responses = await Promise.all(

@@ -2,9 +2,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Board } from '../../contract/boards.ts';
 import type { SessionBody } from '../../contract/users.ts';
-import { ApiClient, signUpUser } from '../support/client.ts';
+import { ApiClient, signUpUser, sameSessionOn } from '../support/client.ts';
 import { REDIS_URL } from '../support/database.ts';
-import type { TestServer } from '../support/server.ts';
 import { useTwoInstances } from '../support/use-two-instances.ts';
 
 // Two app instances on one database and one Redis, as behind a load balancer. Runs against the
@@ -21,13 +20,6 @@ afterAll(() => redis?.disconnect());
 // counters across test runs on this machine.
 const app = useTwoInstances({ env: { AUTH_RATE_LIMIT_PER_IP: '100000' } });
 
-/** A client whose cookies came from one instance, now talking to another. */
-function moveTo(client: ApiClient, server: TestServer): ApiClient {
-  const moved = new ApiClient(server.url);
-  for (const [name, value] of client.cookies) moved.cookies.set(name, value);
-  return moved;
-}
-
 describe('sessions in Redis', () => {
   test('the session lives in Redis under the pinboard prefix', async () => {
     const { client } = await signUpUser(app.one.url);
@@ -39,7 +31,7 @@ describe('sessions in Redis', () => {
 
   test('a session (and its CSRF token) made on instance 1 is accepted by instance 2', async () => {
     const { client, user } = await signUpUser(app.one.url);
-    const onSecond = moveTo(client, app.two);
+    const onSecond = sameSessionOn(app.two.url, client);
     expect((await onSecond.get<SessionBody>('/api/auth/')).body.user?.id).toBe(user.id);
     const board = await onSecond.post<Board>('/api/boards/', { name: 'Made via instance 2' });
     expect(board.status).toBe(201);
@@ -52,7 +44,7 @@ describe('sessions in Redis', () => {
       const { client } = await signUpUser(app.one.url);
       expect((await client.get<SessionBody>('/api/auth/')).body.user).not.toBeNull(); // instance 1 now remembers it
       const started = performance.now();
-      expect((await moveTo(client, app.two).get('/api/auth/logout')).status).toBe(200);
+      expect((await sameSessionOn(app.two.url, client).get('/api/auth/logout')).status).toBe(200);
       const took = performance.now() - started;
       // Instance 2 answers only after instance 1 confirmed, through the adapter, that it forgot it.
       expect((await client.get<SessionBody>('/api/auth/')).body.user).toBeNull();
@@ -80,7 +72,7 @@ describe('sessions in Redis', () => {
     try {
       const { client } = await signUpUser(app.one.url);
       ending = decodeURIComponent(client.cookies.get('pinboard.sid') ?? '').replace(/^s:/, '').split('.')[0] ?? '';
-      const logout = await moveTo(client, app.two).get('/api/auth/logout');
+      const logout = await sameSessionOn(app.two.url, client).get('/api/auth/logout');
       order.push('logout answered');
       expect(logout.status).toBe(200);
       expect(order).toEqual(['slow instance forgot it', 'logout answered']);

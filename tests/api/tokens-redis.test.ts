@@ -2,9 +2,9 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { TokenCreated } from '../../contract/tokens.ts';
 import type { SessionBody } from '../../contract/users.ts';
-import { ApiClient, signUpUser } from '../support/client.ts';
+import { signUpUser, sameSessionOn } from '../support/client.ts';
 import { REDIS_URL } from '../support/database.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { startServer } from '../support/server.ts';
 import { useTwoInstances } from '../support/use-two-instances.ts';
 import { TokenClient } from '../support/token-client.ts';
 
@@ -36,7 +36,7 @@ describe('tokens across instances', () => {
       const onFirst = new TokenClient(app.one.url, body.secret);
       expect((await onFirst.get('/api/pins/')).status).toBe(200); // instance 1 now remembers it
       expect((await onFirst.get('/api/pins/')).status).toBe(200);
-      const sessionOnSecond = moveTo(client, app.two);
+      const sessionOnSecond = sameSessionOn(app.two.url, client);
       const started = performance.now();
       expect((await sessionOnSecond.delete(`/api/tokens/${body.token.id}`)).status).toBe(200);
       const took = performance.now() - started;
@@ -69,9 +69,3 @@ describe('tokens across instances', () => {
   });
 });
 
-/** The same session on another instance (sessions live in Redis: the cookies move). */
-function moveTo(client: ApiClient, server: TestServer): ApiClient {
-  const moved = new ApiClient(server.url);
-  for (const [name, value] of client.cookies) moved.cookies.set(name, value);
-  return moved;
-}

@@ -2,7 +2,7 @@ import { expect, test } from 'vitest';
 import type { Board } from '../../contract/boards.ts';
 import type { Comment } from '../../contract/comments.ts';
 import type { Pin } from '../../contract/pins.ts';
-import { ApiClient, signUpUser } from '../support/client.ts';
+import { sameSessionOn, signUpUser } from '../support/client.ts';
 import { nextEvent, watch } from '../support/sockets.ts';
 import { useTwoInstances } from '../support/use-two-instances.ts';
 
@@ -39,7 +39,6 @@ test('logout through instance 1 disconnects the session\'s socket on instance 2'
   await gone;
   expect(onTwo.connected).toBe(false);
   // A client on instance 2 with the old cookie is anonymous now.
-  const stale = new ApiClient(app.two.url);
-  for (const [k, v] of client.cookies) stale.cookies.set(k, v);
+  const stale = sameSessionOn(app.two.url, client);
   expect((await stale.get<{ user: unknown }>('/api/auth/')).body.user).toBeNull();
 });
