@@ -1,23 +1,14 @@
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { TokenCreated } from '../../contract/tokens.ts';
 import type { SessionBody } from '../../contract/users.ts';
 import { signUpUser, sameSessionOn } from '../support/client.ts';
-import { REDIS_URL } from '../support/database.ts';
 import { startServer } from '../support/server.ts';
 import { useTwoInstances } from '../support/use-two-instances.ts';
 import { TokenClient } from '../support/token-client.ts';
 
 // Two app instances on one database and one Redis, as behind a load balancer: a token revoked on
 // one is refused by the other as soon as the revoke has answered, although the other had it cached.
-// Runs against the machine's Redis; never skipped.
-let redis: Redis;
-
-beforeAll(async () => {
-  redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
-});
-afterAll(() => redis?.disconnect());
+// Runs against the machine's Redis (the instances fail to start without it); never skipped.
 const app = useTwoInstances({ env: { AUTH_RATE_LIMIT_PER_IP: '100000' } });
 
 describe('tokens across instances', () => {
