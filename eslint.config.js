@@ -1,6 +1,25 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// The house rules a reviewer would otherwise have to remember (docs/architecture.md, "Layers").
+
+/** The backend's features: infrastructure below them must not know any of them. */
+const FEATURES = ['pins', 'boards', 'favorites', 'comments', 'users', 'auth', 'images', 'imports', 'export', 'search', 'tokens', 'changes', 'realtime'];
+/** The assembly (its files, and server/'s parts): it imports every feature, so reaching it reaches all of them. */
+const ASSEMBLY = ['app', 'server', 'main', 'routes', 'route-deps', 'job-handlers', 'openapi'];
+
+/** `no-restricted-imports` options: relative imports matching `regex` are refused with `message`. */
+const refuse = (regex, message) => ({ patterns: [{ regex, message }] });
+
+const frontendStore = refuse(
+  '^\\.\\./(live|pages|components|hooks|shell|search|imports|bulk|extension)/',
+  'The store and the API calls sit under the screens and the socket client (live/ registers itself with the store): state/ and api/ import each other and contract/, never live/ or a screen (docs/architecture.md).',
+);
+
+/** What is shipped or run as the app and its tools; tests and benchmarks may be longer. */
+const PRODUCTION = ['backend/**/*.{ts,tsx}', 'frontend/**/*.{ts,tsx}', 'contract/**/*.ts', 'db/**/*.ts', 'scripts/**/*.ts', 'extension/**/*.{ts,tsx}'];
+const NOT_PRODUCTION = ['**/*.test.{ts,tsx}', 'frontend/test-support/**'];
+
 export default tseslint.config(
   { ignores: ['dist/', 'extension/dist/', 'extension/.wxt/', 'node_modules/', 'data/', 'artifacts/', 'coverage/'] },
   js.configs.recommended,
@@ -16,5 +35,60 @@ export default tseslint.config(
     // changes of db/schema.ts.
     files: ['db/migrations/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // Sizes: a file past 300 lines (code, not blanks or comments) is two modules; a long function
+    // is a hint, not yet a rule.
+    files: PRODUCTION,
+    ignores: NOT_PRODUCTION,
+    rules: {
+      'max-lines': ['error', { max: 300, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['warn', { max: 80, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
+    // Features (and every other folder of backend/ but the assembly's server/ and the cli/ entry
+    // point) are assembled, they do not assemble: none imports the assembly.
+    files: ['backend/*/**'],
+    ignores: ['backend/server/**', 'backend/cli/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        refuse(`^\\.\\./server/|^\\.\\./(${ASSEMBLY.join('|')})\\.ts$`, 'Only the assembly imports the assembly (docs/architecture.md).'),
+      ],
+    },
+  },
+  {
+    // After the block above, whose options it replaces for these folders (it refuses the assembly too).
+    files: ['backend/{http,jobs,events,paging,idempotency}/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        refuse(
+          `^\\.\\./(${FEATURES.join('|')}|server)/|^\\.\\./(${ASSEMBLY.join('|')})\\.ts$`,
+          'Infrastructure knows no feature: a type it needs from one is declared by the assembly (e.g. backend/route-deps.ts) or passed in (docs/architecture.md).',
+        ),
+      ],
+    },
+  },
+  {
+    files: ['db/**'],
+    rules: {
+      'no-restricted-imports': ['error', refuse('^(\\.\\./)+backend/', 'db/ is below the server: it imports nothing of backend/ (docs/architecture.md).')],
+    },
+  },
+  {
+    files: ['contract/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        refuse('^(\\.\\./)+(backend|frontend|db)/', 'contract/ is shared by server, client and tests: it imports nothing of theirs (docs/architecture.md).'),
+      ],
+    },
+  },
+  {
+    files: ['frontend/{state,api}/**'],
+    ignores: NOT_PRODUCTION,
+    rules: { 'no-restricted-imports': ['error', frontendStore] },
   },
 );

@@ -13,6 +13,7 @@ import { createLoginThrottle } from './auth/login-throttle.ts';
 import type { Config } from './config.ts';
 import type { ServiceContext } from './context.ts';
 import type { EventBus } from './events/event-bus.ts';
+import type { AppJobs } from './job-catalog.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import { createCsrf } from './http/csrf.ts';
 import { apiNotFound, errorHandler } from './http/error-handler.ts';
@@ -40,7 +41,7 @@ interface AppDeps {
   database: Database;
   events: EventBus;
   /** Background jobs: services send them through `ctx.jobs`. */
-  jobs: JobQueue;
+  jobs: JobQueue<AppJobs>;
   logger: Logger;
   sessionStore: Store;
   /** Public reads kept briefly in process (invalidated by events; see backend/http/read-cache.ts). */

@@ -33,7 +33,7 @@ const EnvSchema = z.object({
   SOCKET_MESSAGES_PER_WINDOW: positiveInt(30),
   SOCKET_MESSAGE_WINDOW_SECONDS: positiveInt(10),
   SOCKET_REFUSED_MESSAGES_BEFORE_DISCONNECT: positiveInt(10),
-  // Presence (DESIGN §12): entries expire PRESENCE_TTL_SECONDS after their last refresh; each
+  // Presence (docs/presence.md): entries expire PRESENCE_TTL_SECONDS after their last refresh; each
   // instance refreshes its sockets' entries every PRESENCE_HEARTBEAT_SECONDS. A crashed instance's
   // viewers are gone from the counts within TTL + heartbeat (60 s by default).
   PRESENCE_TTL_SECONDS: z.coerce.number().min(1).max(3600).default(45),
@@ -82,10 +82,10 @@ const EnvSchema = z.object({
   JOB_CONCURRENCY: positiveInt(2),
   JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(24 * 3600).default(60),
   JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(1),
-  // The change log (DESIGN §12): how long a client may be away and still catch up with one
+  // The change log (docs/change-log.md): how long a client may be away and still catch up with one
   // GET /api/changes (older rows are pruned; a client from before them refetches its screens),
   // how often each instance sends the pruning job, and how often it tells its sockets the log's
-  // head while the log moves (a client behind it pulls what it missed: see backend/changes/head.ts).
+  // head while the log moves (a client behind it pulls what it missed: see backend/realtime/head.ts).
   CHANGES_RETENTION_HOURS: positiveInt(24),
   CHANGES_PRUNE_INTERVAL_SECONDS: positiveInt(600),
   CHANGES_HEAD_INTERVAL_SECONDS: z.coerce.number().min(0.1).max(3600).default(30),
@@ -93,87 +93,23 @@ const EnvSchema = z.object({
   ...IMAGE_ENV,
 });
 
-export interface Config extends ImageConfig {
-  env: 'development' | 'production' | 'test';
-  port: number;
-  host: string;
-  database: { kind: 'postgres'; url: string } | { kind: 'pglite'; dir: string; settings?: Record<string, string> };
-  redisUrl: string | undefined;
-  /**
-   * The Redis pub/sub channel the instances of one deployment share for live events: deployments
-   * (or test servers) sharing one Redis must not hear each other's events.
-   */
-  socketChannel: string;
-  sessionSecret: string;
-  sessionMaxAgeMs: number;
-  /** How often open sockets re-check that their session still exists (expiry, removal). */
-  socketSessionCheckMs: number;
-  /** Per instance: sockets per client address and per signed-in session, and each socket's message budget. */
-  sockets: { perAddress: number; perSession: number; messagesPerWindow: number; windowMs: number; refusedBeforeDisconnect: number };
-  /** Presence entries' lifetime without a refresh, and how often each instance refreshes its own. */
-  presence: { ttlMs: number; heartbeatMs: number };
-  sessionMemoryMax: number;
-  /** Signed-in sessions one user may hold in the embedded store; a new one ends their oldest. */
-  sessionsPerUser: number;
-  /** Embedded store only: sessions one client address may hold. */
-  sessionsPerAddress: number;
-  /** argon2 runs on libuv's 4 threads, which also serve files: at most this many at once. */
-  passwordHashing: { concurrency: number; queue: number; refused: string[] };
-  demo: { email: string; username: string; password: string };
-  /** POST /api/auth/demo signs in as the demo account without a password. */
-  demoLogin: boolean;
-  autoMigrate: boolean;
-  autoSeed: boolean;
-  trustProxy: boolean | number | string;
-  publicOrigins: string[];
-  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
-  rateLimits: {
-    /** The window of the auth limits and of the sign-in throttle. */
-    windowMs: number;
-    authPerIp: number;
-    loginFailuresPerAddress: number;
-    loginFailuresPerAccount: number;
-    loginDelayMaxMs: number;
-    /** How far ahead a slowed account's next sign-in slot may be; an attempt beyond it gets 429. */
-    loginQueueMaxMs: number;
-    /** The general API limit: any call per client address per `apiWindowMs`. */
-    apiPerIp: number;
-    apiWindowMs: number;
-    /** Any call with one personal access token per `apiWindowMs`. */
-    apiPerToken: number;
-    /**
-     * Whose counters these are in a shared Redis: the deployment's SOCKET_CHANNEL. Deployments (and
-     * test servers, and benchmarks) on one Redis count one client address apart.
-     */
-    deployment: string;
-  };
-  staticDir: string;
-  /** Where the entries of an imported ZIP wait for their items. */
-  importDir: string;
-  /** Personal access tokens: how often "last used" times are written. */
-  tokens: { lastUsedFlushMs: number };
-  jobs: {
-    /** Run job handlers on this instance (JOB_WORKERS); every instance can send jobs. */
-    workers: boolean;
-    /** Handlers of one job type running at once on this instance. */
-    concurrency: number;
-    /** How long one attempt may run, unless its job type says otherwise. */
-    leaseSeconds: number;
-    /** How often an idle worker looks for a job (a send on this instance wakes it at once). */
-    pollSeconds: number;
-  };
-  /** The change log: retention, and the per-instance pruning and head intervals. */
-  changes: { retentionHours: number; pruneIntervalMs: number; headIntervalMs: number };
-}
+type Env = z.infer<typeof EnvSchema>;
+
+/**
+ * The validated configuration: what `toConfig` maps the environment to (its fields say what each
+ * is for), so the shape is written once.
+ */
+export type Config = ReturnType<typeof toConfig>;
 
 export class ConfigError extends Error {}
 
-/** Express's `trust proxy` takes a boolean, a hop count or a list of addresses. */
+/** PGLITE_SETTINGS' `name=value,…` as an object. */
 function parseSettings(value: string): Record<string, string> {
   return Object.fromEntries(value ? value.split(',').map((pair) => pair.split('=') as [string, string]) : []);
 }
 
-function parseTrustProxy(value: string, env: Config['env']): boolean | number | string {
+/** Express's `trust proxy` takes a boolean, a hop count or a list of addresses. */
+function parseTrustProxy(value: string, env: Env['NODE_ENV']): boolean | number | string {
   if (value === 'true') {
     // Trusting every peer lets any client write its own X-Forwarded-For and dodge every
     // per-address limit; in production the proxies must be named (hop count or addresses).
@@ -224,7 +160,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.PRESENCE_HEARTBEAT_SECONDS * 2 > e.PRESENCE_TTL_SECONDS) {
     throw new ConfigError('PRESENCE_HEARTBEAT_SECONDS must be at most half of PRESENCE_TTL_SECONDS');
   }
-  const embedded = e.DATABASE_URL === undefined;
   let images: ImageConfig;
   try {
     images = imageConfig(e);
@@ -232,18 +167,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (error instanceof ImageConfigError) throw new ConfigError(error.message);
     throw error;
   }
+  return toConfig(e, images);
+}
+
+/** The environment, validated, as the app reads it. */
+function toConfig(e: Env, images: ImageConfig) {
+  const embedded = e.DATABASE_URL === undefined;
   return {
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
     database: e.DATABASE_URL
-      ? { kind: 'postgres', url: e.DATABASE_URL }
-      : { kind: 'pglite', dir: e.PGLITE_DIR, settings: parseSettings(e.PGLITE_SETTINGS) },
+      ? { kind: 'postgres' as const, url: e.DATABASE_URL }
+      : { kind: 'pglite' as const, dir: e.PGLITE_DIR, settings: parseSettings(e.PGLITE_SETTINGS) },
     redisUrl: e.REDIS_URL,
+    /**
+     * The Redis pub/sub channel the instances of one deployment share for live events: deployments
+     * (or test servers) sharing one Redis must not hear each other's events.
+     */
     socketChannel: e.SOCKET_CHANNEL,
     sessionSecret: e.SESSION_SECRET,
     sessionMaxAgeMs: e.SESSION_MAX_AGE_HOURS * 3600_000,
+    /** How often open sockets re-check that their session still exists (expiry, removal). */
     socketSessionCheckMs: e.SOCKET_SESSION_CHECK_SECONDS * 1000,
+    /** Per instance: sockets per client address and per signed-in session, and each socket's message budget. */
     sockets: {
       perAddress: e.SOCKETS_PER_ADDRESS,
       perSession: e.SOCKETS_PER_SESSION,
@@ -251,10 +198,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       windowMs: e.SOCKET_MESSAGE_WINDOW_SECONDS * 1000,
       refusedBeforeDisconnect: e.SOCKET_REFUSED_MESSAGES_BEFORE_DISCONNECT,
     },
+    /** Presence entries' lifetime without a refresh, and how often each instance refreshes its own. */
     presence: { ttlMs: Math.round(e.PRESENCE_TTL_SECONDS * 1000), heartbeatMs: Math.round(e.PRESENCE_HEARTBEAT_SECONDS * 1000) },
     sessionMemoryMax: e.SESSION_MEMORY_MAX,
+    /** Signed-in sessions one user may hold in the embedded store; a new one ends their oldest. */
     sessionsPerUser: e.SESSIONS_PER_USER,
+    /** Embedded store only: sessions one client address may hold. */
     sessionsPerAddress: e.SESSIONS_PER_ADDRESS,
+    /** argon2 runs on libuv's 4 threads, which also serve files: at most this many at once. */
     passwordHashing: {
       concurrency: e.PASSWORD_HASH_CONCURRENCY,
       queue: e.PASSWORD_HASH_QUEUE,
@@ -262,7 +213,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       refused: e.NODE_ENV === 'production' ? [DEV_DEMO_PASSWORD] : [],
     },
     demo: { email: e.DEMO_EMAIL.toLowerCase(), username: e.DEMO_USERNAME, password: e.DEMO_PASSWORD },
-    // On where the demo data is (the embedded mode seeds it); a deployment opts in.
+    /**
+     * POST /api/auth/demo signs in as the demo account without a password. On where the demo data
+     * is (the embedded mode seeds it); a deployment opts in.
+     */
     demoLogin: e.DEMO_LOGIN ? e.DEMO_LOGIN === 'true' : embedded,
     // The embedded mode sets itself up; with services, `npm run db:migrate` / `db:seed` do it.
     autoMigrate: e.AUTO_MIGRATE ? e.AUTO_MIGRATE === 'true' : embedded,
@@ -271,26 +225,41 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicOrigins: parseOrigins(e.PUBLIC_ORIGIN),
     logLevel: e.LOG_LEVEL,
     rateLimits: {
+      /** The window of the auth limits and of the sign-in throttle. */
       windowMs: e.RATE_LIMIT_WINDOW_SECONDS * 1000,
       authPerIp: e.AUTH_RATE_LIMIT_PER_IP,
       loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,
       loginFailuresPerAccount: e.LOGIN_FAILURES_PER_ACCOUNT,
       loginDelayMaxMs: e.LOGIN_DELAY_MAX_SECONDS * 1000,
+      /** How far ahead a slowed account's next sign-in slot may be; an attempt beyond it gets 429. */
       loginQueueMaxMs: e.LOGIN_QUEUE_MAX_SECONDS * 1000,
+      /** The general API limit: any call per client address per `apiWindowMs`. */
       apiPerIp: e.API_RATE_LIMIT_PER_IP,
       apiWindowMs: e.API_RATE_LIMIT_WINDOW_SECONDS * 1000,
+      /** Any call with one personal access token per `apiWindowMs`. */
       apiPerToken: e.API_RATE_LIMIT_PER_TOKEN,
+      /**
+       * Whose counters these are in a shared Redis: the deployment's SOCKET_CHANNEL. Deployments (and
+       * test servers, and benchmarks) on one Redis count one client address apart.
+       */
       deployment: e.SOCKET_CHANNEL,
     },
     staticDir: e.STATIC_DIR,
+    /** Where the entries of an imported ZIP wait for their items. */
     importDir: e.IMPORT_DIR,
+    /** Personal access tokens: how often "last used" times are written. */
     tokens: { lastUsedFlushMs: Math.round(e.TOKEN_LAST_USED_FLUSH_SECONDS * 1000) },
     jobs: {
+      /** Run job handlers on this instance (JOB_WORKERS); every instance can send jobs. */
       workers: e.JOB_WORKERS === 'true',
+      /** Handlers of one job type running at once on this instance. */
       concurrency: e.JOB_CONCURRENCY,
+      /** How long one attempt may run, unless its job type says otherwise. */
       leaseSeconds: e.JOB_LEASE_SECONDS,
+      /** How often an idle worker looks for a job (a send on this instance wakes it at once). */
       pollSeconds: e.JOB_POLL_SECONDS,
     },
+    /** The change log: retention, and the per-instance pruning and head intervals. */
     changes: {
       retentionHours: e.CHANGES_RETENTION_HOURS,
       pruneIntervalMs: e.CHANGES_PRUNE_INTERVAL_SECONDS * 1000,

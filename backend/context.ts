@@ -1,15 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { EventPublisher } from './events/event-bus.ts';
-import type { AppJobs } from './jobs/catalog.ts';
+import type { AppJobs } from './job-catalog.ts';
 import type { JobSender } from './jobs/define.ts';
 
 /**
- * What every service needs: the database, where to announce committed changes, and where to queue
- * background work. Usually the pool and the EventBus; inside a transaction (see
- * backend/idempotency/) the transaction and a buffer that is flushed only after the commit. Jobs
- * need no buffer: `jobs.send(ctx.db, …)` writes the job on whatever `ctx.db` is, so a job sent in a
- * transaction commits or rolls back with it.
+ * What every service needs: the database, the bus, and where to queue background work. `db` is
+ * usually the pool; inside a caller's transaction (an idempotent create, an import's item) it is
+ * that transaction, which the services' writes join: write() (backend/changes/write.ts) publishes
+ * their changes on the bus once it has committed. `jobs.send(ctx.db, …)` writes the job on whatever
+ * `ctx.db` is, so a job sent in a transaction commits or rolls back with it.
  */
 export interface ServiceContext {
   db: Kysely<DB>;

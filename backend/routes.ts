@@ -10,7 +10,7 @@ import { importRoutes } from './imports/imports.routes.ts';
 import { pinLookupRoutes } from './pins/pin-lookup.routes.ts';
 import { pinRoutes } from './pins/pins.routes.ts';
 import { tokenRoutes } from './tokens/tokens.routes.ts';
-import { blockRoutes } from './users/blocks.routes.ts';
+import { blockRoutes } from './boards/blocks.routes.ts';
 import { searchRoutes } from './search/search.routes.ts';
 import { userSearchRoutes } from './users/user-search.routes.ts';
 import { userRoutes } from './users/users.routes.ts';

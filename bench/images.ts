@@ -17,7 +17,7 @@ import { type ApiClient, signUpUser } from '../scripts/lib/client.ts';
 import { createTestDatabase } from '../scripts/lib/database.ts';
 import { startAppProcess } from '../scripts/lib/processes.ts';
 
-// `npm run bench:images [-- --uploads 20 --imports 60]`: the image pipeline (DESIGN §10) on this
+// `npm run bench:images [-- --uploads 20 --imports 60]`: the image pipeline (docs/images.md) on this
 // machine, through the real app in its own process on Postgres:
 //   1. upload → thumbnails ready: POST /api/images/ of 12-megapixel JPEGs one at a time (p50/p95);
 //   2. images per second per core: the same uploads two at a time;

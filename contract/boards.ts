@@ -11,7 +11,7 @@ export const BoardPin = z
   .meta({ id: 'BoardPin' });
 export type BoardPin = z.infer<typeof BoardPin>;
 
-/** The reader's place on a board (DESIGN §12): its owner (`user_id`) or a collaborator. */
+/** The reader's place on a board (docs/board-sharing.md): its owner (`user_id`) or a collaborator. */
 export const BoardRole = z.enum(['owner', 'collaborator']).meta({ id: 'BoardRole' });
 export type BoardRole = z.infer<typeof BoardRole>;
 

@@ -3,7 +3,7 @@ import type { ChangeData, ChangeEventName } from './events.ts';
 import { MSG } from './messages.ts';
 import { queryInt } from './paging.ts';
 
-// GET /api/changes?since=N (DESIGN §12): the change log, for a client that missed socket events
+// GET /api/changes?since=N (docs/change-log.md): the change log, for a client that missed socket events
 // (a reconnect, a head it has no event for). Signed in or anonymous: a reader sees the public
 // changes, and the ones whose audience names them (their own favorites, their boards' changes).
 
@@ -22,7 +22,7 @@ export const Change = z
 /**
  * The changes with `seq > since` this reader may see, oldest first, at most CHANGES_PAGE_MAX.
  *
- * `lastSeq` is the log's newest seq, read in the same snapshot as the changes (DESIGN §12), and
+ * `lastSeq` is the log's newest seq, read in the same snapshot as the changes (docs/change-log.md), and
  * the rule a client follows is `afterPage` below:
  *   - an answer with fewer than CHANGES_PAGE_MAX changes is complete up to `lastSeq` (every change
  *     up to it that this reader may see is in the answer, and an empty answer still moves the

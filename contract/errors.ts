@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// The one error shape of every non-2xx answer (DESIGN §4).
+// The one error shape of every non-2xx answer (docs/api.md).
 export const ErrorBody = z
   .object({
     message: z.string(),

@@ -8,10 +8,10 @@ import { LIMITS } from './limits.ts';
 import type { Pin } from './pins.ts';
 import type { PresenceTarget, PresentUser } from './presence.ts';
 
-// The real-time contract (DESIGN §5): one typed event map for server and client. Payloads carry the
+// The real-time contract (docs/realtime.md): one typed event map for server and client. Payloads carry the
 // same shapes as the REST answers.
 
-// Every event that is a change carries `seq`, its number in the change log (DESIGN §12): the
+// Every event that is a change carries `seq`, its number in the change log (docs/change-log.md): the
 // client applies each seq at most once and, after a reconnect, asks GET /api/changes?since=N for
 // what it missed (contract/changes.ts). `session:ended` and `changes:head` are not changes.
 
@@ -30,7 +30,7 @@ export interface ServerToClientEvents {
   'favorite:added': (payload: { favorite: Favorite; seq: number }) => void;
   'favorite:removed': (payload: { favoriteId: number; pinId: number; seq: number }) => void;
   // Board events go to every member's `user:<id>` room (owner and collaborators, as of the change);
-  // a board's `role` is the recipient's own. `seq` is the change-log number (DESIGN §12).
+  // a board's `role` is the recipient's own. `seq` is the change-log number (docs/change-log.md).
   'board:created': (payload: { board: Board; seq: number }) => void;
   'board:updated': (payload: { board: Board; seq: number }) => void;
   'board:deleted': (payload: { boardId: number; seq: number }) => void;
@@ -78,4 +78,4 @@ export type ServerEventPayload<E extends ServerEventName> = Parameters<ServerToC
 /** The events the change log numbers: every server event but the ones that are not changes. */
 export type ChangeEventName = Exclude<ServerEventName, 'session:ended' | 'changes:head' | 'presence' | 'board:presence' | 'import:progress'>;
 /** A change's payload as the log keeps it (and GET /api/changes answers it): without its `seq`. */
-export type ChangeData<E extends ChangeEventName> = Omit<ServerEventPayload<E>, 'seq'>;
+export type ChangeData<E extends ChangeEventName> = E extends ChangeEventName ? Omit<ServerEventPayload<E>, 'seq'> : never;

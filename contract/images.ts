@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// DESIGN §10: images are stored by the product and served sized. Plain constants first, so the
+// docs/images.md: images are stored by the product and served sized. Plain constants first, so the
 // client can import them without the schemas.
 
 /** The widths of the WebP thumbnails made for every stored image. */

@@ -42,7 +42,7 @@ export const LIMITS = {
   idempotencyKeyHours: 24,
 } as const;
 
-// What an upload may be (DESIGN §10); the server refuses anything else, the client can check first.
+// What an upload may be (docs/images.md); the server refuses anything else, the client can check first.
 export const IMAGE_LIMITS = {
   /** Largest file accepted, in bytes (20 MiB). */
   maxBytes: 20 * 1024 * 1024,

@@ -51,7 +51,7 @@ export const MSG = {
   passwordPublic: 'That password is publicly known. Choose another.',
   sessionsPerAddress: 'Too many sessions are signed in from your network. Sign out elsewhere and try again.',
   demoUnavailable: 'Demo login is not available.',
-  // Images (DESIGN §10): uploads, imports by URL and the seed refuse with these.
+  // Images (docs/images.md): uploads, imports by URL and the seed refuse with these.
   imageNotAnImage: 'That file is not an image.',
   imageEmpty: 'The file is empty.',
   imageDamaged: 'That image is damaged or incomplete.',
@@ -67,7 +67,7 @@ export const MSG = {
   imageMissing: 'Choose an image to upload.',
   uploadOneFile: 'Send one image, in the form field "file".',
   uploadFormInvalid: 'The upload must be a multipart/form-data form with the image in the field "file".',
-  // Shared boards (DESIGN §12).
+  // Shared boards (docs/board-sharing.md).
   boardOwnerOnly: "Only the board's owner can do that.",
   boardMemberAlready: 'That user is already a member of this board.',
   boardMembersFull: `A board can have at most ${LIMITS.boardCollaborators} collaborators.`,

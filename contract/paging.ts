@@ -3,7 +3,7 @@ import { LIMITS } from './limits.ts';
 import { MSG } from './messages.ts';
 import { TAG_MSG, tagParam } from './tags.ts';
 
-// Every list call pages (DESIGN §9): `limit` (1–100, default 50) and `cursor`, the opaque string
+// Every list call pages (docs/paging.md): `limit` (1–100, default 50) and `cursor`, the opaque string
 // the previous page answered as `nextCursor` (null on the last page). Cursors are signed by the
 // server; a malformed, tampered or foreign one answers 400.
 

@@ -11,7 +11,7 @@ export const Pin = z
     id: z.number().int(),
     title: z.string(),
     image_url: z.string(),
-    /** The stored image (DESIGN §10); null while a remote image is not imported (or could not be). */
+    /** The stored image (docs/images.md); null while a remote image is not imported (or could not be). */
     image: PinImage.nullable(),
     description: z.string(),
     /** The description's #tags, lower-cased, without `#`, in order (contract/tags.ts). */
@@ -27,7 +27,7 @@ export const Pin = z
   .meta({ id: 'Pin' });
 export type Pin = z.infer<typeof Pin>;
 
-/** One page of pins (DESIGN §9); walk `nextCursor` until it is null. */
+/** One page of pins (docs/paging.md); walk `nextCursor` until it is null. */
 export const PinList = z.object({ pins: z.array(Pin), nextCursor: NextCursor }).meta({ id: 'PinList' });
 export type PinList = z.infer<typeof PinList>;
 

@@ -1,7 +1,7 @@
 // No zod here: the web client imports these texts, and zod would weigh on its first script
 // (the socket payload's schema is presence-schema.ts).
 
-// Presence (DESIGN §12): who is looking at a pin or a board right now.
+// Presence (docs/presence.md): who is looking at a pin or a board right now.
 //
 // client → `presence:join` / `presence:leave` with `{pinId}` or `{boardId}`, acked like `pins:watch`.
 // server → `presence {pinId, viewers}` to everyone joined to or watching the pin: signed-in users

@@ -35,7 +35,7 @@ export interface Database {
 
 export interface DatabaseOptions {
   poolMax?: number;
-  /** How long to wait for a connection before failing the request (fail fast, DESIGN §8). */
+  /** How long to wait for a connection before failing the request (fail fast, docs/operations.md). */
   connectTimeoutMs?: number;
   /** Upper bound for any one statement. */
   statementTimeoutMs?: number;

@@ -28,7 +28,7 @@ export interface DemoImage {
 
 export interface DemoCatalog {
   about: string;
-  /** In seed order: the first ones are the newest pins, and varied (see scripts/demo-images-selection.ts). */
+  /** In seed order: the first ones are the newest pins, and varied (see scripts/demo-images/selection.ts). */
   images: DemoImage[];
 }
 

@@ -29,7 +29,7 @@ export interface PinsTable {
   likes_version: Generated<number>;
   /** The pin's favorites, kept by a trigger in the writing transaction. */
   likes_count: Generated<number>;
-  /** The stored image (DESIGN §10); null until a remote image is imported. */
+  /** The stored image (docs/images.md); null until a remote image is imported. */
   image_sha256: ColumnType<string | null, string | null | undefined, string | null>;
   /** The page the image was saved from (docs/tokens-and-capture.md), normalised; null when none. */
   source_url: ColumnType<string | null, string | null | undefined, string | null>;

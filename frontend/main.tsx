@@ -10,7 +10,7 @@ import './styles/app.css';
 
 const router = createBrowserRouter(routes);
 followNavigation(store, router); // a new page drops the old page's plain toasts
-// Live updates (DESIGN §5): the socket opens once the layout's session check has finished.
+// Live updates (docs/realtime.md): the socket opens once the layout's session check has finished.
 startLiveUpdates(store);
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');

@@ -2,7 +2,7 @@ import type { ComponentType, ReactNode } from 'react';
 import type { RouteObject } from 'react-router';
 import { ErrorPage, NotFound } from './components/ErrorPage.tsx';
 import { GuestOnly, RequireAuth } from './components/Guards.tsx';
-import { Layout } from './components/Layout.tsx';
+import { Layout } from './shell/Layout.tsx';
 import { SkeletonGrid } from './components/grid/SkeletonGrid.tsx';
 import { HomePage } from './pages/HomePage.tsx';
 

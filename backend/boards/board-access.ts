@@ -4,7 +4,7 @@ import { MSG } from '../../contract/messages.ts';
 import type { DB } from '../../db/schema.ts';
 import { forbidden, notFound } from '../errors.ts';
 
-// Who may do what on a board (DESIGN §12). Members (the owner, `boards.user_id`, and the
+// Who may do what on a board (docs/board-sharing.md). Members (the owner, `boards.user_id`, and the
 // collaborators in `board_members`) read it and add or remove its pins; only the owner renames,
 // deletes or changes members. Anyone else gets 404, exactly like a board that does not exist, so
 // nobody can probe which board ids are taken. A member trying an owner-only action gets 403: they

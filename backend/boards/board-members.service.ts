@@ -3,14 +3,14 @@ import type { BoardMember, BoardMembers } from '../../contract/boards.ts';
 import { LIMITS } from '../../contract/limits.ts';
 import { MSG } from '../../contract/messages.ts';
 import type { DB } from '../../db/schema.ts';
-import { recordChange } from '../changes/change-log.ts';
+import { write } from '../changes/write.ts';
 import type { ServiceContext } from '../context.ts';
 import { forbidden, HttpError, notFound } from '../errors.ts';
 import { boardAccess, memberIdsOf, requireOwner } from './board-access.ts';
 import { readBoard } from './boards.service.ts';
-import { hasBlocked } from '../users/blocks.service.ts';
+import { hasBlocked } from './blocks.service.ts';
 
-// A board's members (DESIGN §12): the owner invites collaborators by username and removes them; a
+// A board's members (docs/board-sharing.md): the owner invites collaborators by username and removes them; a
 // collaborator can leave. Every change locks the board's row (boardAccess with `lock`), like the
 // changes to its pins, so each change's audience is the member list in force at its commit.
 
@@ -46,7 +46,7 @@ export async function listMembers(db: Kysely<DB>, userId: number, boardId: numbe
 
 /** POST /api/boards/{id}/members: the owner adds a user, found by username (case-insensitive). */
 export async function addMember(ctx: ServiceContext, userId: number, boardId: number, username: string): Promise<BoardMember> {
-  const change = await ctx.db.transaction().execute(async (trx) => {
+  return write(ctx, async (trx, record) => {
     const access = await boardAccess(trx, userId, boardId, { lock: true });
     requireOwner(access);
     // lower(username) is what the unique index users_username_key holds.
@@ -76,12 +76,10 @@ export async function addMember(ctx: ServiceContext, userId: number, boardId: nu
     const adder = await trx.selectFrom('users').select(['id', 'username']).where('id', '=', userId).executeTakeFirstOrThrow();
     const member: BoardMember = { ...user, role: 'collaborator', added_by: adder };
     const board = await readBoard(trx, boardId, userId);
-    const memberIds = await memberIdsOf(trx, boardId, access.ownerId);
-    const seq = await recordChange(trx, 'board:member-added', { boardId, member, board }, { userIds: memberIds });
-    return { member, board, memberIds, seq };
+    // Every member hears of it, the new one included (so the board appears in their list).
+    await record('board:member-added', { boardId, member, board }, { userIds: await memberIdsOf(trx, boardId, access.ownerId) });
+    return member;
   });
-  ctx.events.publish('board.member-added', { boardId, ...change });
-  return change.member;
 }
 
 /**
@@ -90,7 +88,7 @@ export async function addMember(ctx: ServiceContext, userId: number, boardId: nu
  * anyone else (403: they are a member, so the board is no secret to them).
  */
 export async function removeMember(ctx: ServiceContext, userId: number, boardId: number, memberId: number): Promise<void> {
-  const change = await ctx.db.transaction().execute(async (trx) => {
+  await write(ctx, async (trx, record) => {
     const access = await boardAccess(trx, userId, boardId, { lock: true });
     if (access.role === 'owner' && memberId === userId) throw forbidden(MSG.boardOwnerCannotLeave);
     if (access.role === 'collaborator' && memberId !== userId) throw forbidden(MSG.boardCollaboratorLeaveOnly);
@@ -103,8 +101,6 @@ export async function removeMember(ctx: ServiceContext, userId: number, boardId:
     if (!deleted) throw notFound('Member');
     // The removed user hears of it too: their open board page closes.
     const memberIds = [...(await memberIdsOf(trx, boardId, access.ownerId)), memberId];
-    const seq = await recordChange(trx, 'board:member-removed', { boardId, userId: memberId }, { userIds: memberIds });
-    return { memberIds, seq };
+    await record('board:member-removed', { boardId, userId: memberId }, { userIds: memberIds });
   });
-  ctx.events.publish('board.member-removed', { boardId, userId: memberId, ...change });
 }

@@ -4,7 +4,7 @@ import { type Board, type BoardList, type BoardMemberSummary, type BoardPage, ty
 import { LIMITS } from '../../contract/limits.ts';
 import type { PageParams } from '../../contract/paging.ts';
 import type { DB } from '../../db/schema.ts';
-import { inTransaction, recordChange } from '../changes/change-log.ts';
+import { write } from '../changes/write.ts';
 import type { ServiceContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { imageOf, toPinImage, type ImageFields } from '../images/media-urls.ts';
@@ -147,40 +147,36 @@ export async function getBoardPage(db: Kysely<DB>, cursors: CursorCodec, userId:
 }
 
 export async function createBoard(ctx: ServiceContext, userId: number, name: string): Promise<Board> {
-  const { board, seq } = await inTransaction(ctx.db, async (trx) => {
+  return write(ctx, async (trx, record) => {
     const { id } = await trx.insertInto('boards').values({ user_id: userId, name }).returning('id').executeTakeFirstOrThrow();
-    const created = await readBoard(trx, id, userId);
-    return { board: created, seq: await recordChange(trx, 'board:created', { board: created }, { userIds: [userId] }) };
+    const board = await readBoard(trx, id, userId);
+    await record('board:created', { board }, { userIds: [userId] });
+    return board;
   });
-  ctx.events.publish('board.created', { board, seq });
-  return board;
 }
 
 /** Owner only. Every member sees the new name. */
 export async function renameBoard(ctx: ServiceContext, userId: number, boardId: number, name: string): Promise<Board> {
-  const { board, memberIds, seq } = await inTransaction(ctx.db, async (trx) => {
+  return write(ctx, async (trx, record) => {
     const access = await boardAccess(trx, userId, boardId, { lock: true });
     requireOwner(access);
     await trx.updateTable('boards').set({ name, updated_at: new Date() }).where('id', '=', boardId).execute();
-    const renamed = await readBoard(trx, boardId, userId);
-    const members = await memberIdsOf(trx, boardId, access.ownerId);
-    return { board: renamed, memberIds: members, seq: await recordChange(trx, 'board:updated', { board: renamed }, { userIds: members }) };
+    const board = await readBoard(trx, boardId, userId);
+    await record('board:updated', { board }, { userIds: await memberIdsOf(trx, boardId, access.ownerId) });
+    return board;
   });
-  ctx.events.publish('board.updated', { board, memberIds, seq });
-  return board;
 }
 
 /** Owner only. Its collaborators lose it too (board_members rows go with the board). */
 export async function deleteBoard(ctx: ServiceContext, userId: number, boardId: number): Promise<void> {
-  const { memberIds, seq } = await inTransaction(ctx.db, async (trx) => {
+  await write(ctx, async (trx, record) => {
     const access = await boardAccess(trx, userId, boardId, { lock: true });
     requireOwner(access);
     // Read before the delete: the collaborators' rows are deleted with the board.
-    const members = await memberIdsOf(trx, boardId, access.ownerId);
+    const memberIds = await memberIdsOf(trx, boardId, access.ownerId);
     await trx.deleteFrom('boards').where('id', '=', boardId).execute();
-    return { memberIds: members, seq: await recordChange(trx, 'board:deleted', { boardId }, { userIds: members }) };
+    await record('board:deleted', { boardId }, { userIds: memberIds });
   });
-  ctx.events.publish('board.deleted', { boardId, memberIds, seq });
 }
 
 /**
@@ -209,7 +205,7 @@ export async function addPinToBoard(
     .executeTakeFirst()
     .then((row) => row && toBoardPin(row));
   if (!pin) throw notFound('Pin');
-  const change = await ctx.db.transaction().execute(async (trx) => {
+  const added = await write(ctx, async (trx, record) => {
     const access = await boardAccess(trx, userId, boardId, { lock: true });
     const inserted = await trx
       .insertInto('board_pins')
@@ -217,19 +213,17 @@ export async function addPinToBoard(
       .onConflict((oc) => oc.constraint('board_pins_pkey').doNothing())
       .returning('pin_id')
       .executeTakeFirst();
-    if (!inserted) return undefined;
+    if (!inserted) return false;
     const pinCount = await countAfterChange(trx, boardId);
-    const memberIds = await memberIdsOf(trx, boardId, access.ownerId);
-    const seq = await recordChange(trx, 'board:pin-added', { boardId, pin, pinCount }, { userIds: memberIds });
-    return { pinCount, memberIds, seq };
+    await record('board:pin-added', { boardId, pin, pinCount }, { userIds: await memberIdsOf(trx, boardId, access.ownerId) });
+    return true;
   });
-  if (change) ctx.events.publish('board.pin-added', { boardId, pin, ...change });
-  return { pin, added: change !== undefined };
+  return { pin, added };
 }
 
 /** Removes a pin from a board the user is a member of. */
 export async function removePinFromBoard(ctx: ServiceContext, userId: number, boardId: number, pinId: number): Promise<void> {
-  const change = await ctx.db.transaction().execute(async (trx) => {
+  await write(ctx, async (trx, record) => {
     const access = await boardAccess(trx, userId, boardId, { lock: true });
     const deleted = await trx
       .deleteFrom('board_pins')
@@ -237,14 +231,10 @@ export async function removePinFromBoard(ctx: ServiceContext, userId: number, bo
       .where('pin_id', '=', pinId)
       .returning('pin_id')
       .executeTakeFirst();
-    if (!deleted) return undefined;
+    if (!deleted) throw notFound('Pin on this board');
     const pinCount = await countAfterChange(trx, boardId);
-    const memberIds = await memberIdsOf(trx, boardId, access.ownerId);
-    const seq = await recordChange(trx, 'board:pin-removed', { boardId, pinId, pinCount }, { userIds: memberIds });
-    return { pinCount, memberIds, seq };
+    await record('board:pin-removed', { boardId, pinId, pinCount }, { userIds: await memberIdsOf(trx, boardId, access.ownerId) });
   });
-  if (!change) throw notFound('Pin on this board');
-  ctx.events.publish('board.pin-removed', { boardId, pinId, ...change });
 }
 
 

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { CHANGES_PAGE_MAX, type ChangeEntry, type ChangesAnswer } from '../../contract/changes.ts';
 import type { DB } from '../../db/schema.ts';
-import { changeForReader } from '../boards/board-reader.ts';
+import { changeForReader } from './reader-view.ts';
 
 interface Row {
   head: string;
@@ -14,7 +14,7 @@ interface Row {
 /**
  * GET /api/changes (contract/changes.ts): what `userId` (undefined: anonymous) may see after
  * `since`. One statement, so the counter and the changes come from one snapshot: every seq up to
- * the counter's value has committed (numbers become visible in commit order, change-log.ts), so a
+ * the counter's value has committed (numbers become visible in commit order, write.ts), so a
  * page that is not full is complete up to it, and a full one up to its last change. The scan walks the primary key from `since` and
  * stops after a page of visible rows: its cost is bounded by the log's length (a day by default).
  */
@@ -67,7 +67,7 @@ export async function pruneChanges(db: Kysely<DB>, retentionHours: number): Prom
       .executeTakeFirst();
     if (last?.seq == null) return 0;
     // Rows locked in seq order, as an edit's or a deletion's rewrite of earlier rows locks them
-    // (change-log.ts supersedeChanges): two transactions taking locks in one order cannot deadlock.
+    // (supersede.ts): two transactions taking locks in one order cannot deadlock.
     const deleted = await trx
       .deleteFrom('changes')
       .where('seq', 'in', (eb) => eb.selectFrom('changes').select('seq').where('seq', '<=', last.seq).orderBy('seq').forUpdate())

@@ -5,9 +5,9 @@ import { pino } from 'pino';
 import { hashMatches, hashPassword } from '../auth/passwords.ts';
 import { DEV_DEMO_PASSWORD, loadConfig } from '../config.ts';
 import { EventBus } from '../events/event-bus.ts';
-import { queueImports } from '../images/import-job.ts';
-import { createMediaStorage } from '../images/storage.ts';
-import { appJobs } from '../jobs/app-jobs.ts';
+import { queueImports } from '../pins/image-import-job.ts';
+import { createMediaStorage } from '../images/create-storage.ts';
+import { appJobs } from '../job-handlers.ts';
 import { startJobQueue } from '../jobs/queue.ts';
 
 // `npm run db:migrate` and `npm run db:seed`, against DATABASE_URL (or the embedded PGlite folder).

@@ -3,7 +3,8 @@ import type { Comment, CommentList } from '../../contract/comments.ts';
 import type { PageParams } from '../../contract/paging.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../context.ts';
-import { inTransaction, PUBLIC, recordChange, supersedeChanges } from '../changes/change-log.ts';
+import { supersedeChanges } from '../changes/supersede.ts';
+import { write } from '../changes/write.ts';
 import { forbidden, notFound } from '../errors.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
 import { keyset } from '../paging/keyset.ts';
@@ -54,14 +55,13 @@ async function getComment(db: Kysely<DB>, id: number): Promise<Comment> {
 /** `createdAt`: when it was written, for a comment brought back from an export (docs/import-export.md). */
 export async function createComment(ctx: ServiceContext, userId: number, pinId: number, text: string, createdAt?: Date): Promise<Comment> {
   await assertPinExists(ctx.db, pinId);
-  // The comment and its change-log row commit together (the log's number last: see recordChange).
-  const { comment, seq } = await inTransaction(ctx.db, async (db) => {
+  // The comment and its change-log row commit together (the log's number last: see write.ts).
+  return write(ctx, async (db, record) => {
     const { id } = await db.insertInto('comments').values({ user_id: userId, pin_id: pinId, text, ...(createdAt ? { created_at: createdAt, updated_at: createdAt } : {}) }).returning('id').executeTakeFirstOrThrow();
-    const created = await getComment(db, id);
-    return { comment: created, seq: await recordChange(db, 'comment:created', { comment: created }, PUBLIC) };
+    const comment = await getComment(db, id);
+    await record('comment:created', { comment }, { pinId });
+    return comment;
   });
-  ctx.events.publish('comment.created', { comment, seq });
-  return comment;
 }
 
 async function assertOwnComment(db: Kysely<DB>, userId: number, id: number): Promise<void> {
@@ -71,7 +71,7 @@ async function assertOwnComment(db: Kysely<DB>, userId: number, id: number): Pro
 }
 
 export async function updateComment(ctx: ServiceContext, userId: number, id: number, text: string): Promise<Comment> {
-  const { comment, seq } = await inTransaction(ctx.db, async (db) => {
+  return write(ctx, async (db, record) => {
     await assertOwnComment(db, userId, id);
     const updated = await db
       .updateTable('comments')
@@ -81,17 +81,16 @@ export async function updateComment(ctx: ServiceContext, userId: number, id: num
       .returning('id')
       .executeTakeFirst();
     if (!updated) throw notFound('Comment');
-    const changed = await getComment(db, id);
+    const comment = await getComment(db, id);
     // The log's earlier rows of this comment stop carrying the old text (docs/change-log.md).
-    await supersedeChanges(db, { commentEdited: changed });
-    return { comment: changed, seq: await recordChange(db, 'comment:updated', { comment: changed }, PUBLIC) };
+    await supersedeChanges(db, { commentEdited: comment });
+    await record('comment:updated', { comment }, { pinId: comment.pin_id });
+    return comment;
   });
-  ctx.events.publish('comment.updated', { comment, seq });
-  return comment;
 }
 
 export async function deleteComment(ctx: ServiceContext, userId: number, id: number): Promise<{ pinId: number }> {
-  const { pinId, seq } = await inTransaction(ctx.db, async (db) => {
+  return write(ctx, async (db, record) => {
     await assertOwnComment(db, userId, id);
     const deleted = await db
       .deleteFrom('comments')
@@ -101,8 +100,8 @@ export async function deleteComment(ctx: ServiceContext, userId: number, id: num
       .executeTakeFirst();
     if (!deleted) throw notFound('Comment');
     await supersedeChanges(db, { commentDeleted: id });
-    return { pinId: deleted.pin_id, seq: await recordChange(db, 'comment:deleted', { commentId: id, pinId: deleted.pin_id }, PUBLIC) };
+    const pinId = deleted.pin_id;
+    await record('comment:deleted', { commentId: id, pinId }, { pinId });
+    return { pinId };
   });
-  ctx.events.publish('comment.deleted', { commentId: id, pinId, seq });
-  return { pinId };
 }

@@ -1,25 +1,26 @@
-import type { DomainEvents } from './domain-events.ts';
+import type { ChangeData, ChangeEventName } from '../../contract/events.ts';
+import type { BusEvents } from './bus-events.ts';
 
-/** What services need of the bus: announcing committed changes. */
+/** What services need of the bus: announcing what happened (changes only through write()). */
 export interface EventPublisher {
-  publish<K extends keyof DomainEvents>(event: K, payload: DomainEvents[K]): void;
+  publish<K extends keyof BusEvents>(event: K, payload: BusEvents[K]): void;
 }
 
-type Listener<K extends keyof DomainEvents> = (payload: DomainEvents[K]) => void;
+type Listener<K extends keyof BusEvents> = (payload: BusEvents[K]) => void;
 
 /**
  * A typed in-process publish/subscribe bus. Publishing never throws: a write that committed stands
  * even if a listener fails (the failure is reported to `onListenerError`; clients resync later).
  */
 export class EventBus implements EventPublisher {
-  readonly #listeners = new Map<keyof DomainEvents, Set<Listener<never>>>();
-  readonly #onListenerError: (error: unknown, event: keyof DomainEvents) => void;
+  readonly #listeners = new Map<keyof BusEvents, Set<Listener<never>>>();
+  readonly #onListenerError: (error: unknown, event: keyof BusEvents) => void;
 
-  constructor(onListenerError: (error: unknown, event: keyof DomainEvents) => void = () => {}) {
+  constructor(onListenerError: (error: unknown, event: keyof BusEvents) => void = () => {}) {
     this.#onListenerError = onListenerError;
   }
 
-  on<K extends keyof DomainEvents>(event: K, listener: Listener<K>): () => void {
+  on<K extends keyof BusEvents>(event: K, listener: Listener<K>): () => void {
     let set = this.#listeners.get(event);
     if (!set) {
       set = new Set();
@@ -29,7 +30,15 @@ export class EventBus implements EventPublisher {
     return () => set.delete(listener as Listener<never>);
   }
 
-  publish<K extends keyof DomainEvents>(event: K, payload: DomainEvents[K]): void {
+  /** Listens to one kind of change, given its data as the log keeps it (the relays take every `change`). */
+  onChange<E extends ChangeEventName>(event: E, listener: (data: ChangeData<E>) => void): () => void {
+    return this.on('change', (change) => {
+      // The change of that name carries that name's data (write() made them a pair).
+      if (change.event === event) listener(change.data as ChangeData<E>);
+    });
+  }
+
+  publish<K extends keyof BusEvents>(event: K, payload: BusEvents[K]): void {
     const set = this.#listeners.get(event);
     if (!set) return;
     for (const listener of set) {

@@ -3,7 +3,7 @@ import type { Favorite, FavoriteList } from '../../contract/favorites.ts';
 import type { PageParams } from '../../contract/paging.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../context.ts';
-import { inTransaction, PUBLIC, recordChange } from '../changes/change-log.ts';
+import { write } from '../changes/write.ts';
 import { forbidden, notFound } from '../errors.ts';
 import { imageOf, toPinImage } from '../images/media-urls.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
@@ -41,7 +41,7 @@ type FavoriteRemoveRow =
  * (user_id, pin_id) constraint with ON CONFLICT DO NOTHING makes parallel requests safe.
  */
 export async function addFavorite(ctx: ServiceContext, userId: number, pinId: number): Promise<Favorite | undefined> {
-  const done = await inTransaction(ctx.db, async (db) => {
+  return write(ctx, async (db, record) => {
     const { rows } = await sql<FavoriteAddRow>`select * from favorite_add(${userId}, ${pinId})`.execute(db);
     const row = rows[0];
     if (row?.outcome === 'already') return undefined;
@@ -57,16 +57,10 @@ export async function addFavorite(ctx: ServiceContext, userId: number, pinId: nu
       image: image?.image ? toPinImage(image.image) : null,
       likes_count: row.likes_count,
     };
-    const likes = { pinId, likesCount: row.likes_count, version: row.likes_version };
-    const favoriteSeq = await recordChange(db, 'favorite:added', { favorite }, { userIds: [userId] });
-    const likesSeq = await recordChange(db, 'pin:likes', likes, PUBLIC);
-    return { favorite, favoriteSeq, likes, likesSeq };
+    await record('favorite:added', { favorite }, { userIds: [userId] });
+    await record('pin:likes', { pinId, likesCount: row.likes_count, version: row.likes_version }, { pinId });
+    return favorite;
   });
-  if (!done) return undefined;
-  // After the commit (or, on a transaction's context, buffered until that one commits).
-  ctx.events.publish('favorite.added', { userId, favorite: done.favorite, seq: done.favoriteSeq });
-  ctx.events.publish('pin.likes', { ...done.likes, seq: done.likesSeq });
-  return done.favorite;
 }
 
 /** Removes one of the user's favorites: 404 when there is no such favorite, 403 when it is someone else's. */
@@ -75,18 +69,14 @@ export async function removeFavorite(
   userId: number,
   favoriteId: number,
 ): Promise<{ pinId: number; likesCount: number }> {
-  const done = await inTransaction(ctx.db, async (db) => {
+  return write(ctx, async (db, record) => {
     const { rows } = await sql<FavoriteRemoveRow>`select * from favorite_remove(${userId}, ${favoriteId})`.execute(db);
     const row = rows[0];
     if (row?.outcome === 'not_yours') throw forbidden();
     if (row?.outcome !== 'removed') throw notFound('Favorite');
-    const likes = { pinId: row.pin_id, likesCount: row.likes_count, version: row.likes_version };
-    const removedSeq = await recordChange(db, 'favorite:removed', { favoriteId, pinId: row.pin_id }, { userIds: [userId] });
-    const likesSeq = await recordChange(db, 'pin:likes', likes, PUBLIC);
-    return { likes, removedSeq, likesSeq };
+    const pinId = row.pin_id;
+    await record('favorite:removed', { favoriteId, pinId }, { userIds: [userId] });
+    await record('pin:likes', { pinId, likesCount: row.likes_count, version: row.likes_version }, { pinId });
+    return { pinId, likesCount: row.likes_count };
   });
-  const { likes } = done;
-  ctx.events.publish('favorite.removed', { userId, favoriteId, pinId: likes.pinId, seq: done.removedSeq });
-  ctx.events.publish('pin.likes', { ...likes, seq: done.likesSeq });
-  return { pinId: likes.pinId, likesCount: likes.likesCount };
 }

@@ -98,7 +98,7 @@ export function createCsrf(sessionSecret: string, originPolicy: OriginPolicy): C
       });
     },
     // Defence in depth: a state-changing request from a browser on another site is refused on its
-    // Origin alone, before the token is looked at (DESIGN §8: PUBLIC_ORIGIN or the forwarded Host).
+    // Origin alone, before the token is looked at (docs/operations.md: PUBLIC_ORIGIN or the forwarded Host).
     protect: (req, res, next) => {
       if (UNSAFE_METHODS.has(req.method) && !isAllowedOrigin(req, originPolicy)) {
         next(new HttpError(403, MSG.crossSite));

@@ -10,7 +10,7 @@ export interface OriginPolicy {
 }
 
 /**
- * Whether a browser request's Origin is our own site (DESIGN §8). With PUBLIC_ORIGIN set, it must be
+ * Whether a browser request's Origin is our own site (docs/operations.md). With PUBLIC_ORIGIN set, it must be
  * one of those; otherwise it must name the host the request was sent to — as forwarded by the load
  * balancer when the connecting peer is a trusted proxy — so an instance behind a balancer accepts
  * the public origin rather than its own port. Requests without Origin come from non-browser

@@ -1,10 +1,8 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { z } from 'zod';
-import type { LoginThrottle } from '../auth/login-throttle.ts';
 import type { ServiceContext } from '../context.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
 import { unauthorized } from '../errors.ts';
-import type { MediaStorage } from '../images/storage.ts';
 import { callerId, refuseTokens } from './caller.ts';
 import type { Csrf } from './csrf.ts';
 import { liftErrorFields } from './error-handler.ts';
@@ -32,25 +30,20 @@ type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
  */
 type Responses = Partial<Record<number, z.ZodType | { schema: z.ZodType; description: string; contentType?: string }>>;
 
-/** What the app hands every handler: the services' context and the request-level machinery. */
+/**
+ * What the app hands every handler: the services' context and the request-level machinery. The
+ * app adds its features' own dependencies to this interface in backend/route-deps.ts (declaration
+ * merging, as express-session's SessionData), so this layer names no feature.
+ */
 export interface RouteDeps {
   ctx: ServiceContext;
   csrf: Csrf;
   limits: RateLimiters;
-  throttle: LoginThrottle;
   originPolicy: OriginPolicy;
   /** Signs and reads the cursors of paged lists. */
   cursors: CursorCodec;
   /** Public reads kept briefly in process, invalidated by the events of their changes. */
   reads: ReadCache;
-  /** The demo account's email when POST /api/auth/demo is switched on, else undefined. */
-  demoEmail: string | undefined;
-  /** Where stored images are kept (backend/images/storage.ts). */
-  media: MediaStorage;
-  /** Where the entries of an imported ZIP wait for their items (IMPORT_DIR). */
-  importFiles: string;
-  /** Personal access tokens' caches (backend/tokens/token-verifier.ts): a revoke must reach them all. */
-  tokens: { revoked(secretHash: string): Promise<void> };
   /** Where uploads are received, their deadline, and who may send one now (upload.ts). */
   uploads: UploadContext;
 }

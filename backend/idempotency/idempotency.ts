@@ -6,7 +6,7 @@ import { LIMITS } from '../../contract/limits.ts';
 import { MSG } from '../../contract/messages.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../context.ts';
-import { BufferedEvents } from '../events/buffered-events.ts';
+import { transaction } from '../events/transaction.ts';
 import { HttpError } from '../errors.ts';
 
 // Idempotent creates (contract/idempotency.ts). The record lives in Postgres (`idempotency_keys`),
@@ -57,8 +57,8 @@ export async function withIdempotency<T>(
   const requestHash = fingerprint(create.operation, create.input);
   sweepExpired(ctx.db, req);
 
-  const events = new BufferedEvents(ctx.events);
-  const answer = await ctx.db.transaction().execute(async (trx) => {
+  // The create's writes join this transaction: its changes are heard once it has committed (a replay has none).
+  const answer = await transaction(ctx.db, async (trx) => {
     const claimed = await trx
       .insertInto('idempotency_keys')
       .values({ user_id: userId, key, request_hash: requestHash, status_code: 0, response: 'null' })
@@ -85,7 +85,7 @@ export async function withIdempotency<T>(
       return { status: stored.status_code, body: stored.response, replayed: true };
     }
 
-    const body = await create.run({ ...ctx, db: trx, events });
+    const body = await create.run({ ...ctx, db: trx });
     await trx
       .updateTable('idempotency_keys')
       .set({ status_code: create.status, response: JSON.stringify(body) })
@@ -95,8 +95,6 @@ export async function withIdempotency<T>(
     return { status: create.status, body: body as unknown, replayed: false };
   });
 
-  // Committed: now (and only now) the create's events may be heard. A replay has none.
-  events.flush();
   if (answer.replayed) res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
   res.status(answer.status).json(answer.body);
 }

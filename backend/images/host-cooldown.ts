@@ -1,6 +1,6 @@
 // Hosts that just timed out are left alone for a while: asked again at once, a host that accepts
 // connections and never answers would hold an import worker for every pin that names it. Their
-// imports wait instead (import-job.ts), without taking a worker. Kept per instance (each instance
+// imports wait instead (backend/pins/image-import-job.ts), without taking a worker. Kept per instance (each instance
 // learns it from one timeout of its own), bounded in size.
 
 const MAX_HOSTS = 10_000;

@@ -7,7 +7,7 @@ import { addressPolicy, BlockedAddressError, guardedLookup, type AddressPolicy }
 // ports, to the private network. So: http/https on 80/443 only, every address a host resolves to
 // checked and the connection made to exactly those addresses (no second lookup to rebind), IP
 // literals checked as such, redirects followed by hand and each hop checked again, one deadline
-// for everything, and a byte cap on the body. DESIGN.md §10, NOTES.md §2.
+// for everything, and a byte cap on the body. docs/images.md.
 
 export interface SafeFetchOptions {
   /** Stop reading (and fail) past this many body bytes. */

@@ -1,8 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { inTransaction } from '../changes/change-log.ts';
 import type { ServiceContext } from '../context.ts';
-import { BufferedEvents } from '../events/buffered-events.ts';
+import { transaction } from '../events/transaction.ts';
 import { storeImage } from '../images/images.service.ts';
 import type { MediaStorage } from '../images/storage.ts';
 import type { ImageConfig } from '../config-images.ts';
@@ -83,9 +82,9 @@ export async function importItem(deps: ImportItemDeps, imp: ImportRow, item: { p
     return fail(failure.message);
   }
 
-  const events = new BufferedEvents(ctx.events);
-  const made = await inTransaction(db, async (trx) => {
-    const service: ServiceContext = { db: trx, events, jobs: ctx.jobs, imports: serviceImports(deps.imports) };
+  // The pin's change is announced once this transaction, which its write joins, has committed.
+  const made = await transaction(db, async (trx) => {
+    const service: ServiceContext = { db: trx, events: ctx.events, jobs: ctx.jobs, imports: serviceImports(deps.imports) };
     const pin = await createPin(service, imp.user_id, {
       title: data.title,
       imageUrl: stored.image.url,
@@ -111,9 +110,7 @@ export async function importItem(deps: ImportItemDeps, imp: ImportRow, item: { p
   if (made === undefined) {
     const pinId = await importedBefore(db, imp.user_id, data.key);
     await settle(db, imp.id, item.position, { state: 'done', pin_id: pinId ?? null });
-    return { kind: 'done' };
   }
-  events.flush();
   return { kind: 'done' };
 }
 

@@ -4,7 +4,7 @@ import { LIMITS } from '../../contract/limits.ts';
 import type { DB } from '../../db/schema.ts';
 import { boardAccess, memberIdsOf } from '../boards/board-access.ts';
 import { createBoard } from '../boards/boards.service.ts';
-import { inTransaction, recordChange } from '../changes/change-log.ts';
+import { write } from '../changes/write.ts';
 import { createComment } from '../comments/comments.service.ts';
 import type { ServiceContext } from '../context.ts';
 import { HttpError } from '../errors.ts';
@@ -46,7 +46,7 @@ async function fillBoard(ctx: ServiceContext, userId: number, boardId: number, p
   const lastFirst = [...new Set(pinIds)].reverse();
   for (let start = 0; start < lastFirst.length; start += CHUNK) {
     const chunk = lastFirst.slice(start, start + CHUNK);
-    const done = await inTransaction(ctx.db, async (trx) => {
+    await write(ctx, async (trx, record) => {
       const access = await boardAccess(trx, userId, boardId, { lock: true });
       // One statement, rows in order: the entries' ids (a board's order) follow the list.
       const inserted = await trx
@@ -55,7 +55,7 @@ async function fillBoard(ctx: ServiceContext, userId: number, boardId: number, p
         .onConflict((oc) => oc.constraint('board_pins_pkey').doNothing())
         .returning(['id', 'pin_id'])
         .execute();
-      if (!inserted.length) return undefined;
+      if (!inserted.length) return;
       inserted.sort((a, b) => a.id - b.id);
       const pins = await trx
         .selectFrom('pins')
@@ -65,16 +65,13 @@ async function fillBoard(ctx: ServiceContext, userId: number, boardId: number, p
       const byId = new Map(pins.map((row) => [row.id, { id: row.id, title: row.title, image_url: row.image_url, image: row.image && toPinImage(row.image) } satisfies BoardPin]));
       const { pin_count: finalCount } = await trx.selectFrom('boards').select('pin_count').where('id', '=', boardId).executeTakeFirstOrThrow();
       const memberIds = await memberIdsOf(trx, boardId, access.ownerId);
-      const changes = [];
       for (const [index, row] of inserted.entries()) {
         const pin = byId.get(row.pin_id) as BoardPin;
         // The count as of this entry: the board's count once all of them are in, less those after it.
         const pinCount = finalCount - (inserted.length - 1 - index);
-        changes.push({ pin, pinCount, seq: await recordChange(trx, 'board:pin-added', { boardId, pin, pinCount }, { userIds: memberIds }) });
+        await record('board:pin-added', { boardId, pin, pinCount }, { userIds: memberIds });
       }
-      return { changes, memberIds };
     });
-    for (const change of done?.changes ?? []) ctx.events.publish('board.pin-added', { boardId, ...change, memberIds: done?.memberIds ?? [] });
   }
 }
 

@@ -3,7 +3,7 @@ import pLimit from 'p-limit';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { JobContext, JobSender } from '../jobs/define.ts';
-import type { AppJobs } from '../jobs/catalog.ts';
+import type { AppJobs } from '../job-catalog.ts';
 import { applyPlacements } from './placement.ts';
 import { type ImportItemDeps, importItem, type ItemOutcome, serviceImports } from './import-item.ts';
 import { recount, reportProgress } from './progress.ts';

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { IMPORT_MSG, type ImportUndone } from '../../contract/imports.ts';
 import { deleteBoard } from '../boards/boards.service.ts';
-import { inTransaction, PUBLIC, recordChange, supersedeChanges } from '../changes/change-log.ts';
+import { supersedeChanges } from '../changes/supersede.ts';
+import { write } from '../changes/write.ts';
 import type { ServiceContext } from '../context.ts';
 import { HttpError, notFound } from '../errors.ts';
 import { removeFiles } from './imports.service.ts';
@@ -22,7 +23,7 @@ export async function undoImport(ctx: ServiceContext, userId: number, id: number
   if (row.status === 'running') throw new HttpError(409, IMPORT_MSG.notFinished);
   let removedPins = 0;
   for (;;) {
-    const deleted = await inTransaction(ctx.db, async (trx) => {
+    const deleted = await write(ctx, async (trx, record) => {
       const ids = await trx
         .selectFrom('imported_pins')
         .innerJoin('pins', 'pins.id', 'imported_pins.pin_id')
@@ -33,19 +34,17 @@ export async function undoImport(ctx: ServiceContext, userId: number, id: number
         .orderBy('pins.id')
         .limit(CHUNK)
         .execute();
-      if (!ids.length) return [];
+      if (!ids.length) return 0;
       const gone = await trx.deleteFrom('pins').where('id', 'in', ids.map((pin) => pin.id)).where('user_id', '=', userId).returning('id').execute();
-      const changes = [];
       for (const pin of gone) {
         // As deletePin does: its text, and its comments', leave the log with it.
         await supersedeChanges(trx, { pinDeleted: pin.id });
-        changes.push({ pinId: pin.id, seq: await recordChange(trx, 'pin:deleted', { pinId: pin.id }, PUBLIC) });
+        await record('pin:deleted', { pinId: pin.id }, 'feed');
       }
-      return changes;
+      return gone.length;
     });
-    for (const change of deleted) ctx.events.publish('pin.deleted', { ...change, ownerId: userId });
-    removedPins += deleted.length;
-    if (deleted.length < CHUNK) break;
+    removedPins += deleted;
+    if (deleted < CHUNK) break;
   }
   const keptPins = await ctx.db
     .selectFrom('imported_pins')

@@ -7,7 +7,8 @@ import type { EventPublisher } from '../events/event-bus.ts';
 // The typed side of the job queue: which jobs exist (a catalog: name → payload schema and retry
 // policy) and what runs them (handlers, given when the queue starts). The two are apart on purpose:
 // services that send a job import only the catalog, while a handler's dependencies (storage, HTTP
-// clients) are built by server.ts and reach the handler through a closure, not through the catalog.
+// clients) are built by the assembly (backend/job-handlers.ts) and reach the handler through a
+// closure, not through the catalog.
 
 /** One kind of job: what it carries and how hard to try. */
 export interface JobType<S extends z.ZodType = z.ZodType> {
@@ -64,7 +65,7 @@ export interface JobSender<C extends JobCatalog = JobCatalog> {
 export interface JobContext {
   /** The pool (not a transaction): a handler opens its own transactions. */
   db: Kysely<DB>;
-  /** The instance's bus: events published here are heard at once (use BufferedEvents in a transaction). */
+  /** The instance's bus: events published here are heard at once (in a transaction, changes go through `write()`, backend/changes/write.ts, and act after the commit). */
   events: EventPublisher;
   jobs: JobSender;
   /** A child of the server's logger with the job's name and id. */

@@ -7,8 +7,7 @@ import type { DB } from '../../db/schema.ts';
 import type { Config } from '../config.ts';
 import type { EventPublisher } from '../events/event-bus.ts';
 import { kyselyDatabase, poolDatabase } from './adapters.ts';
-import type { AppJobs } from './catalog.ts';
-import type { JobContext, JobHandler, JobSender, JobSetup, JobType, SendOptions } from './define.ts';
+import type { JobCatalog, JobContext, JobHandler, JobSender, JobSetup, JobType, SendOptions } from './define.ts';
 
 // The job queue: pg-boss 12 on the app's own database, in both modes.
 //
@@ -60,9 +59,9 @@ export interface JobRecord {
   keptAfterFinishSeconds: number;
 }
 
-export interface JobQueue {
-  /** The sender for services (`ctx.jobs`) and handlers. */
-  sender: JobSender<AppJobs>;
+export interface JobQueue<C extends JobCatalog = JobCatalog> {
+  /** The sender for services (`ctx.jobs`) and handlers, typed by the app's catalog. */
+  sender: JobSender<C>;
   /** Any job of the queue's catalog, without compile-time types (tests, tools). */
   send(db: Kysely<DB>, name: string, data: unknown, options?: SendOptions): Promise<string>;
   /** A job's current state (completed and failed jobs are kept for a day). */
@@ -89,7 +88,7 @@ export interface JobQueueOptions {
 interface AttemptDeps {
   db: Kysely<DB>;
   events: EventPublisher;
-  jobs: JobSender<AppJobs>;
+  jobs: JobSender;
   logger: Logger;
 }
 
@@ -143,7 +142,7 @@ async function runAttempt(job: JobWithMetadata<unknown>, type: JobType, handler:
   }
 }
 
-export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue> {
+export async function startJobQueue<C extends JobCatalog = JobCatalog>(options: JobQueueOptions): Promise<JobQueue<C>> {
   const { database, setup, config } = options;
   const logger = options.logger.child({ component: 'jobs' });
   const types = new Map(Object.entries(setup.catalog));
@@ -220,7 +219,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
       ) as waiting`.execute(db);
     return rows[0]?.n ?? 0;
   };
-  const sender: JobSender<AppJobs> = { send, pending };
+  const sender: JobSender<C> = { send, pending };
 
   if (config.workers) {
     for (const [name, type] of types) {

@@ -8,7 +8,7 @@ import { ownHosts } from '../http/origin.ts';
 import { cacheTags, sendCached } from '../http/read-cache.ts';
 import { type ApiRoute, route } from '../http/route.ts';
 import { withIdempotency } from '../idempotency/idempotency.ts';
-import { listTaggedPins } from '../search/tagged-pins.ts';
+import { listTaggedPins } from './tagged-pins.ts';
 import { createPin, deletePin, getPin, imageStatus, listPins, updatePin } from './pins.service.ts';
 
 export const pinRoutes: ApiRoute[] = [

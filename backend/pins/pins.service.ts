@@ -11,7 +11,8 @@ import { MSG } from '../../contract/messages.ts';
 import { importGroup, REFUSED_ADDRESS } from '../images/import-policy.ts';
 import { imageOf, MEDIA_PATH, parseMediaKey, toPinImage } from '../images/media-urls.ts';
 import { refusedUpFront } from '../images/safe-fetch.ts';
-import { inTransaction, PUBLIC, recordChange, supersedeChanges } from '../changes/change-log.ts';
+import { supersedeChanges } from '../changes/supersede.ts';
+import { write } from '../changes/write.ts';
 import { forbidden, HttpError, notFound } from '../errors.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
 import { keyset } from '../paging/keyset.ts';
@@ -194,7 +195,7 @@ export async function createPin(
   const intake = await imageIntake(ctx, userId, input.imageUrl);
   // The pin, its import job and its change-log row commit together: no pin without its import, no
   // job for a pin that was never saved, no change that the log does not have.
-  const { pin, seq } = await inTransaction(ctx.db, async (db) => {
+  return write(ctx, async (db, record) => {
     const row = await db
       .insertInto('pins')
       .values({
@@ -209,11 +210,10 @@ export async function createPin(
       .returning('id')
       .executeTakeFirstOrThrow();
     await intake.queue(db, row.id);
-    const created = await getPin(db, row.id);
-    return { pin: created, seq: await recordChange(db, 'pin:created', { pin: created }, PUBLIC) };
+    const pin = await getPin(db, row.id);
+    await record('pin:created', { pin }, 'feed');
+    return pin;
   });
-  ctx.events.publish('pin.created', { pin, seq });
-  return pin;
 }
 
 /**
@@ -236,7 +236,7 @@ export async function updatePin(
 ): Promise<Pin> {
   await assertOwnPin(ctx.db, userId, id); // before the address is judged or counted against anything
   const intake = await newImage(ctx, userId, id, input.imageUrl);
-  const { pin, seq } = await inTransaction(ctx.db, async (db) => {
+  return write(ctx, async (db, record) => {
     await assertOwnPin(db, userId, id);
     await intake?.queue(db, id);
     const updated = await db
@@ -247,13 +247,12 @@ export async function updatePin(
       .returning('id')
       .executeTakeFirst();
     if (!updated) throw notFound('Pin');
-    const changed = await getPin(db, id);
+    const pin = await getPin(db, id);
     // The log's earlier rows of this pin stop carrying the old text (docs/change-log.md).
-    await supersedeChanges(db, { pinEdited: changed });
-    return { pin: changed, seq: await recordChange(db, 'pin:updated', { pin: changed }, PUBLIC) };
+    await supersedeChanges(db, { pinEdited: pin });
+    await record('pin:updated', { pin }, 'feed');
+    return pin;
   });
-  ctx.events.publish('pin.updated', { pin, seq });
-  return pin;
 }
 
 /** Where the pin's image stands, with why its import gave up (the owner's only: 403 for others). */
@@ -274,7 +273,7 @@ export async function imageStatus(db: Kysely<DB>, userId: number, id: number): P
 }
 
 export async function deletePin(ctx: ServiceContext, userId: number, id: number): Promise<void> {
-  const seq = await inTransaction(ctx.db, async (db) => {
+  await write(ctx, async (db, record) => {
     await assertOwnPin(db, userId, id);
     const deleted = await db
       .deleteFrom('pins')
@@ -285,7 +284,6 @@ export async function deletePin(ctx: ServiceContext, userId: number, id: number)
     if (!deleted) throw notFound('Pin');
     // Its text, and its comments', leaves the log with it; the deletion is logged by id only.
     await supersedeChanges(db, { pinDeleted: id });
-    return recordChange(db, 'pin:deleted', { pinId: id }, PUBLIC);
+    await record('pin:deleted', { pinId: id }, 'feed');
   });
-  ctx.events.publish('pin.deleted', { pinId: id, ownerId: userId, seq });
 }

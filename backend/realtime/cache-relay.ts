@@ -1,21 +1,29 @@
+import type { Change } from '../events/bus-events.ts';
 import type { EventBus } from '../events/event-bus.ts';
-import type { DomainEvents } from '../events/domain-events.ts';
 import type { CachedSessionStore } from '../http/cached-session-store.ts';
 import { cacheTags, type ReadCache } from '../http/read-cache.ts';
 import type { IO } from './gateway.ts';
 
-/** The read-cache tags that each committed change makes stale. */
-type Invalidations = { [K in keyof DomainEvents]?: (payload: DomainEvents[K]) => string[] };
-
-const INVALIDATIONS: Invalidations = {
-  'pin.created': ({ pin }) => [cacheTags.firstPages, cacheTags.pin(pin.id)],
-  'pin.updated': ({ pin }) => [cacheTags.pin(pin.id)],
-  'pin.deleted': ({ pinId }) => [cacheTags.pin(pinId), cacheTags.comments(pinId)],
-  'pin.likes': ({ pinId }) => [cacheTags.pin(pinId)],
-  'comment.created': ({ comment }) => [cacheTags.comments(comment.pin_id)],
-  'comment.updated': ({ comment }) => [cacheTags.comments(comment.pin_id)],
-  'comment.deleted': ({ pinId }) => [cacheTags.comments(pinId)],
-};
+/** The read-cache tags that a committed change makes stale (none for the private ones: nothing cached shows them). */
+function staleTags(change: Change): string[] {
+  switch (change.event) {
+    case 'pin:created':
+      return [cacheTags.firstPages, cacheTags.pin(change.data.pin.id)];
+    case 'pin:updated':
+      return [cacheTags.pin(change.data.pin.id)];
+    case 'pin:deleted':
+      return [cacheTags.pin(change.data.pinId), cacheTags.comments(change.data.pinId)];
+    case 'pin:likes':
+      return [cacheTags.pin(change.data.pinId)];
+    case 'comment:created':
+    case 'comment:updated':
+      return [cacheTags.comments(change.data.comment.pin_id)];
+    case 'comment:deleted':
+      return [cacheTags.comments(change.data.pinId)];
+    default:
+      return [];
+  }
+}
 
 const MAX_TAGS = 100;
 
@@ -42,13 +50,12 @@ export function startCacheRelay(
 ): () => void {
   const { reads, sessions } = caches;
   const tell: IO['serverSideEmit'] = peers ? (...args) => io.serverSideEmit(...args) : () => true;
-  const offs = Object.entries(INVALIDATIONS).map(([event, tagsOf]) =>
-    events.on(event as keyof DomainEvents, (payload) => {
-      const tags = (tagsOf as (payload: unknown) => string[])(payload);
-      reads.invalidate(tags);
-      tell('cache:invalidate', tags);
-    }),
-  );
+  const stopInvalidating = events.on('change', (change) => {
+    const tags = staleTags(change);
+    if (!tags.length) return;
+    reads.invalidate(tags);
+    tell('cache:invalidate', tags);
+  });
   // Messages come from other instances of this deployment; still, only well-formed ones are applied.
   const tagsFromPeer = (tags: unknown) => {
     if (Array.isArray(tags) && tags.length <= MAX_TAGS && tags.every((tag) => typeof tag === 'string')) {
@@ -73,7 +80,7 @@ export function startCacheRelay(
       });
   }
   return () => {
-    offs.forEach((off) => off());
+    stopInvalidating();
     io.sockets.off('cache:invalidate', tagsFromPeer);
     io.sockets.off('session:forget', sessionFromPeer);
     if (sessions) sessions.onChange = async () => {};

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { memberOf, type PresenceEntry, type PresenceGroup, type PresenceKey, type PresenceState, type PresenceStore, userIdsOf } from './presence-store.ts';
 
-// Presence in Redis, shared by every instance (DESIGN §12, NOTES §4). Per pin or board:
+// Presence in Redis, shared by every instance (docs/presence.md). Per pin or board:
 //   <prefix>presence:pin:<id>            ZSET member (`u:<userId>` | `s:<socketId>`) → expiry (ms)
 //   <prefix>presence:pin:<id>:u:<userId>  ZSET socket id → expiry: that user's present tabs
 // One Lua script per event (join, leave, heartbeat, read), each a single round trip that also

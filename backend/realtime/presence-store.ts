@@ -1,4 +1,4 @@
-// Where presence is counted (DESIGN §12). Two stores with one interface: Redis (shared by the
+// Where presence is counted (docs/presence.md). Two stores with one interface: Redis (shared by the
 // instances, ./presence-redis.ts) and in-process (the embedded mode, below). Both keep, per pin or
 // board:
 //   - the present *members*: `u:<userId>` for a signed-in user (however many tabs), `s:<socketId>`

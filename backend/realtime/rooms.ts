@@ -1,4 +1,4 @@
-// Room names of the real-time contract (DESIGN §5), in one place for the gateway and the relay.
+// Room names of the real-time contract (docs/realtime.md), in one place for the gateway and the relay.
 export const FEED_ROOM = 'feed';
 export const pinRoom = (pinId: number) => `pin:${pinId}`;
 export const userRoom = (userId: number) => `user:${userId}`;

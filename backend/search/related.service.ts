@@ -5,7 +5,7 @@ import type { DB } from '../../db/schema.ts';
 import { notFound } from '../errors.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
 import { rankedKeyset } from '../paging/ranked.ts';
-import { pinsInOrder } from './pins-in-order.ts';
+import { pinsInOrder } from '../pins/pins-in-order.ts';
 import { largestPinId } from './search.service.ts';
 
 // GET /api/pins/{id}/related (docs/search.md): "More like this". Pins that share tags with the pin,

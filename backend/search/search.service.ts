@@ -7,7 +7,7 @@ import type { CursorCodec } from '../paging/cursor.ts';
 import { type IdRange, rankedKeyset } from '../paging/ranked.ts';
 import { expandQuery } from './expand.ts';
 import { matchCondition, rankExpression } from './match.ts';
-import { pinsInOrder } from './pins-in-order.ts';
+import { pinsInOrder } from '../pins/pins-in-order.ts';
 import { parseQuery } from './query.ts';
 import { approach, widen, withBitmapScans } from './window.ts';
 

@@ -4,7 +4,7 @@ import { createCursorCodec } from '../../backend/paging/cursor.ts';
 import { relatedPins } from '../../backend/search/related.service.ts';
 import { searchPins } from '../../backend/search/search.service.ts';
 import { suggest } from '../../backend/search/suggest.service.ts';
-import { listTaggedPins } from '../../backend/search/tagged-pins.ts';
+import { listTaggedPins } from '../../backend/pins/tagged-pins.ts';
 import { normalizeTag } from '../../contract/tags.ts';
 import type { DB } from '../../db/schema.ts';
 

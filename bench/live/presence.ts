@@ -4,7 +4,7 @@ import type { WatchAck } from '../../contract/events.ts';
 import { freePort, startAppProcess } from '../../scripts/lib/processes.ts';
 import { connectSocket, type TestSocket } from '../../scripts/lib/sockets.ts';
 
-// Presence's Redis cost (DESIGN §12, NOTES §4 target: 10k viewers ≤ 500 Redis ops/s). Two app
+// Presence's Redis cost (docs/presence.md; target: 10k viewers ≤ 500 Redis ops/s). Two app
 // instances on a private redis-server (so that INFO commandstats counts nothing but presence and
 // the instances' own traffic, not other programs on the shared Redis) with `viewers` anonymous
 // sockets: joins, a steady window with heartbeats at the default settings, then leaves — once with

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 
-// Stored images (DESIGN §10). A row is written only after the original and its thumbnails are in
+// Stored images (docs/images.md). A row is written only after the original and its thumbnails are in
 // storage, so a row always means its files exist. Content-addressed: the key is the sha256 of the
 // original bytes, so the same file uploaded twice is one row and one set of files.
 // Written against Kysely<any>: a migration must keep working after db/schema.ts moves on.

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 
-// Curating together (DESIGN §12): board collaborators and the change log.
+// Curating together (docs/board-sharing.md): board collaborators and the change log.
 // Written against Kysely<any>: a migration must keep working after db/schema.ts moves on.
 export async function up(db: Kysely<any>): Promise<void> {
   // Collaborators only: a board's owner stays `boards.user_id`, so ownership keeps one source.

@@ -1,5 +1,5 @@
 import type { User } from '../../contract/index.ts';
-import { api } from './client.ts';
+import { call } from './endpoint.ts';
 
 function isUser(value: unknown): value is User {
   return !!value && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'number';
@@ -7,7 +7,8 @@ function isUser(value: unknown): value is User {
 
 /** GET /api/auth/ answers {user} or the user itself; anything else means "no session". */
 export async function fetchSession(): Promise<User | null> {
-  const raw = await api<unknown>('GET', '/api/auth/');
+  // Read as unknown: an answer of another shape is "no session", not an error.
+  const raw: unknown = await call('GET /api/auth/');
   if (raw && typeof raw === 'object' && 'user' in raw) {
     const user = (raw as { user: unknown }).user;
     return isUser(user) ? user : null;
@@ -15,19 +16,19 @@ export async function fetchSession(): Promise<User | null> {
   return isUser(raw) ? raw : null;
 }
 
-export function login(email: string, password: string): Promise<User> {
-  return api<User>('POST', '/api/auth/login', { email, password });
+export function login(email: string, password: string) {
+  return call('POST /api/auth/login', { body: { email, password } });
 }
 
 /** The demo button: the server signs the demo account in, so no password ships to the browser. */
-export function demoLogin(): Promise<User> {
-  return api<User>('POST', '/api/auth/demo');
+export function demoLogin() {
+  return call('POST /api/auth/demo');
 }
 
-export function signup(body: { email: string; username: string; password: string }): Promise<User> {
-  return api<User>('POST', '/api/auth/signup', body);
+export function signup(body: { email: string; username: string; password: string }) {
+  return call('POST /api/auth/signup', { body });
 }
 
 export async function logout(): Promise<void> {
-  await api<unknown>('GET', '/api/auth/logout');
+  await call('GET /api/auth/logout');
 }

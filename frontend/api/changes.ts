@@ -1,7 +1,8 @@
 import type { ChangesAnswer } from '../../contract/changes.ts';
-import { api } from './client.ts';
+import { call } from './endpoint.ts';
 
 /** GET /api/changes?since=N: what this tab missed after N (contract/changes.ts). */
 export function fetchChanges(since: number): Promise<ChangesAnswer> {
-  return api<ChangesAnswer>('GET', `/api/changes?since=${since}`);
+  // The schema leaves a change's `data` open; contract/changes.ts's type names each event's payload.
+  return call('GET /api/changes', { query: { since } }) as Promise<ChangesAnswer>;
 }

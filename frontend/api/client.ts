@@ -53,7 +53,7 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 interface CallOptions {
   /** Makes a create safe to repeat (see `createOnce`). */

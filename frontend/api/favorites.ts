@@ -1,10 +1,10 @@
-import type { Favorite, FavoriteList, FavoriteRemoved } from '../../contract/index.ts';
-import { api } from './client.ts';
-import { nextCursorOf, withQuery, type PageParams } from './paging.ts';
+import type { Favorite, FavoriteList } from '../../contract/index.ts';
+import { call } from './endpoint.ts';
+import { nextCursorOf, type PageParams } from './paging.ts';
 
 /** GET /api/favorites/: one page of the signed-in user's favorites, newest first. */
 export async function fetchFavoritePage({ cursor, limit }: PageParams = {}): Promise<FavoriteList> {
-  const page = await api<FavoriteList>('GET', withQuery('/api/favorites/', { limit, cursor }));
+  const page = await call('GET /api/favorites/', { query: { limit, cursor } });
   return { pins: page.pins, nextCursor: nextCursorOf(page) };
 }
 
@@ -15,7 +15,8 @@ type FavoriteResult =
 
 /** POST /api/favorites/: a favorite, or {message: "Already favorited"} (no change). */
 export async function addFavorite(pinId: number): Promise<FavoriteResult> {
-  const raw = await api<unknown>('POST', '/api/favorites/', { pin_id: pinId });
+  // Read as unknown: the answer is told apart by its fields, and any other shape is reported.
+  const raw: unknown = await call('POST /api/favorites/', { body: { pin_id: pinId } });
   if (raw && typeof raw === 'object') {
     const r = raw as Record<string, unknown>;
     if (typeof r.id === 'number' && typeof r.pin_id === 'number') return { kind: 'added', favorite: raw as Favorite };
@@ -25,6 +26,6 @@ export async function addFavorite(pinId: number): Promise<FavoriteResult> {
 }
 
 /** The id is the favorite's id, not the pin's (SPEC §7). */
-export function removeFavorite(favoriteId: number): Promise<FavoriteRemoved> {
-  return api<FavoriteRemoved>('DELETE', `/api/favorites/${favoriteId}`);
+export function removeFavorite(favoriteId: number) {
+  return call('DELETE /api/favorites/{id}', { params: { id: favoriteId } });
 }

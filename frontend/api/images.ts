@@ -1,13 +1,14 @@
-// Image upload (DESIGN §10): POST /api/images/ as multipart/form-data, the file in the field `file`.
+// Image upload (docs/images.md): POST /api/images/ as multipart/form-data, the file in the field `file`.
 // Sent with XMLHttpRequest rather than fetch, because only XHR reports upload progress. Everything
 // else is as for the other calls (./client.ts): cookies, the anti-forgery header, the error shape.
-import type { ImageUploaded, StoredImage } from '../../contract/images.ts';
+import type { EndpointAnswer } from '../../contract/endpoints.ts';
+import type { StoredImage } from '../../contract/images.ts';
 import { IMAGE_LIMITS } from '../../contract/limits.ts';
 import { MSG } from '../../contract/messages.ts';
 import { ApiError, isCsrfRefusal, refreshCsrfToken, toErrorBody } from './client.ts';
 import { sendFile, type UploadOptions } from './upload.ts';
 
-/** The largest file the server takes (DESIGN §10: 20 MB). Checked before uploading, too. */
+/** The largest file the server takes (docs/images.md: 20 MB). Checked before uploading, too. */
 export const MAX_IMAGE_BYTES = IMAGE_LIMITS.maxBytes;
 
 // The server's texts for what the client checks itself (issue #15), so both say the same.
@@ -38,14 +39,14 @@ export type { UploadOptions, UploadProgress } from './upload.ts';
  * AbortError when `signal` aborted it.
  */
 export async function uploadImage(file: File, options: UploadOptions = {}): Promise<StoredImage> {
-  let answer = await sendFile('/api/images/', file, options);
+  let answer = await sendFile('POST /api/images/', file, options);
   if (isCsrfRefusal(answer.status, answer.raw)) {
     await refreshCsrfToken();
-    answer = await sendFile('/api/images/', file, options);
+    answer = await sendFile('POST /api/images/', file, options);
   }
   const { status, raw } = answer;
   if (status >= 200 && status < 300) {
-    const image = (raw as Partial<ImageUploaded> | undefined)?.image;
+    const image = (raw as Partial<EndpointAnswer<'POST /api/images/'>> | undefined)?.image;
     if (image && typeof image.url === 'string') return image;
     throw new ApiError(status, toErrorBody(status, undefined));
   }

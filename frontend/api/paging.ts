@@ -1,4 +1,4 @@
-// Every list call pages (DESIGN §9): the client sends `cursor` (the previous page's `nextCursor`)
+// Every list call pages (docs/paging.md): the client sends `cursor` (the previous page's `nextCursor`)
 // and optionally `limit`, and gets one page back with the next `nextCursor` (null on the last).
 
 export interface PageParams {

@@ -1,16 +1,16 @@
-import type { ApiToken, TokenCreateBody, TokenCreated, TokenList } from '../../contract/tokens.ts';
-import { api } from './client.ts';
+import type { ApiToken, TokenCreateBody } from '../../contract/tokens.ts';
+import { call } from './endpoint.ts';
 
 // Personal access tokens (docs/tokens-and-capture.md): only a signed-in browser session manages them.
 
 export async function fetchTokens(): Promise<ApiToken[]> {
-  return (await api<TokenList>('GET', '/api/tokens')).tokens;
+  return (await call('GET /api/tokens')).tokens;
 }
 
-export function createToken(body: TokenCreateBody): Promise<TokenCreated> {
-  return api<TokenCreated>('POST', '/api/tokens', body);
+export function createToken(body: TokenCreateBody) {
+  return call('POST /api/tokens', { body });
 }
 
-export function revokeToken(id: number): Promise<unknown> {
-  return api('DELETE', `/api/tokens/${id}`);
+export function revokeToken(id: number) {
+  return call('DELETE /api/tokens/{id}', { params: { id } });
 }

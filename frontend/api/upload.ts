@@ -2,7 +2,9 @@
 // because only XHR reports upload progress. Everything else is as for the other calls
 // (./client.ts): cookies, the anti-forgery header, the error shape. Used by image uploads
 // (./images.ts) and imports (./imports.ts).
+import type { UploadEndpoint } from '../../contract/endpoints.ts';
 import { csrfHeaders, unreachable } from './client.ts';
+import { endpointUrl } from './endpoint.ts';
 
 export interface UploadProgress {
   loaded: number;
@@ -32,7 +34,8 @@ function parse(text: string): unknown {
   }
 }
 
-export function sendFile(path: string, file: File, { onProgress, signal }: UploadOptions): Promise<Answer> {
+/** Sends `file` to an upload route of the contract (contract/endpoints.ts). */
+export function sendFile(key: UploadEndpoint, file: File, { onProgress, signal }: UploadOptions): Promise<Answer> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(new DOMException('The upload was cancelled.', 'AbortError'));
@@ -41,7 +44,7 @@ export function sendFile(path: string, file: File, { onProgress, signal }: Uploa
     const xhr = new XMLHttpRequest();
     const onAbort = () => xhr.abort();
     const done = () => signal?.removeEventListener('abort', onAbort);
-    xhr.open('POST', path); // same-origin: cookies go with it
+    xhr.open('POST', endpointUrl(key)); // same-origin: cookies go with it
     xhr.setRequestHeader('Accept', 'application/json');
     for (const [name, value] of Object.entries(csrfHeaders())) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (event) => onProgress?.({ loaded: event.loaded, total: event.lengthComputable ? event.total : null });

@@ -6,7 +6,7 @@ import { sessionUserAtom } from '../state/atoms.ts';
 export const BOARD_PRESENCE_LABEL = 'Also here now';
 
 /**
- * The board's other members who have it open now (DESIGN §12), live; mount it on a board's page.
+ * The board's other members who have it open now (docs/board-sharing.md), live; mount it on a board's page.
  * Only members may join (the server refuses anyone else, who then sees nothing); the signed-in
  * user is left out of the list: it is "who else is here".
  */

@@ -1,4 +1,4 @@
-// Issue #12: the signed-out bar's "Log in" / "Sign up", Escape and arrow keys in the menus, and no
+// Guests and menus: the signed-out bar's "Log in" / "Sign up", Escape and arrow keys in the menus, and no
 // console error for a pin address that is no id.
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';

@@ -1,4 +1,4 @@
-// Stored images on every screen (DESIGN §10): a card reserves its box from the image's size, shows
+// Stored images on every screen (docs/images.md): a card reserves its box from the image's size, shows
 // the thumbhash placeholder until the thumbnail has loaded, and offers the thumbnails by srcset with
 // the grid's column width as `sizes`; a pin without a stored image keeps its hotlinked image_url.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';

@@ -8,7 +8,7 @@ type Props = {
   /** The pin's image address (`image_url`): what is shown when the pin has no stored image. */
   src: string;
   /**
-   * The stored image (DESIGN §10), when there is one: its thumbnails are shown instead of `src`,
+   * The stored image (docs/images.md), when there is one: its thumbnails are shown instead of `src`,
    * its box is reserved from its width and height before anything loads, and its placeholder is
    * shown until the thumbnail has loaded.
    */

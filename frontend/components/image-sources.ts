@@ -1,4 +1,4 @@
-// What the browser is given for a stored image (DESIGN §10): its thumbnails as a `srcset`, and its
+// What the browser is given for a stored image (docs/images.md): its thumbnails as a `srcset`, and its
 // thumbhash placeholder as a tiny PNG data URL shown until the thumbnail has loaded.
 import { thumbHashToDataURL } from 'thumbhash';
 import type { PinImage } from '../../contract/images.ts';

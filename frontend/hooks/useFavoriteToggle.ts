@@ -1,7 +1,8 @@
 import { useAtomValue, useStore } from 'jotai';
 import { useEffect, useState } from 'react';
 import { addFavorite as addFavoriteCall, fetchFavoritePage, removeFavorite as removeFavoriteCall } from '../api/favorites.ts';
-import { liveClientFor, loadWithLiveReplay } from '../live/client.ts';
+import { liveClientFor } from '../live/client.ts';
+import { loadIntoStore } from '../state/load-guard.ts';
 import { favoritesLoadedAtom, sessionUserAtom } from '../state/atoms.ts';
 import { addFavorite, favoriteIdByPinAtom, removeFavorite, setNewestFavorites } from '../state/favorites.ts';
 import type { Store } from '../state/store.ts';
@@ -12,7 +13,7 @@ import type { Store } from '../state/store.ts';
  * until the server says "Already favorited".
  */
 export function loadHeartFavorites(store: Store, userId: number): Promise<void> {
-  return loadWithLiveReplay(store, async () => {
+  return loadIntoStore(store, async () => {
     const page = await fetchFavoritePage();
     if (store.get(sessionUserAtom)?.id !== userId) return;
     setNewestFavorites(store, page.pins, page.nextCursor);

@@ -1,7 +1,7 @@
 import { useStore } from 'jotai';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { isApiError } from '../api/client.ts';
-import { loadWithLiveReplay } from '../live/client.ts';
+import { loadIntoStore } from '../state/load-guard.ts';
 
 type LoadStatus = 'loading' | 'ready' | 'notFound' | 'error';
 
@@ -22,7 +22,7 @@ export function useLoad(load: () => Promise<void>, key: string): { status: LoadS
   useEffect(() => {
     let active = true;
     setState((prev) => (prev.key === key && prev.status === 'ready' ? prev : { key, status: 'loading' }));
-    loadWithLiveReplay(store, loader.current)
+    loadIntoStore(store, loader.current)
       .then(() => {
         if (active) setState({ key, status: 'ready' });
       })

@@ -6,7 +6,7 @@ import { fetchImport, retryImport, undoImport } from '../api/imports.ts';
 import { ConfirmModal } from '../components/ConfirmModal.tsx';
 import { showToast } from '../state/toasts.ts';
 import { KIND_NAMES } from './file-preview.ts';
-import { importProgressAtom } from './progress-state.ts';
+import { importProgressAtom } from '../state/import-progress.ts';
 
 /** How often a running import is read besides its live events. */
 const READ_EVERY_MS = 5_000;

@@ -16,7 +16,7 @@ import { announceInvitation } from '../state/invitations.ts';
 import { clearSession } from '../state/session.ts';
 import type { Store } from '../state/store.ts';
 import { setBoardPresence, setPinViewers } from './presence-state.ts';
-import { setImportProgress } from '../imports/progress-state.ts';
+import { setImportProgress } from '../state/import-progress.ts';
 
 /** `changes:head` is not applied to the store: the change tracker (./changes.ts) reads it. */
 type Handlers = { [E in Exclude<ServerEventName, 'changes:head'>]: (payload: ServerEventPayload<E>) => void };
@@ -52,8 +52,6 @@ export function dropDeletedPin(store: Store, pinId: number): void {
 
 export function createEventApplier(store: Store): EventApplier {
   const goneComments = new Set<number>();
-  /** The highest `pin:likes` version seen per pin: instances may deliver counts out of order. */
-  const likesVersions = new Map<number, number>();
   const goneFavorites = new Set<number>();
   const goneBoards = new Set<number>();
   const pinGone = (pinId: number) => isPinDeleted(store, pinId);
@@ -67,13 +65,8 @@ export function createEventApplier(store: Store): EventApplier {
     },
     // removePin also drops the pin from favorites, boards and its comments.
     'pin:deleted': ({ pinId }) => dropDeletedPin(store, pinId),
-    'pin:likes': ({ pinId, likesCount, version }) => {
-      // An older count arriving late is ignored; the same version again is applied again (a replay
-      // after a screen load must be able to restore it over an older answer).
-      if (version < (likesVersions.get(pinId) ?? -Infinity)) return;
-      likesVersions.set(pinId, version);
-      setPinLikes(store, pinId, likesCount);
-    },
+    // An older count arriving late is ignored (the rule lives with the count, in ../state/pins.ts).
+    'pin:likes': ({ pinId, likesCount, version }) => setPinLikes(store, pinId, likesCount, version),
     'comment:created': ({ comment }) => {
       if (!goneComments.has(comment.id) && !pinGone(comment.pin_id)) addComment(store, comment);
     },

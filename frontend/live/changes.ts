@@ -1,4 +1,4 @@
-// The change log on the client (DESIGN §12): each numbered event is applied at most once, and
+// The change log on the client (docs/change-log.md): each numbered event is applied at most once, and
 // what the socket missed is pulled from GET /api/changes instead of refetching the screens.
 //
 // Two numbers, nothing persisted (a page load starts afresh):

@@ -1,5 +1,6 @@
-// The live client (DESIGN §5): puts together the parts of live updates for one store, and is what
-// the rest of the app talks to (through ./hooks.ts and loadWithLiveReplay).
+// The live client (docs/realtime.md): puts together the parts of live updates for one store, and is what
+// the rest of the app talks to (through ./hooks.ts); while it runs, every screen's load goes
+// through its replay (../state/load-guard.ts).
 //
 //   ./connection.ts    the socket: one per tab and signed-in user, kept up, status shown
 //   ./session-check.ts who this tab is after the server closed its socket
@@ -15,6 +16,7 @@ import { fetchChanges } from '../api/changes.ts';
 import type { ChangesAnswer } from '../../contract/changes.ts';
 //   ./presence.ts      which pins and boards this tab is present on (`presence:join`)
 import type { PresenceTarget } from '../../contract/presence.ts';
+import { guardLoads } from '../state/load-guard.ts';
 import type { Store } from '../state/store.ts';
 import { createEventApplier } from './apply.ts';
 import { createChangeTracker, type ChangeTracker } from './changes.ts';
@@ -63,16 +65,6 @@ export function liveClientFor(store: Store): LiveClient | undefined {
   return clients.get(store);
 }
 
-/**
- * What every screen loader goes through: fetch and store a snapshot, then replay the live events
- * that arrived during the fetch (idempotent), so a pin created or deleted meanwhile is not undone
- * by an older answer. Without a live client (component tests) it simply runs the load.
- */
-export function loadWithLiveReplay<T>(store: Store, load: () => Promise<T>): Promise<T> {
-  const client = clients.get(store);
-  return client ? client.replayDuring(load) : load();
-}
-
 /** `release` made safe to call more than once (a screen's cleanup may run twice). */
 function once(release: () => void): () => void {
   let released = false;
@@ -112,13 +104,16 @@ export function createLiveClient(store: Store, options: LiveClientOptions): Live
     event: (name, payload) => changes.event(name, payload),
   });
 
+  let releaseLoads = () => {};
   const client: LiveClient = {
     start() {
       clients.set(store, client);
+      releaseLoads = guardLoads(store, (load) => replay.during(load));
       connection.start();
     },
     stop() {
       connection.stop();
+      releaseLoads();
       if (clients.get(store) === client) clients.delete(store);
     },
     watchPins(pinIds) {

@@ -1,4 +1,4 @@
-// The one owner of the socket (DESIGN §5). A tab has one socket, opened once the initial session
+// The one owner of the socket (docs/realtime.md). A tab has one socket, opened once the initial session
 // check is done and opened anew whenever the signed-in user changes (login, logout,
 // session:ended), so it always carries the current session cookie. This module keeps it up —
 // socket.io reconnects by itself after a transport failure; a refused handshake, a socket that

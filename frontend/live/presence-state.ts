@@ -1,4 +1,4 @@
-// What the server last said about presence (DESIGN §12): a pin's viewer count, a board's present
+// What the server last said about presence (docs/presence.md): a pin's viewer count, a board's present
 // members. Set by the `presence` and `board:presence` events (./apply.ts), read by
 // ../components/ViewersCount.tsx and ../components/BoardPresence.tsx.
 import { atom } from 'jotai';

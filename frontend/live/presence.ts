@@ -1,4 +1,4 @@
-// Which pins and boards this tab is present on (DESIGN §12 `presence:join` / `presence:leave`),
+// Which pins and boards this tab is present on (docs/presence.md `presence:join` / `presence:leave`),
 // reference-counted so two screens (or a screen mounted twice) share one presence. A new
 // connection starts from nothing on the server: everything is joined again, and the server answers
 // each join with the current state. The count of a target nobody shows any more is forgotten.

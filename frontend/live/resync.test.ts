@@ -3,7 +3,7 @@ import type { Favorite } from '../../contract/index.ts';
 import { fetchFavoritePage } from '../api/favorites.ts';
 import { alice, bob, makePin, mockApi, type Handler } from '../test-support/render.tsx';
 import { setupLive } from '../test-support/fakeSocket.ts';
-import { commentsByIdAtom, deletedPinIdsAtom, favoritesByIdAtom, liveStatusAtom, pinsByIdAtom } from '../state/atoms.ts';
+import { commentsByIdAtom, deletedPinIdsAtom, favoriteRefsAtom, favoritesByIdAtom, liveStatusAtom, pinsByIdAtom } from '../state/atoms.ts';
 import { upsertFavorites } from '../state/favorites.ts';
 import { loadFirstPage, refreshFirstPage, type ListSource } from '../state/list-loader.ts';
 import { getList, LIST } from '../state/lists.ts';
@@ -108,7 +108,7 @@ describe('live client: resync after a reconnect', () => {
     const source = favoritesSource(alice.id);
     await loadFirstPage(store, source);
     upsertFavorites(store, []);
-    store.set(favoritesByIdAtom, {});
+    store.set(favoriteRefsAtom, {});
     client.refreshOnReconnect(() => refreshFirstPage(store, source));
     await vi.waitFor(() => expect(sockets).toHaveLength(1));
     last().serverConnect();

@@ -1,4 +1,4 @@
-// Which pins this tab watches (DESIGN §5 `pins:watch` / `pins:unwatch`), with reference counts so
+// Which pins this tab watches (docs/realtime.md `pins:watch` / `pins:unwatch`), with reference counts so
 // several screens can watch overlapping pins. Changes are coalesced for `debounceMs` and sent as
 // the difference between what the screens want and what the server holds, in chunks of at most
 // `chunkSize` ids, never more than `maxMessages` per `windowMs` (the server allows 30 per 10 s per

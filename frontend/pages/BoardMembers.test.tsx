@@ -9,7 +9,7 @@ import { routes } from '../routes.tsx';
 import { startFakeLiveClient, type FakeSocket } from '../test-support/fakeSocket.ts';
 import { alice, bob, errorBody, makeBoard, makePin, mockApi, renderApp, type Handler } from '../test-support/render.tsx';
 
-// Shared boards on the client (DESIGN §12): the members dialog for the owner (type-ahead, add,
+// Shared boards on the client (docs/board-sharing.md): the members dialog for the owner (type-ahead, add,
 // remove) and for a collaborator (the list, Leave board), what each may see on the board page,
 // the boards list's "Shared" mark, and the page that closes when its reader is removed.
 

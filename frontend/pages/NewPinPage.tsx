@@ -53,7 +53,7 @@ export function NewPinPage({ prefill }: { prefill?: BuilderPrefill } = {}) {
   useDocumentTitle('Create a New Pin');
   const store = useStore();
   const navigate = useNavigate();
-  // The uploaded image's address becomes the pin's image URL (DESIGN §10).
+  // The uploaded image's address becomes the pin's image URL (docs/images.md).
   const upload = useImageUpload({ onUploaded: (image) => form.set('imageUrl', image.url) });
   const uploading = upload.state.phase === 'uploading';
   const [waiting, setWaiting] = useState(false);

@@ -1,4 +1,4 @@
-// The New Pin page's image upload (DESIGN §10): a file chosen with the picker, dropped on the
+// The New Pin page's image upload (docs/images.md): a file chosen with the picker, dropped on the
 // preview or pasted is previewed at once, uploaded with its progress to POST /api/images/
 // (multipart, field `file`, with the anti-forgery header), and its address becomes the pin's image
 // URL; refusals (the server's, or the client's own before sending) are shown; Save waits for it.
@@ -80,7 +80,8 @@ describe('New Pin page: image upload', () => {
     // The preview's object URL is freed once the page is gone.
     await screen.findByRole('heading', { name: 'Your Awesome Pins!' });
     expect(objectUrlLog().created).toHaveLength(1);
-    expect(objectUrlLog().revoked).toEqual(objectUrlLog().created);
+    // React runs a left page's effect clean-ups after the next page is on screen: eventually.
+    await waitFor(() => expect(objectUrlLog().revoked).toEqual(objectUrlLog().created));
   });
 
   it('by dropping a file on the preview', async () => {

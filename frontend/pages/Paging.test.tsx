@@ -1,4 +1,4 @@
-// Lists at scale (DESIGN §9) on the client: pages fetched by cursor and appended without
+// Lists at scale (docs/paging.md) on the client: pages fetched by cursor and appended without
 // duplicates, a refused cursor starting over, deletions leaving the loaded pages, virtualization,
 // and each screen asking for its own list (your pins by ?userId=, boards with their counts).
 import { act, screen, waitFor, within } from '@testing-library/react';

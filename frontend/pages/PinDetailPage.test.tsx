@@ -173,7 +173,7 @@ describe('Pin detail page', () => {
 });
 
 describe('Comments', () => {
-  // The server lists comments newest first (DESIGN §9), page by page.
+  // The server lists comments newest first (docs/paging.md), page by page.
   const comments = [
     makeComment(2, 5, bob, 'Newer one', '2025-11-03T10:00:00.000Z'),
     makeComment(1, 5, alice, 'Older one', '2024-03-10T10:00:00.000Z'),

@@ -1,7 +1,8 @@
 // Every entity the client holds, kept by id (SPEC §3). Screens read these atoms (or lists derived
 // from them), so applying a server event to the store updates every open screen.
 import { atom } from 'jotai';
-import type { Board, BoardMember, BoardPin, Comment, Favorite, Pin, User } from '../../contract/index.ts';
+import type { BoardMember, Comment, Pin, User } from '../../contract/index.ts';
+import { type BoardRecord, type FavoriteRef, joinBoardPins, joinBoards, joinFavorites, type PinFacts, type PinFactsSource } from './pin-views.ts';
 
 export type ById<T> = Record<number, T>;
 
@@ -12,16 +13,29 @@ export const sessionCheckedAtom = atom(false);
 
 // Pins (public). The lists that show them (home, your pins) are ordered id arrays (./lists.ts).
 export const pinsByIdAtom = atom<ById<Pin>>({});
+/**
+ * What a card shows of a pin known only through a favorite or a board (its title, image, and like
+ * count when a favorite told it), until the pin itself is known: a pin's facts are in one of the
+ * two, never both (./pin-facts.ts). Favorites and boards refer to pins by id (./pin-views.ts).
+ */
+export const pinSummariesByIdAtom = atom<ById<PinFacts>>({});
+const pinFactsAtom = atom((get): PinFactsSource => ({ pins: get(pinsByIdAtom), summaries: get(pinSummariesByIdAtom) }));
 
-// Favorites (the signed-in user's)
-export const favoritesByIdAtom = atom<ById<Favorite>>({});
+// Favorites (the signed-in user's): which pin each is of.
+export const favoriteRefsAtom = atom<ById<FavoriteRef>>({});
+/** The favorites with their pins' facts, as the server sends them. */
+export const favoritesByIdAtom = atom((get) => joinFavorites(get(favoriteRefsAtom), get(pinFactsAtom)));
 /** True once the newest favorites (page one) were loaded for the hearts. */
 export const favoritesLoadedAtom = atom(false);
 
 // Boards (the signed-in user's): each with its pin count and covers (the ≤4 most recently added)
-export const boardsByIdAtom = atom<ById<Board>>({});
-/** The pins shown in boards (a board's pages), by pin id: the board pages list their ids. */
-export const boardPinsByIdAtom = atom<ById<BoardPin>>({});
+export const boardRecordsAtom = atom<ById<BoardRecord>>({});
+/** The boards with their covers' facts, as the server sends them. */
+export const boardsByIdAtom = atom((get) => joinBoards(get(boardRecordsAtom), get(pinFactsAtom)));
+/** The pins shown in boards (a board's pages): the board pages list their ids. */
+export const boardPinIdsAtom = atom<ReadonlySet<number>>(new Set<number>());
+/** Those pins with their facts, by pin id. */
+export const boardPinsByIdAtom = atom((get) => joinBoardPins(get(boardPinIdsAtom), get(pinFactsAtom)));
 /** A board's full member list (owner first), by board id, once its members dialog loaded it. */
 export const boardMembersAtom = atom<ById<BoardMember[]>>({});
 /** Boards this tab was removed from while signed in: their open page closes with a notice. */

@@ -1,12 +1,12 @@
 import type { Board, BoardMember } from '../../contract/index.ts';
-import { boardMembersAtom, boardsByIdAtom, boardsLostAtom } from './atoms.ts';
+import { boardMembersAtom, boardRecordsAtom, boardsLostAtom } from './atoms.ts';
 import { addBoard, removeBoard, upsertBoard } from './boards.ts';
 import { without } from './byId.ts';
 import { LIMITS } from '../../contract/limits.ts';
 import { LIST, updateList, withoutId } from './lists.ts';
 import type { Store } from './store.ts';
 
-// A board's members on the client (DESIGN §12): the full list its members dialog loaded, and the
+// A board's members on the client (docs/board-sharing.md): the full list its members dialog loaded, and the
 // avatars summary and count every board carries. Live member events keep both current; each
 // helper is idempotent (a member already there is not added twice, one already gone not removed).
 
@@ -28,7 +28,7 @@ export function addBoardMember(store: Store, boardId: number, member: BoardMembe
       return next;
     });
     addBoard(store, board, member.id);
-  } else if (store.get(boardsByIdAtom)[boardId]) {
+  } else if (store.get(boardRecordsAtom)[boardId]) {
     upsertBoard(store, board);
   }
   store.set(boardMembersAtom, (prev) => {
@@ -45,10 +45,10 @@ export function addBoardMember(store: Store, boardId: number, member: BoardMembe
 export function addMemberLocally(store: Store, boardId: number, member: BoardMember): void {
   if (store.get(boardMembersAtom)[boardId]?.some((m) => m.id === member.id)) return;
   store.set(boardMembersAtom, (prev) => ({ ...prev, [boardId]: [...(prev[boardId] ?? []), member] }));
-  const board = store.get(boardsByIdAtom)[boardId];
+  const board = store.get(boardRecordsAtom)[boardId];
   if (!board || board.members.some((m) => m.id === member.id)) return;
   const members = board.members.length < LIMITS.boardMemberAvatars ? [...board.members, { id: member.id, username: member.username }] : board.members;
-  store.set(boardsByIdAtom, (prev) => ({ ...prev, [boardId]: { ...board, members, member_count: board.member_count + 1 } }));
+  store.set(boardRecordsAtom, (prev) => ({ ...prev, [boardId]: { ...board, members, member_count: board.member_count + 1 } }));
 }
 
 /**
@@ -67,10 +67,10 @@ export function removeBoardMember(store: Store, boardId: number, userId: number,
   const list = store.get(boardMembersAtom)[boardId];
   const knownInList = list?.some((m) => m.id === userId) ?? false;
   if (list && knownInList) store.set(boardMembersAtom, (prev) => ({ ...prev, [boardId]: list.filter((m) => m.id !== userId) }));
-  const board = store.get(boardsByIdAtom)[boardId];
+  const board = store.get(boardRecordsAtom)[boardId];
   const inSummary = board?.members.some((m) => m.id === userId) ?? false;
   if (board && (inSummary || knownInList)) {
-    store.set(boardsByIdAtom, (prev) => ({
+    store.set(boardRecordsAtom, (prev) => ({
       ...prev,
       [boardId]: { ...board, members: board.members.filter((m) => m.id !== userId), member_count: Math.max(1, board.member_count - 1) },
     }));

@@ -1,17 +1,22 @@
 import type { Board, BoardPin } from '../../contract/index.ts';
 import { LIMITS } from '../../contract/limits.ts';
-import { boardPinsByIdAtom, boardsByIdAtom } from './atoms.ts';
+import { boardPinIdsAtom, boardRecordsAtom } from './atoms.ts';
 import { without } from './byId.ts';
 import { getList, LIST, updateList, withFirst, withoutId } from './lists.ts';
+import type { BoardRecord } from './pin-views.ts';
+import { recordPinFacts } from './pin-facts.ts';
 import type { Store } from './store.ts';
 
-function summary(pin: BoardPin): BoardPin {
-  return { id: pin.id, title: pin.title, image_url: pin.image_url, image: pin.image };
-}
+// Boards keep their covers, and boards' pages their pins, by pin id: what a pin shows is the pin's
+// own (./pins.ts), and the screens read boards joined with it (./pin-views.ts).
 
-/** A board as the boards list keeps it: its `pins` are its covers (most recently added first). */
-function withCovers(board: Board): Board {
-  return board.pins.length > LIMITS.boardCovers ? { ...board, pins: board.pins.slice(0, LIMITS.boardCovers) } : board;
+/**
+ * A board as the store keeps it: its covers' ids (most recently added first), their facts kept by
+ * their pins. `covers` stands in for the board's own pins (a later page of a board keeps the covers).
+ */
+function toRecord(store: Store, { pins, ...board }: Board, covers: readonly BoardPin[] = pins.slice(0, LIMITS.boardCovers)): BoardRecord {
+  recordPinFacts(store, covers);
+  return { ...board, coverIds: covers.map((pin) => pin.id) };
 }
 
 /**
@@ -20,17 +25,16 @@ function withCovers(board: Board): Board {
  * of a board (`coversToo: false`) leaves the covers as they are.
  */
 export function upsertBoard(store: Store, board: Board, coversToo = true): void {
-  store.set(boardsByIdAtom, (prev) => {
-    const current = prev[board.id];
-    const next = coversToo || !current ? withCovers(board) : { ...withCovers(board), pins: current.pins };
-    return { ...prev, [board.id]: next };
-  });
+  const current = store.get(boardRecordsAtom)[board.id];
+  const record = coversToo || !current ? toRecord(store, board) : { ...toRecord(store, board, []), coverIds: current.coverIds };
+  store.set(boardRecordsAtom, (prev) => ({ ...prev, [board.id]: record }));
 }
 
 export function upsertBoards(store: Store, boards: readonly Board[]): void {
-  store.set(boardsByIdAtom, (prev) => {
+  const records = boards.map((board) => toRecord(store, board));
+  store.set(boardRecordsAtom, (prev) => {
     const next = { ...prev };
-    for (const board of boards) next[board.id] = withCovers(board);
+    for (const record of records) next[record.id] = record;
     return next;
   });
 }
@@ -38,11 +42,8 @@ export function upsertBoards(store: Store, boards: readonly Board[]): void {
 /** The pins of a board's page, kept by pin id for the board's list. */
 export function keepBoardPins(store: Store, pins: readonly BoardPin[]): void {
   if (!pins.length) return;
-  store.set(boardPinsByIdAtom, (prev) => {
-    const next = { ...prev };
-    for (const pin of pins) next[pin.id] = summary(pin);
-    return next;
-  });
+  recordPinFacts(store, pins);
+  store.set(boardPinIdsAtom, (prev) => (pins.every((pin) => prev.has(pin.id)) ? prev : new Set([...prev, ...pins.map((pin) => pin.id)])));
 }
 
 /** A board the user just created (event or REST answer): stored, and first in the boards list. */
@@ -52,12 +53,12 @@ export function addBoard(store: Store, board: Board, userId: number): void {
 }
 
 export function removeBoard(store: Store, boardId: number): void {
-  store.set(boardsByIdAtom, (prev) => without(prev, boardId));
+  store.set(boardRecordsAtom, (prev) => without(prev, boardId));
 }
 
 /** Is the pin known to be in the board (among its covers or its loaded pages)? */
-function knownIn(store: Store, board: Board, pinId: number): boolean {
-  return board.pins.some((p) => p.id === pinId) || getList(store, LIST.board(board.id)).ids.includes(pinId);
+function knownIn(store: Store, board: BoardRecord, pinId: number): boolean {
+  return board.coverIds.includes(pinId) || getList(store, LIST.board(board.id)).ids.includes(pinId);
 }
 
 /**
@@ -66,10 +67,11 @@ function knownIn(store: Store, board: Board, pinId: number): boolean {
  * event carries it. Idempotent: a pin already known in the board changes nothing.
  */
 export function addPinToBoard(store: Store, boardId: number, pin: BoardPin, pinCount?: number): void {
-  const board = store.get(boardsByIdAtom)[boardId];
+  const board = store.get(boardRecordsAtom)[boardId];
   if (board && !knownIn(store, board, pin.id)) {
-    const pins = [summary(pin), ...board.pins].slice(0, LIMITS.boardCovers);
-    store.set(boardsByIdAtom, (prev) => ({ ...prev, [boardId]: { ...board, pin_count: pinCount ?? board.pin_count + 1, pins } }));
+    recordPinFacts(store, [pin]);
+    const coverIds = [pin.id, ...board.coverIds].slice(0, LIMITS.boardCovers);
+    store.set(boardRecordsAtom, (prev) => ({ ...prev, [boardId]: { ...board, pin_count: pinCount ?? board.pin_count + 1, coverIds } }));
   }
   if (getList(store, LIST.board(boardId)).pages > 0) {
     keepBoardPins(store, [pin]);
@@ -82,18 +84,23 @@ export function addPinToBoard(store: Store, boardId: number, pin: BoardPin, pinC
  * pin was known in it, or when the server's count says so, so this is idempotent.
  */
 export function removePinFromBoard(store: Store, boardId: number, pinId: number, pinCount?: number): void {
-  const board = store.get(boardsByIdAtom)[boardId];
+  const board = store.get(boardRecordsAtom)[boardId];
   if (board && (knownIn(store, board, pinId) || pinCount !== undefined)) {
-    const pins = board.pins.filter((p) => p.id !== pinId);
-    store.set(boardsByIdAtom, (prev) => ({ ...prev, [boardId]: { ...board, pin_count: pinCount ?? Math.max(0, board.pin_count - 1), pins } }));
+    const coverIds = board.coverIds.filter((id) => id !== pinId);
+    store.set(boardRecordsAtom, (prev) => ({ ...prev, [boardId]: { ...board, pin_count: pinCount ?? Math.max(0, board.pin_count - 1), coverIds } }));
   }
   updateList(store, LIST.board(boardId), (list) => withoutId(list, pinId));
 }
 
 /** A pin was deleted: it leaves every board that is known to hold it. */
 export function dropPinFromBoards(store: Store, pinId: number): void {
-  for (const board of Object.values(store.get(boardsByIdAtom))) removePinFromBoard(store, board.id, pinId);
-  store.set(boardPinsByIdAtom, (prev) => without(prev, pinId));
+  for (const board of Object.values(store.get(boardRecordsAtom))) removePinFromBoard(store, board.id, pinId);
+  store.set(boardPinIdsAtom, (prev) => {
+    if (!prev.has(pinId)) return prev;
+    const next = new Set(prev);
+    next.delete(pinId);
+    return next;
+  });
 }
 
 /** "7" → "07" (SPEC §9). */

@@ -1,34 +1,39 @@
 import { atom } from 'jotai';
 import type { Favorite } from '../../contract/index.ts';
-import { favoritesByIdAtom, sessionUserAtom } from './atoms.ts';
+import { favoriteRefsAtom, sessionUserAtom } from './atoms.ts';
 import { without } from './byId.ts';
 import { LIST, updateList, withFirst } from './lists.ts';
+import { recordPinFacts } from './pin-facts.ts';
 import { setPinLikes } from './pins.ts';
 import type { Store } from './store.ts';
 
 /** pin id → favorite id, for the heart toggles. */
 export const favoriteIdByPinAtom = atom((get) => {
   const out: Record<number, number> = {};
-  for (const fav of Object.values(get(favoritesByIdAtom))) out[fav.pin_id] = fav.id;
+  for (const fav of Object.values(get(favoriteRefsAtom))) out[fav.pin_id] = fav.id;
   return out;
 });
 
-/** Stores favorites (a page, or one): one favorite per pin, and like counts follow. */
+/** Stores favorites (a page, or one): one favorite per pin; what each shows is its pin's (./pins.ts). */
 export function upsertFavorites(store: Store, favorites: readonly Favorite[]): void {
   if (!favorites.length) return;
-  store.set(favoritesByIdAtom, (prev) => {
+  recordPinFacts(
+    store,
+    favorites.map((f) => ({ id: f.pin_id, title: f.title, image_url: f.image_url, image: f.image, likes_count: f.likes_count })),
+  );
+  store.set(favoriteRefsAtom, (prev) => {
     const next = { ...prev };
     const byPin = new Map(Object.values(prev).map((f) => [f.pin_id, f.id]));
-    for (const favorite of favorites) {
+    for (const { id, pin_id } of favorites) {
       // One favorite per pin: drop another id for the same pin, if any.
-      const other = byPin.get(favorite.pin_id);
-      if (other !== undefined && other !== favorite.id) delete next[other];
-      byPin.set(favorite.pin_id, favorite.id);
-      next[favorite.id] = favorite;
+      const other = byPin.get(pin_id);
+      if (other !== undefined && other !== id) delete next[other];
+      byPin.set(pin_id, id);
+      // The same reference is kept as it is (its view stays the same object).
+      if (next[id]?.pin_id !== pin_id) next[id] = { id, pin_id };
     }
     return next;
   });
-  for (const favorite of favorites) setPinLikes(store, favorite.pin_id, favorite.likes_count);
 }
 
 export function upsertFavorite(store: Store, favorite: Favorite): void {
@@ -44,8 +49,8 @@ export function addFavorite(store: Store, favorite: Favorite): void {
 
 /** Removes a favorite by its own id. Pass `likesCount` when the server told the new count. */
 export function removeFavorite(store: Store, favoriteId: number, pinId?: number, likesCount?: number): void {
-  const fav = store.get(favoritesByIdAtom)[favoriteId];
-  store.set(favoritesByIdAtom, (prev) => without(prev, favoriteId));
+  const fav = store.get(favoriteRefsAtom)[favoriteId];
+  store.set(favoriteRefsAtom, (prev) => without(prev, favoriteId));
   const targetPin = pinId ?? fav?.pin_id;
   if (targetPin !== undefined && likesCount !== undefined) setPinLikes(store, targetPin, likesCount);
 }
@@ -59,7 +64,7 @@ export function removeFavorite(store: Store, favoriteId: number, pinId?: number,
 export function setNewestFavorites(store: Store, favorites: readonly Favorite[], nextCursor: string | null): void {
   const listed = new Set(favorites.map((f) => f.id));
   const oldest = Math.min(...favorites.map((f) => f.id));
-  for (const fav of Object.values(store.get(favoritesByIdAtom))) {
+  for (const fav of Object.values(store.get(favoriteRefsAtom))) {
     if (!listed.has(fav.id) && (nextCursor === null || fav.id > oldest)) removeFavorite(store, fav.id);
   }
   upsertFavorites(store, favorites);

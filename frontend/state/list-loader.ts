@@ -1,12 +1,12 @@
 // Fetching the pages of a list (./lists.ts) into the store: page one, the next page, page one again
 // over what is loaded (after a reconnect). One request per list at a time; an answer that arrives
 // after the list was reset, or after the signed-in user changed, is dropped. Live events that
-// arrive during a fetch are applied again after it (loadWithLiveReplay), so an older answer never
+// arrive during a fetch are applied again after it (./load-guard.ts), so an older answer never
 // undoes them.
 import { isApiError } from '../api/client.ts';
-import { loadWithLiveReplay } from '../live/client.ts';
 import { sessionUserAtom } from './atoms.ts';
 import { appendPage, firstPage, getList, listAtom, mergeFirstPage, type PagedList } from './lists.ts';
+import { loadIntoStore } from './load-guard.ts';
 import type { Store } from './store.ts';
 
 export interface Page<T> {
@@ -56,7 +56,7 @@ async function run<T>(store: Store, source: ListSource<T>, cursor: string | null
   flight.busy = true;
   setStatus(store, source.key, 'loading');
   try {
-    await loadWithLiveReplay(store, async () => {
+    await loadIntoStore(store, async () => {
       const page = await source.fetchPage(cursor);
       if (!current()) return;
       // Free before the list says "ready": a screen that wants the next page at once may ask.

@@ -1,4 +1,4 @@
-// Paged lists (DESIGN §9): every screen's list is an ordered array of ids plus the cursor of the
+// Paged lists (docs/paging.md): every screen's list is an ordered array of ids plus the cursor of the
 // next page; the entities themselves stay in the by-id atoms (./atoms.ts), so a live update patches
 // every list that shows the entity. One atom per list key, made on first use; lists nobody shows
 // are forgotten beyond MAX_LISTS (oldest first) and simply load again when shown.

@@ -4,7 +4,7 @@
 // the same pin (the `pending` save), instead of on a new visit of the page.
 import { atom } from 'jotai';
 import type { BoardPin } from '../../contract/index.ts';
-import { boardsByIdAtom } from './atoms.ts';
+import { boardRecordsAtom } from './atoms.ts';
 import type { Store } from './store.ts';
 
 /** What the sheet needs of a pin. */
@@ -34,6 +34,6 @@ export function closeSaveSheet(store: Store): void {
  */
 export const savedPinIdsAtom = atom((get) => {
   const saved = new Set<number>();
-  for (const board of Object.values(get(boardsByIdAtom))) for (const pin of board.pins) saved.add(pin.id);
+  for (const board of Object.values(get(boardRecordsAtom))) for (const id of board.coverIds) saved.add(id);
   return saved as ReadonlySet<number>;
 });

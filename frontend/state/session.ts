@@ -1,21 +1,24 @@
 import type { User } from '../../contract/index.ts';
 import {
   boardMembersAtom,
-  boardPinsByIdAtom,
-  boardsByIdAtom,
+  boardPinIdsAtom,
+  boardRecordsAtom,
   boardsLostAtom,
-  favoritesByIdAtom,
+  favoriteRefsAtom,
   favoritesLoadedAtom,
+  pinSummariesByIdAtom,
   sessionCheckedAtom,
   sessionUserAtom,
 } from './atoms.ts';
 import type { Store } from './store.ts';
 
 function clearPrivateData(store: Store): void {
-  store.set(favoritesByIdAtom, {});
+  store.set(favoriteRefsAtom, {});
   store.set(favoritesLoadedAtom, false);
-  store.set(boardsByIdAtom, {});
-  store.set(boardPinsByIdAtom, {});
+  store.set(boardRecordsAtom, {});
+  store.set(boardPinIdsAtom, new Set<number>());
+  // Known only through the user's favorites and boards.
+  store.set(pinSummariesByIdAtom, {});
   store.set(boardMembersAtom, {});
   store.set(boardsLostAtom, new Set<number>());
 }

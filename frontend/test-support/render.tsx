@@ -68,7 +68,7 @@ export function mockApi(handlers: Record<string, Handler>) {
 }
 
 /**
- * A handler that serves `items` page by page like the server (DESIGN §9): `{[key]: page,
+ * A handler that serves `items` page by page like the server (docs/paging.md): `{[key]: page,
  * nextCursor}`, `size` per page (or the call's `limit`), cursors "after:<n>"; any other cursor
  * answers 400 in the error shape. `items` may be a function, read at each call (a list that
  * changes); `extra` adds fields (a board page's name and count).

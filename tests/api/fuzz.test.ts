@@ -115,7 +115,7 @@ const TABLES = ['users', 'pins', 'boards', 'board_pins', 'favorites', 'comments'
 
 /**
  * Written by background jobs, not by the request under test: an import that gives up keeps why on
- * its pin (backend/images/import-job.ts) whenever it happens to run.
+ * its pin (backend/pins/image-import-job.ts) whenever it happens to run.
  */
 const JOB_COLUMNS = new Set(['image_failure']);
 

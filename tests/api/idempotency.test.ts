@@ -4,8 +4,8 @@ import { describe, expect, test } from 'vitest';
 import type { Board, BoardList } from '../../contract/boards.ts';
 import type { Comment, CommentList } from '../../contract/comments.ts';
 import type { ErrorBody } from '../../contract/errors.ts';
+import type { ChangeData, ChangeEventName } from '../../contract/events.ts';
 import type { Pin } from '../../contract/pins.ts';
-import type { DomainEvents } from '../../backend/events/domain-events.ts';
 import { ApiClient, type ApiResponse, signUpUser, sameSessionOn } from '../support/client.ts';
 import { useTestServer, withTestServer } from '../support/use-test-server.ts';
 import { useTwoInstances } from '../support/use-two-instances.ts';
@@ -26,10 +26,10 @@ function post<T>(client: ApiClient, path: string, json: unknown, key?: string): 
 
 const pinBody = (title: string) => ({ title, imageUrl: 'https://example.com/idem.png', description: 'Once only.' });
 
-/** Counts what the in-process bus publishes for `event`, from now on. */
-function recordEvents<K extends keyof DomainEvents>(event: K): { payloads: Array<DomainEvents[K]>; stop(): void } {
-  const payloads: Array<DomainEvents[K]> = [];
-  const stop = server.server.events.on(event, (payload) => payloads.push(payload));
+/** Counts the changes named `event` that the in-process bus publishes, from now on. */
+function recordEvents<E extends ChangeEventName>(event: E): { payloads: Array<ChangeData<E>>; stop(): void } {
+  const payloads: Array<ChangeData<E>> = [];
+  const stop = server.server.events.onChange(event, (payload) => payloads.push(payload));
   return { payloads, stop };
 }
 
@@ -63,7 +63,7 @@ describe('a retry with the same key returns the first result', () => {
     const { client, user } = await signUpUser(server.url, 'idempins');
     const title = `Idempotent pin ${randomUUID()}`;
     const key = randomUUID();
-    const events = recordEvents('pin.created');
+    const events = recordEvents('pin:created');
     try {
       const first = await post<Pin>(client, '/api/pins/', pinBody(title), key);
       const again = await post<Pin>(client, '/api/pins/', pinBody(title), key);
@@ -83,7 +83,7 @@ describe('a retry with the same key returns the first result', () => {
   test('boards: same board, listed once, one board.created event', async () => {
     const { client } = await signUpUser(server.url, 'idemboards');
     const key = randomUUID();
-    const events = recordEvents('board.created');
+    const events = recordEvents('board:created');
     try {
       const first = await post<Board>(client, '/api/boards/', { name: 'Trips' }, key);
       const again = await post<Board>(client, '/api/boards/', { name: 'Trips' }, key);
@@ -101,7 +101,7 @@ describe('a retry with the same key returns the first result', () => {
     const pin = (await post<Pin>(owner, '/api/pins/', pinBody('Commented'))).body;
     const { client } = await signUpUser(server.url, 'idemcomments');
     const key = randomUUID();
-    const events = recordEvents('comment.created');
+    const events = recordEvents('comment:created');
     try {
       const path = `/api/comments/pins/${pin.id}/comments`;
       const first = await post<Comment>(client, path, { text: 'Nice' }, key);
@@ -238,7 +238,7 @@ describe('failed creates store nothing', () => {
   test('comment on an unknown pin → 404, no record; the same key then works for a real request', async () => {
     const { client, user } = await signUpUser(server.url, 'idem404');
     const key = randomUUID();
-    const events = recordEvents('comment.created');
+    const events = recordEvents('comment:created');
     try {
       expectError(await post(client, '/api/comments/pins/2000000000/comments', { text: 'Hello?' }, key), 404, 'Pin not found.');
       expectError(await post(client, '/api/comments/pins/2000000000/comments', { text: 'Hello?' }, key), 404, 'Pin not found.');
@@ -258,7 +258,7 @@ describe('failed creates store nothing', () => {
     const path = `/api/comments/pins/${pin.id}/comments`;
     const earlier = await post<Comment>(client, path, { text: 'Earlier' });
     const key = randomUUID();
-    const events = recordEvents('comment.created');
+    const events = recordEvents('comment:created');
     try {
       expectError(await post(client, path, { text: 'Later' }, key), 409, 'You have already commented on this pin.');
       expect(await keyRows(user.id)).toEqual([]);
@@ -279,7 +279,7 @@ describe('concurrency and expiry', () => {
     await client.get('/api/auth/'); // CSRF token in hand before the burst
     const title = `Raced ${randomUUID()}`;
     const key = randomUUID();
-    const events = recordEvents('pin.created');
+    const events = recordEvents('pin:created');
     try {
       const responses = await Promise.all(Array.from({ length: 8 }, () => post<Pin>(client, '/api/pins/', pinBody(title), key)));
       expect(responses.map((r) => r.status)).toEqual(Array<number>(8).fill(201));
@@ -356,7 +356,7 @@ describe('two instances on one database', () => {
     const key = randomUUID();
     const title = `Across ${randomUUID()}`;
     const published: number[] = [];
-    const offs = [app.one, app.two].map((s, i) => s.server.events.on('pin.created', ({ pin }) => pin.title === title && published.push(i)));
+    const offs = [app.one, app.two].map((s, i) => s.server.events.onChange('pin:created', ({ pin }) => pin.title === title && published.push(i)));
     try {
       const first = await post<Pin>(client, '/api/pins/', pinBody(title), key);
       const again = await post<Pin>(onTwo, '/api/pins/', pinBody(title), key);

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Pin } from '../../contract/pins.ts';
-import { queueImports } from '../../backend/images/import-job.ts';
+import { queueImports } from '../../backend/pins/image-import-job.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { describeImage, jpeg } from '../support/image-fixtures.ts';
 import { type ServerView } from '../support/server.ts';
@@ -62,7 +62,7 @@ describe('with the origin allowed', () => {
 
   test('the pin is saved at once with its remote address, then gains its stored image and pin.updated goes out', async () => {
     const updates: Pin[] = [];
-    server.server.events.on('pin.updated', ({ pin }) => void updates.push(pin));
+    server.server.events.onChange('pin:updated', ({ pin }) => void updates.push(pin));
     const started = performance.now();
     const created = await client.post<Pin>('/api/pins/', { title: 'Imported', imageUrl: `${originUrl}/photo.jpg`, description: '' });
     expect(created.status).toBe(201);
@@ -107,7 +107,7 @@ describe('with the origin allowed', () => {
 
   test('an address that redirects to a private one: the import is refused and no viewer is sent there any more', async () => {
     const updates: Pin[] = [];
-    server.server.events.on('pin.updated', ({ pin }) => void updates.push(pin));
+    server.server.events.onChange('pin:updated', ({ pin }) => void updates.push(pin));
     const url = `${originUrl}/to-private.jpg`;
     const created = await client.post<Pin>('/api/pins/', { title: 'Sneaky', imageUrl: url, description: '' });
     expect(created.status).toBe(201);
@@ -164,7 +164,7 @@ describe('with the default guard', () => {
     await withTestServer({}, async (server) => {
       const { client } = await signUpUser(server.url, 'guarded');
       const created: Pin[] = [];
-      server.server.events.on('pin.created', ({ pin }) => void created.push(pin));
+      server.server.events.onChange('pin:created', ({ pin }) => void created.push(pin));
       const seen = requests.length;
       const addresses = [`${originUrl}/photo.jpg`, 'http://10.1.2.3/admin.png', 'http://localhost/x.png', 'http://metadata.localhost/x.png', 'https://example.com:8443/x.png'];
       for (const imageUrl of addresses) {

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ImageStatus } from '../../contract/image-repair.ts';
 import type { Pin } from '../../contract/pins.ts';
-import { IMPORT_ATTEMPTS } from '../../backend/images/import-job.ts';
+import { IMPORT_ATTEMPTS } from '../../backend/pins/image-import-job.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { jpeg } from '../support/image-fixtures.ts';
 import { useTestServer } from '../support/use-test-server.ts';
@@ -87,7 +87,7 @@ describe('a failed import, as its owner sees it', () => {
   test('a new address is imported again: the image arrives, the failure is gone, pin.updated went out', async () => {
     const pin = await failedPin('missing.jpg');
     const updates: Pin[] = [];
-    server.server.events.on('pin.updated', ({ pin: updated }) => void updates.push(updated));
+    server.server.events.onChange('pin:updated', ({ pin: updated }) => void updates.push(updated));
     const replaced = await owner.put<Pin>(`/api/pins/${pin.id}`, { title: pin.title, description: pin.description, imageUrl: `${originUrl}/photo.jpg` });
     expect(replaced.status).toBe(200);
     expect(replaced.body).toMatchObject({ image_url: `${originUrl}/photo.jpg`, image: null, title: pin.title, description: 'kept' });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { createLoginThrottle } from '../../backend/auth/login-throttle.ts';
 import { createCursorCodec } from '../../backend/paging/cursor.ts';
-import { LocalMediaStorage } from '../../backend/images/storage.ts';
+import { LocalMediaStorage } from '../../backend/images/local-storage.ts';
 import { ReadCache } from '../../backend/http/read-cache.ts';
 import { loadConfig } from '../../backend/config.ts';
 import { EventBus } from '../../backend/events/event-bus.ts';

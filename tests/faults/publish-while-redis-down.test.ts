@@ -28,10 +28,12 @@ test('events published while Redis is down are dropped and logged, not crashing 
   const onRejection = (reason: unknown) => rejections.push(reason);
   process.on('unhandledRejection', onRejection);
   try {
-    // What the services publish after a commit; the relay turns each into an adapter publish.
+    // What write() publishes after a commit; the relay turns each into an adapter publish.
     for (let i = 0; i < 5; i++) {
-      server.server.events.publish('pin.updated', { pin: { ...pin, title: `During the outage ${i}` }, seq: 1_000_000 + 2 * i });
-      server.server.events.publish('pin.likes', { pinId: pin.id, likesCount: i, version: i + 1, seq: 1_000_001 + 2 * i });
+      const updated = { pin: { ...pin, title: `During the outage ${i}` } };
+      server.server.events.publish('change', { event: 'pin:updated', data: updated, audience: 'feed', seq: 1_000_000 + 2 * i });
+      const likes = { pinId: pin.id, likesCount: i, version: i + 1 };
+      server.server.events.publish('change', { event: 'pin:likes', data: likes, audience: { pinId: pin.id }, seq: 1_000_001 + 2 * i });
       server.server.events.publish('session.ended', { userId: user.id, sessionId: 'not-a-session' });
     }
     // Time for the publishes' failures to surface; not a limit on anything.

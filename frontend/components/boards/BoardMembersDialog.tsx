@@ -20,7 +20,7 @@ type Props = {
 };
 
 /**
- * A board's members (DESIGN §12). Everyone on the board sees the list (kept live by the member
+ * A board's members (docs/board-sharing.md). Everyone on the board sees the list (kept live by the member
  * events); the owner adds people by username (type-ahead) and removes them; a collaborator can
  * leave.
  */

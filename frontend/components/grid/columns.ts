@@ -1,6 +1,6 @@
 // Column count and gutters of the pin grids, from the width of the grid itself (the page's width
 // less its padding): as many columns as it takes to keep each at most 236 px wide — the small
-// thumbnail's width (DESIGN §10), so a card on a 1× screen loads the 236 px file and never the
+// thumbnail's width (docs/images.md), so a card on a 1× screen loads the 236 px file and never the
 // 736 px one — and at least 2 on a phone. At 1280 px that is 5 columns of 236 px.
 
 /** The widest a column gets: the width of the small thumbnail. */

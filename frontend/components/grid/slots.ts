@@ -1,5 +1,5 @@
 // What the masonry lays out. masonic caches a position per item index, so its item array may only
-// grow at the end; any other change needs a new layout from the top (DESIGN §9, NOTES §1: removing
+// grow at the end; any other change needs a new layout from the top (docs/paging.md: removing
 // or reordering items otherwise throws "No data was found at index"). So the grid keeps "slots":
 // - a list that grew at the end (the next page) appends slots;
 // - an id that left the list (a deleted pin, a pin removed from a board) keeps its slot as a gap

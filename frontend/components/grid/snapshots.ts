@@ -1,5 +1,5 @@
 // Where a grid's layout is kept while its page is away, so that Back returns to the same cards at
-// the same place (DESIGN §9): which ids had which slot, the measured heights (so nothing is
+// the same place (docs/paging.md): which ids had which slot, the measured heights (so nothing is
 // measured again and the columns come out the same), and the card that was at the viewport's
 // centre. Kept per store, for the last few grids only.
 import { atom } from 'jotai';

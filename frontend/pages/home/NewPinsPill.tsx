@@ -1,6 +1,6 @@
 /**
  * "N new pins": pins created while the reader browses are not slipped into the grid under them
- * (DESIGN §9); this pill says how many there are, and a click puts them first. It floats over the
+ * (docs/paging.md); this pill says how many there are, and a click puts them first. It floats over the
  * page, so showing it moves nothing. The region is always there, so screen readers hear the count.
  */
 export function NewPinsPill({ count, onShow }: { count: number; onShow: () => void }) {

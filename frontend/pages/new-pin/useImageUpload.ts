@@ -1,4 +1,4 @@
-// The New Pin page's image file (DESIGN §10): a chosen file is checked, previewed at once from an
+// The New Pin page's image file (docs/images.md): a chosen file is checked, previewed at once from an
 // object URL and uploaded with its progress; it can be cancelled or removed, and Save can wait for
 // it. One file at a time: choosing another replaces (and cancels) the one before.
 import { useCallback, useEffect, useRef, useState } from 'react';

@@ -1,14 +1,14 @@
-import { pruneChanges } from '../changes/changes.service.ts';
-import { HostCooldown } from '../images/host-cooldown.ts';
-import { importImage, type ImportDeps } from '../images/import-job.ts';
-import { stripStoredMetadata } from '../images/strip-job.ts';
-import { runImport } from '../imports/run-import.ts';
-import { sweepImages } from '../images/sweep.ts';
-import { JOBS } from './catalog.ts';
-import { jobSetup, type JobSetup } from './define.ts';
+import { pruneChanges } from './changes/changes.service.ts';
+import { HostCooldown } from './images/host-cooldown.ts';
+import { importImage, type ImportDeps } from './pins/image-import-job.ts';
+import { stripStoredMetadata } from './images/strip-job.ts';
+import { runImport } from './imports/run-import.ts';
+import { sweepImages } from './images/sweep.ts';
+import { JOBS } from './job-catalog.ts';
+import { jobSetup, type JobSetup } from './jobs/define.ts';
 
 /**
- * The app's job handlers, one per job of catalog.ts (jobSetup checks that none is missing and that
+ * The app's job handlers, one per job of job-catalog.ts (jobSetup checks that none is missing and that
  * each takes its job's payload), with their dependencies. The server runs them; `npm run db:seed`
  * builds the same setup to queue the demo's imports without running any.
  */

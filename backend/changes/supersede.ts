@@ -1,54 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { ChangeData, ChangeEventName } from '../../contract/events.ts';
 import type { DB } from '../../db/schema.ts';
-
-/** Who may read a change from the log: everyone, or only these users (an actor, a board's members). */
-export type Audience = { public: true } | { userIds: readonly number[] };
-
-/** Everyone may read it: pins, likes counts, comments. */
-export const PUBLIC: Audience = { public: true };
-
-/**
- * Writes one change to the log in the caller's transaction and returns its `seq` (DESIGN §12).
- * Call it as the last statement before the commit: taking the number locks the counter row until
- * the transaction ends, which is what makes numbers visible in commit order, and every writer
- * waits for that lock.
- */
-export async function recordChange<E extends ChangeEventName>(
-  trx: Kysely<DB>,
-  event: E,
-  data: ChangeData<E>,
-  audience: Audience,
-): Promise<number> {
-  if (!trx.isTransaction) throw new Error('recordChange must run inside the writing transaction');
-  const { seq } = await trx
-    .updateTable('change_counter')
-    .set({ seq: sql<string>`seq + 1` })
-    .returning('seq')
-    .executeTakeFirstOrThrow();
-  await trx
-    .insertInto('changes')
-    .values({
-      seq,
-      event,
-      data: JSON.stringify(data),
-      public: 'public' in audience,
-      user_ids: 'userIds' in audience ? [...audience.userIds] : [],
-      ...textSubject(event, data),
-    })
-    .execute();
-  return Number(seq);
-}
-
-/** Whose text a change carries: a pin's (its own events) or a comment's (which belongs to a pin too). */
-function textSubject(event: ChangeEventName, data: unknown): { pin_id?: number; comment_id?: number } {
-  if (event === 'pin:created' || event === 'pin:updated') return { pin_id: (data as ChangeData<'pin:created'>).pin.id };
-  if (event === 'comment:created' || event === 'comment:updated') {
-    const { comment } = data as ChangeData<'comment:created'>;
-    return { pin_id: comment.pin_id, comment_id: comment.id };
-  }
-  return {};
-}
 
 /**
  * What an edit or a deletion does to the log's earlier rows, in its own transaction, before its
@@ -89,12 +40,4 @@ export async function supersedeChanges(trx: Kysely<DB>, what: Superseded): Promi
     const where = 'pinDeleted' in what ? sql`pin_id = ${what.pinDeleted}` : sql`comment_id = ${what.commentDeleted}`;
     await sql`delete from changes where seq in (select seq from changes where ${where} order by seq for update)`.execute(trx);
   }
-}
-
-/**
- * Runs `work` in the caller's transaction when `db` is one (an idempotent create runs the service
- * on its transaction), else in a new one. Writes that record a change always run in one.
- */
-export function inTransaction<T>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
-  return db.isTransaction ? work(db) : db.transaction().execute(work);
 }

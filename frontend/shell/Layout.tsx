@@ -7,12 +7,12 @@ import { useBoardList } from '../hooks/useBoardList.ts';
 import { useHeartFavorites } from '../hooks/useFavoriteToggle.ts';
 import { clearSession, setSessionUser } from '../state/session.ts';
 import { useAfterNavigation } from '../hooks/afterNavigation.ts';
-import { SkeletonGrid } from './grid/SkeletonGrid.tsx';
-import { LiveIndicator } from './LiveIndicator.tsx';
-import { MODAL_LAYER_ID } from './Modal.tsx';
+import { SkeletonGrid } from '../components/grid/SkeletonGrid.tsx';
+import { LiveIndicator } from '../components/LiveIndicator.tsx';
+import { MODAL_LAYER_ID } from '../components/Modal.tsx';
 import { NavBar } from './NavBar.tsx';
-import { SaveSheet } from './SaveSheet.tsx';
-import { Toaster } from './Toaster.tsx';
+import { SaveSheet } from '../components/SaveSheet.tsx';
+import { Toaster } from '../components/Toaster.tsx';
 
 /** The one layout (SPEC §2): navigation bar, routed page, modal layer. */
 export function Layout() {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Pin } from '../../contract/pins.ts';
 import type { DB } from '../../db/schema.ts';
-import { selectPins, toPin } from '../pins/pins.service.ts';
+import { selectPins, toPin } from './pins.service.ts';
 
 /**
  * The pins with these ids, in this order, as every list carries them (owner, counts, image, tags):

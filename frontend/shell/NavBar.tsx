@@ -1,8 +1,8 @@
 import { useAtomValue } from 'jotai';
 import { Link, NavLink, useLocation } from 'react-router';
 import { sessionCheckedAtom, sessionUserAtom } from '../state/atoms.ts';
-import { HeartIcon, PinLogoIcon } from './Icons.tsx';
-import { ProfileMenu } from './ProfileMenu.tsx';
+import { HeartIcon, PinLogoIcon } from '../components/Icons.tsx';
+import { ProfileMenu } from '../components/ProfileMenu.tsx';
 import { SearchBox } from '../search/SearchBox.tsx';
 
 export function NavBar() {

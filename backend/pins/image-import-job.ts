@@ -5,18 +5,19 @@ import { IMAGE_LIMITS } from '../../contract/images.ts';
 import { DEMO_IMAGES_DIR } from '../../db/demo-catalog.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ImageConfig } from '../config-images.ts';
-import { inTransaction, PUBLIC, recordChange, supersedeChanges } from '../changes/change-log.ts';
+import { supersedeChanges } from '../changes/supersede.ts';
+import { write } from '../changes/write.ts';
 import type { ImportFailure } from '../../contract/image-repair.ts';
 import { HttpError, ImageRefusedError } from '../errors.ts';
-import type { AppJobs } from '../jobs/catalog.ts';
+import type { AppJobs } from '../job-catalog.ts';
 import type { JobContext, JobSender } from '../jobs/define.ts';
-import { getPin } from '../pins/pins.service.ts';
-import type { HostCooldown } from './host-cooldown.ts';
-import type { ImageBudget } from './image-budget.ts';
-import { storeImage } from './images.service.ts';
-import { importGroup, REFUSED_ADDRESS } from './import-policy.ts';
-import { SafeFetchError, safeFetch } from './safe-fetch.ts';
-import type { MediaStorage } from './storage.ts';
+import { getPin } from './pins.service.ts';
+import type { HostCooldown } from '../images/host-cooldown.ts';
+import type { ImageBudget } from '../images/image-budget.ts';
+import { storeImage } from '../images/images.service.ts';
+import { importGroup, REFUSED_ADDRESS } from '../images/import-policy.ts';
+import { SafeFetchError, safeFetch } from '../images/safe-fetch.ts';
+import type { MediaStorage } from '../images/storage.ts';
 
 // Imports by URL (docs/images.md). Fair to everybody: each user's imports form a group of which at
 // most IMPORT_CONCURRENCY_PER_USER run at once (the queue's group concurrency), a user has at most
@@ -110,7 +111,7 @@ export async function importImage(deps: ImportDeps, data: ImportImageData, ctx: 
     if (error instanceof HttpError) return later(ctx, data, attempt, RETRY_BASE_SECONDS);
     throw error;
   }
-  const changed = await inTransaction(ctx.db, async (db) => {
+  await write(ctx, async (db, record) => {
     const updated = await db
       .updateTable('pins')
       .set({ image_sha256: stored.sha256, image_url: stored.image.url, image_failure: null, updated_at: new Date() })
@@ -119,11 +120,9 @@ export async function importImage(deps: ImportDeps, data: ImportImageData, ctx: 
       .where('image_sha256', 'is', null)
       .returning('id')
       .executeTakeFirst();
-    if (!updated) return undefined;
-    const pin = await getPin(db, data.pinId);
-    return { pin, seq: await recordChange(db, 'pin:updated', { pin }, PUBLIC) };
+    if (!updated) return;
+    await record('pin:updated', { pin: await getPin(db, data.pinId) }, 'feed');
   });
-  if (changed) ctx.events.publish('pin.updated', changed);
 }
 
 /** The import again, `seconds` from now, behind the fresh imports of the queue (a lower priority for each retry). */
@@ -156,7 +155,7 @@ async function giveUp(ctx: JobContext, data: ImportImageData, reason: ImportFail
  * browser is sent there either. The pin keeps it only in `refused_image_url`, for its owner, with why.
  */
 async function hideRefusedAddress(ctx: JobContext, data: ImportImageData, reason: ImportFailure): Promise<void> {
-  const changed = await inTransaction(ctx.db, async (db) => {
+  await write(ctx, async (db, record) => {
     const updated = await db
       .updateTable('pins')
       .set({ image_url: '', refused_image_url: data.url, image_failure: reason, updated_at: new Date() })
@@ -165,13 +164,11 @@ async function hideRefusedAddress(ctx: JobContext, data: ImportImageData, reason
       .where('image_sha256', 'is', null)
       .returning('id')
       .executeTakeFirst();
-    if (!updated) return undefined;
+    if (!updated) return;
     // Its creation went out with the address: the change log stops serving it too.
     await supersedeChanges(db, { pinImageRefused: data.pinId });
-    const pin = await getPin(db, data.pinId);
-    return { pin, seq: await recordChange(db, 'pin:updated', { pin }, PUBLIC) };
+    await record('pin:updated', { pin: await getPin(db, data.pinId) }, 'feed');
   });
-  if (changed) ctx.events.publish('pin.updated', changed);
 }
 
 function hostOf(url: string): string | undefined {

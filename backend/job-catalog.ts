@@ -1,16 +1,17 @@
 import { z } from 'zod';
-import { defineJobs } from './define.ts';
+import { defineJobs } from './jobs/define.ts';
 
 /**
- * The app's jobs: name → payload schema and retry policy (see define.ts). A service sends one with
- * `ctx.jobs.send(ctx.db, name, data)`; its handler is given to the queue in server.ts
- * (`jobSetup(JOBS, { name: handler })`, which requires one for every job listed here).
+ * The app's jobs: name → payload schema and retry policy (see jobs/define.ts). A service sends one
+ * with `ctx.jobs.send(ctx.db, name, data)`; its handler is in job-handlers.ts
+ * (`jobSetup(JOBS, { name: handler })`, which requires one for every job listed here). Kept
+ * beside the assembly, not in jobs/: the queue knows no feature.
  */
 export const JOBS = defineJobs({
   /**
    * Fetch a pin's remote image (SSRF-guarded), store it with its thumbnails, point the pin at it.
    * Sent in its owner's group (`user:<id>`, the seed's `seed`). A passing failure is retried as a
-   * new job (backend/images/import-job.ts), so the queue's own retries only cover a crash or a
+   * new job (backend/pins/image-import-job.ts), so the queue's own retries only cover a crash or a
    * lease that ran out.
    */
   'image.import': {

@@ -5,9 +5,9 @@ import { useState } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { alice, bob, mockApi, renderApp } from '../test-support/render.tsx';
-import { ErrorPage } from './ErrorPage.tsx';
+import { ErrorPage } from '../components/ErrorPage.tsx';
 import { Layout } from './Layout.tsx';
-import { Modal } from './Modal.tsx';
+import { Modal } from '../components/Modal.tsx';
 
 const pins = { 'GET /api/pins/': { body: { pins: [] } } };
 

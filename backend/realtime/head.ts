@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import type { IO, PinboardSocket } from '../realtime/gateway.ts';
-import { readHead } from './changes.service.ts';
+import { readHead } from '../changes/changes.service.ts';
+import type { IO, PinboardSocket } from './gateway.ts';
 
-// `changes:head {seq}`: the "poke" of poke-then-pull (NOTES §5). Socket.IO over the Redis adapter
+// `changes:head {seq}`: the "poke" of poke-then-pull (docs/change-log.md). Socket.IO over the Redis adapter
 // is at-most-once: an event is lost when its instance dies between its commit and its publish,
 // while Redis is away, or while a client is disconnected. The log has every change, and a client
 // that learns the log's head is past its complete-through cursor pulls GET /api/changes. So each

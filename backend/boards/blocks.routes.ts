@@ -1,7 +1,7 @@
 import { BlockBody, BlockedUser, BlockList, Unblocked } from '../../contract/blocks.ts';
 import { PageQuery } from '../../contract/paging.ts';
 import { type ApiRoute, route } from '../http/route.ts';
-import { removeMember } from '../boards/board-members.service.ts';
+import { removeMember } from './board-members.service.ts';
 import { blockUser, checkBlockable, listBlocks, unblockUser } from './blocks.service.ts';
 
 // Who may not add you to boards (docs/board-sharing.md). Signed in only; each user sees and

@@ -1,6 +1,6 @@
 import { atom } from 'jotai';
 import type { ImportProgress } from '../../contract/imports.ts';
-import type { Store } from '../state/store.ts';
+import type { Store } from './store.ts';
 
 /** The latest `import:progress` of each import this tab has heard of (the import page shows them live). */
 export const importProgressAtom = atom<ReadonlyMap<number, ImportProgress>>(new Map());

@@ -1,0 +1,59 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { EventBus } from '../events/event-bus.ts';
+import type { ImageBudget } from '../images/image-budget.ts';
+import type { MediaStorage } from '../images/storage.ts';
+import type { AppJobs } from '../job-catalog.ts';
+import { appJobs } from '../job-handlers.ts';
+import { type JobSetup, mergeJobSetups } from '../jobs/define.ts';
+import { type JobQueue, startJobQueue } from '../jobs/queue.ts';
+import { sendRepeatedly } from '../jobs/repeat.ts';
+import { queueImports } from '../pins/image-import-job.ts';
+import type { Data } from './data.ts';
+
+export interface Jobs {
+  queue: JobQueue<AppJobs>;
+  /** Stops sending the housekeeping jobs (the queue itself is stopped with its own grace). */
+  stopRepeats(): void;
+}
+
+interface JobsDeps {
+  data: Data;
+  media: MediaStorage;
+  budget: ImageBudget;
+  events: EventBus;
+  logger: Logger;
+  /** More jobs besides the app's (tests): a catalog and its handlers. */
+  extra: JobSetup | undefined;
+}
+
+/**
+ * The background queue with the app's handlers, after the migrations (handlers use the app's
+ * tables; the queue installs its own schema), and the jobs every start sends: the metadata rewrite,
+ * the seeded pictures' imports, and the housekeeping sent now and then.
+ */
+export async function startJobs(config: Config, { data, media, budget, events, logger, extra }: JobsDeps): Promise<Jobs> {
+  const { database, seeded } = data;
+  const own = appJobs({ storage: media, imports: config.imports, budget, changeRetentionHours: config.changes.retentionHours, imageSweepGraceHours: config.imageSweep.graceHours });
+  const setup = extra ? mergeJobSetups(own, extra) : own;
+  // One user's imports never hold every worker: at most IMPORT_CONCURRENCY_PER_USER at once; and
+  // one batch of one user's bulk import at a time (backend/imports/run-import.ts).
+  const groupConcurrency = { 'image.import': config.imports.concurrencyPerUser, 'images.strip-metadata': 1, 'imports.run': 1 };
+  const queue = await startJobQueue<AppJobs>({ database, setup, events, logger, config: config.jobs, groupConcurrency });
+  // Originals stored before metadata was removed are rewritten without it (a no-op once done).
+  await queue.sender.send(database.db, 'images.strip-metadata', {}, { group: 'strip' });
+  // The demo's pictures go through the same pipeline as any pin's image, in the background: the
+  // pins show their /seed-images/ files at once and swap to stored thumbnails as each is done.
+  if (seeded) await queueImports(queue.sender, database.db, seeded.pins);
+  const stops = [
+    sendRepeatedly(() => queue.sender.send(database.db, 'changes.prune', {}), {
+      intervalMs: config.changes.pruneIntervalMs,
+      onError: (error) => logger.warn({ err: error }, 'change-log pruning not queued'),
+    }),
+    sendRepeatedly(() => queue.sender.send(database.db, 'images.sweep', {}), {
+      intervalMs: config.imageSweep.intervalMs,
+      onError: (error) => logger.warn({ err: error }, 'image sweep not queued'),
+    }),
+  ];
+  return { queue, stopRepeats: () => stops.forEach((stop) => stop()) };
+}
