@@ -13,7 +13,7 @@ import { useTestServer, withTestServer } from '../support/use-test-server.ts';
 
 // The OpenAPI document served at /api/openapi.json is checked against the running server: every
 // real response (successes and errors) must validate against the schema the document gives for its
-// path, method and status; every documented operation must exist; every SPEC §7 call is documented.
+// path, method and status; every documented operation must exist; every docs/product.md §7 call is documented.
 
 interface MediaType {
   schema?: object;
@@ -30,7 +30,7 @@ interface OpenApiDocument {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** SPEC §7, row by row, plus GET /api/pins/{id} and the server-side demo sign-in. */
+/** docs/product.md §7, row by row, plus GET /api/pins/{id} and the server-side demo sign-in. */
 const SPEC_ROUTES: Array<[Method, string]> = [
   ['GET', '/api/auth/'],
   ['POST', '/api/auth/login'],
@@ -207,7 +207,7 @@ describe('the document', () => {
     for (const name of names) expect(ajv.getSchema(SCHEMA_BASE + name), name).toBeTypeOf('function');
   });
 
-  test('lists every route of SPEC §7 (and GET /api/pins/{id}), each with a JSON success schema', () => {
+  test('lists every route of docs/product.md §7 (and GET /api/pins/{id}), each with a JSON success schema', () => {
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     for (const [method, path] of SPEC_ROUTES) {
       expect(documented, `${method} ${path}`).toContain(`${method} ${path}`);

@@ -1,4 +1,4 @@
-// A new user's whole signed-in journey through the screens SPEC §2 lists, in the system Chromium
+// A new user's whole signed-in journey through the screens docs/product.md §2 lists, in the system Chromium
 // against the real server and database: signup (mismatch first) → pin → favorites → boards →
 // comments → share → logout.
 import { beforeAll, describe, expect, it } from 'vitest';
