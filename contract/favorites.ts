@@ -14,7 +14,7 @@ export const Favorite = z
   .meta({ id: 'Favorite' });
 export type Favorite = z.infer<typeof Favorite>;
 
-/** GET /api/favorites/ answers under `pins` (SPEC §7), each entry a favorite; newest first, paged. */
+/** GET /api/favorites/ answers under `pins` (docs/product.md §7), each entry a favorite; newest first, paged. */
 export const FavoriteList = z.object({ pins: z.array(Favorite), nextCursor: NextCursor }).meta({ id: 'FavoriteList' });
 export type FavoriteList = z.infer<typeof FavoriteList>;
 

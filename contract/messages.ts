@@ -1,6 +1,6 @@
 import { LIMITS } from './limits.ts';
 
-// User-facing texts that both the server and the client show. SPEC.md fixes the wording of most of
+// User-facing texts that both the server and the client show. docs/product.md fixes the wording of most of
 // them; keep them exact.
 export const MSG = {
   titleRequired: 'Title is required.',

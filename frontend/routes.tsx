@@ -21,7 +21,7 @@ const page = (load: () => Promise<ComponentType>, wrap: (page: ReactNode) => Rea
   },
 });
 
-/** Every route of SPEC §2 under the one layout. A page error keeps the navigation bar. */
+/** Every route of docs/product.md §2 under the one layout. A page error keeps the navigation bar. */
 export const routes: RouteObject[] = [
   {
     path: '/',

@@ -1,4 +1,4 @@
-// The one API helper every call goes through (SPEC §7): sends cookies, sends JSON, adds the
+// The one API helper every call goes through (docs/product.md §7): sends cookies, sends JSON, adds the
 // anti-forgery header from the XSRF-TOKEN cookie on every call (logout, a GET, needs it too), and
 // turns any answer with status 400 or above into an ApiError carrying the server's error shape.
 import type { ErrorBody } from '../../contract/index.ts';

@@ -25,7 +25,7 @@ export async function addFavorite(pinId: number): Promise<FavoriteResult> {
   return { kind: 'unknown', raw };
 }
 
-/** The id is the favorite's id, not the pin's (SPEC §7). */
+/** The id is the favorite's id, not the pin's (docs/product.md §7). */
 export function removeFavorite(favoriteId: number) {
   return call('DELETE /api/favorites/{id}', { params: { id: favoriteId } });
 }

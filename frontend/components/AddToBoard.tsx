@@ -14,7 +14,7 @@ import { ChevronDownIcon } from './Icons.tsx';
 import { ShowMore } from './ShowMore.tsx';
 
 /**
- * The Add To Board dropdown of the pin page (SPEC §2, §4): the user's boards, then
+ * The Add To Board dropdown of the pin page (docs/product.md §2, §4): the user's boards, then
  * "+ Create New Board" with a name input. Adding (or creating and adding) goes to that board.
  */
 export function AddToBoard({ pin }: { pin: Pin }) {
@@ -65,7 +65,7 @@ export function AddToBoard({ pin }: { pin: Pin }) {
   async function onCreate(event: FormEvent) {
     event.preventDefault();
     const trimmed = name.trim();
-    if (!trimmed) return; // SPEC §5: a blank name is ignored
+    if (!trimmed) return; // docs/product.md §5: a blank name is ignored
     setBusy(true);
     try {
       const board = await createBoard(trimmed);

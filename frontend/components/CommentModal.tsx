@@ -14,7 +14,7 @@ const COMMENT_LOGGED_OUT = 'You must be logged in to submit a comment.';
 const COMMENT_DUPLICATE = 'You already submitted a comment on this pin.';
 const COMMENT_FAILED = 'Something went wrong.';
 
-/** SPEC §8: the duplicate comment and a lost session get their own texts; the rest is generic. */
+/** docs/product.md §8: the duplicate comment and a lost session get their own texts; the rest is generic. */
 function commentErrorMessage(error: unknown): string {
   if (isApiError(error)) {
     if (error.body.errors.includes(MSG.commentDuplicate)) return COMMENT_DUPLICATE;

@@ -44,7 +44,7 @@ export function CommentSection({ pinId }: { pinId: number }) {
     } catch (error) {
       console.error(error);
     }
-    void list.reload(); // SPEC §4: the list is reloaded after a delete
+    void list.reload(); // docs/product.md §4: the list is reloaded after a delete
   }
 
   return (
@@ -54,7 +54,7 @@ export function CommentSection({ pinId }: { pinId: number }) {
           Comments <span className="comments__count">{comments.length}{list.hasMore ? '+' : ''}</span>
         </h2>
         {user && mine ? (
-          // One comment per pin (SPEC §6): say so up front by offering to edit it.
+          // One comment per pin (docs/product.md §6): say so up front by offering to edit it.
           <button type="button" className="button button--small" onClick={() => setEditing({ comment: mine })}>
             Edit Your Comment
           </button>

@@ -8,7 +8,7 @@ type Props = {
   detail?: string;
   confirmLabel?: string;
   cancelLabel?: string;
-  /** Performs the action; the modal closes when it settles (SPEC §4: Yes deletes and closes). */
+  /** Performs the action; the modal closes when it settles (docs/product.md §4: Yes deletes and closes). */
   onConfirm: () => Promise<void> | void;
   onClose: () => void;
 };

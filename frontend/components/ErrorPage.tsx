@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Link, useRouteError } from 'react-router';
 
-/** What a render error shows (SPEC §8). */
+/** What a render error shows (docs/product.md §8). */
 export function ErrorPage() {
   const error = useRouteError();
   useEffect(() => console.error(error), [error]);

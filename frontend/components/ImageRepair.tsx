@@ -76,7 +76,7 @@ export function ReplaceImage({ pin, onDone }: { pin: Pin; onDone?: () => void })
     try {
       await work();
     } catch (failure) {
-      console.error(failure); // SPEC §8: pin update failures are logged
+      console.error(failure); // docs/product.md §8: pin update failures are logged
       setError(isApiError(failure) ? failure.message : 'Something went wrong.');
     } finally {
       setBusy(null);

@@ -10,7 +10,7 @@ import { ChevronDownIcon, UserIcon } from './Icons.tsx';
 import { runAfterNavigation } from '../hooks/afterNavigation.ts';
 import { useDismiss } from '../hooks/useDismiss.ts';
 
-/** The profile toggle of the navigation bar (SPEC §2); closes on outside press and Escape. */
+/** The profile toggle of the navigation bar (docs/product.md §2); closes on outside press and Escape. */
 export function ProfileMenu() {
   const store = useStore();
   const user = useAtomValue(sessionUserAtom);

@@ -110,7 +110,7 @@ function SignedInSheet({ pin, userId, onDone }: { pin: SaveTarget; userId: numbe
   async function onCreate(event: FormEvent) {
     event.preventDefault();
     const trimmed = name.trim();
-    if (!trimmed) return; // SPEC §5: a blank name is ignored
+    if (!trimmed) return; // docs/product.md §5: a blank name is ignored
     setBusy(true);
     try {
       const board = await createBoard(trimmed);

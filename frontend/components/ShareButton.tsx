@@ -3,7 +3,7 @@ import { ShareIcon } from './Icons.tsx';
 const SHARE_COPIED = 'Pin link copied to clipboard!';
 const SHARE_FAILED = 'Failed to copy link.';
 
-/** SPEC §8: the device share feature when present, else copy the link and say so. */
+/** docs/product.md §8: the device share feature when present, else copy the link and say so. */
 async function sharePin(title: string, url: string): Promise<void> {
   if (typeof navigator.share === 'function') {
     try {

@@ -12,7 +12,7 @@ export function Empty({ children }: { children: ReactNode }) {
   return <div className="status status--empty">{children}</div>;
 }
 
-/** Load failures are logged to the console (SPEC §8); the screen only offers another try. */
+/** Load failures are logged to the console (docs/product.md §8); the screen only offers another try. */
 export function RetryLoad({ onRetry }: { onRetry: () => void }) {
   return (
     <div className="status">

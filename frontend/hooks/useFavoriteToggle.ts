@@ -65,7 +65,7 @@ export function useFavoriteToggle(pinId: number) {
         addFavorite(store, result.favorite);
         return 'added';
       }
-      // "Already favorited" is no change (SPEC §4); anything else is logged (SPEC §8).
+      // "Already favorited" is no change (docs/product.md §4); anything else is logged (docs/product.md §8).
       if (result.kind === 'unknown') console.error('Failed to favorite pin');
       return 'unchanged';
     } catch (error) {

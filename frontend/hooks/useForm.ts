@@ -5,7 +5,7 @@ export type FormErrors = Record<string, string>;
 
 interface FormOptions<V extends Record<string, string>> {
   initial: V;
-  /** The client's own checks (SPEC §5): when it finds anything, that is shown and nothing is sent. */
+  /** The client's own checks (docs/product.md §5): when it finds anything, that is shown and nothing is sent. */
   validate: (values: V) => FormErrors;
   /** Sends the form. On success the page moves on (navigates, or the session changes), so it stays busy. */
   submit: (values: V) => Promise<void>;

@@ -29,7 +29,7 @@ export interface PagedListView {
   loaded: boolean;
   hasMore: boolean;
   loadMore: () => void;
-  /** Page one again, replacing the list (SPEC §4: the list is reloaded after a delete). */
+  /** Page one again, replacing the list (docs/product.md §4: the list is reloaded after a delete). */
   reload: () => Promise<void>;
 }
 

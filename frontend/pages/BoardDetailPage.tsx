@@ -61,7 +61,7 @@ export function useBoard(idParam: string): { id: number | null; board: Board | u
   return { id, board, deleting, pins, restoreKey: `${LIST.board(id ?? 0)}@${useLocation().key}` };
 }
 
-/** Board rename rule (SPEC §5): the trimmed name, when non-empty and different; else null. */
+/** Board rename rule (docs/product.md §5): the trimmed name, when non-empty and different; else null. */
 function renameTarget(current: string, draft: string): string | null {
   const trimmed = draft.trim();
   return trimmed && trimmed !== current ? trimmed : null;
@@ -169,7 +169,7 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
 
   // Sent when the Undo toast goes (state/deferred-deletes.ts); hidden everywhere until then.
   async function onDeleteBoard() {
-    await navigate('/boards'); // the boards page reloads the list (SPEC §4)
+    await navigate('/boards'); // the boards page reloads the list (docs/product.md §4)
     deleteLater(store, 'board', board.id, `Board "${board.name}" deleted`);
   }
 

@@ -23,7 +23,7 @@ export function CreateBoardPage() {
       await navigate('/boards');
       showToast(store, `Board "${board.name}" created`);
     },
-    // The answer's errors list says what was wrong (SPEC §7).
+    // The answer's errors list says what was wrong (docs/product.md §7).
     failed: (error) => ({ name: isApiError(error) && error.body.errors[0] ? error.body.errors[0] : 'Something went wrong.' }),
   });
 

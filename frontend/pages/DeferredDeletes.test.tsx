@@ -50,7 +50,7 @@ describe('deferred deletes with Undo', () => {
     expect(await screen.findByRole('link', { name: 'Pin 6' })).toBeTruthy();
   });
 
-  it('a DELETE the server refuses is logged and the pin shows again (SPEC §8: no message)', async () => {
+  it('a DELETE the server refuses is logged and the pin shows again (docs/product.md §8: no message)', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const pins = [makePin(5), makePin(6)];
     const { ui, sent } = renderApp('/pins/5', { user: alice, handlers: pinHandlers(pins, { status: 500, body: errorBody('Something went wrong.') }) });

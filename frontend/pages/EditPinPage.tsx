@@ -56,7 +56,7 @@ function EditPinForm({ pin }: { pin: Pin }) {
       showToast(store, 'Changes saved');
     },
     failed(error) {
-      console.error(error); // SPEC §8: update failures are logged
+      console.error(error); // docs/product.md §8: update failures are logged
       return isApiError(error) && error.status === 400 ? error.body.fields : {};
     },
   });

@@ -20,7 +20,7 @@ import type { BuilderPrefill } from './pin-builder/params.ts';
 import { SourceLine } from './pin-builder/SourceLine.tsx';
 
 /**
- * SPEC §5: title and image URL non-blank; every problem is listed together. A file being uploaded
+ * docs/product.md §5: title and image URL non-blank; every problem is listed together. A file being uploaded
  * stands for the image URL: its address fills it in when the upload is done.
  */
 function validateNewPin({ title, imageUrl }: { title: string; imageUrl: string }, uploading: boolean): FormErrors {
@@ -81,7 +81,7 @@ export function NewPinPage({ prefill }: { prefill?: BuilderPrefill } = {}) {
     failed(error) {
       // The upload's own error is already shown beside it.
       if (error instanceof UploadInterrupted) return {};
-      // SPEC §8: failures are logged. A 400 carries the same validation texts as ours: list them.
+      // docs/product.md §8: failures are logged. A 400 carries the same validation texts as ours: list them.
       console.error(error);
       return isApiError(error) && error.status === 400 ? error.body.fields : {};
     },

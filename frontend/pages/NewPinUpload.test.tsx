@@ -80,7 +80,8 @@ describe('New Pin page: image upload', () => {
     // The preview's object URL is freed once the page is gone.
     await screen.findByRole('heading', { name: 'Your Awesome Pins!' });
     expect(objectUrlLog().created).toHaveLength(1);
-    expect(objectUrlLog().revoked).toEqual(objectUrlLog().created);
+    // React runs a left page's effect clean-ups after the next page is on screen: eventually.
+    await waitFor(() => expect(objectUrlLog().revoked).toEqual(objectUrlLog().created));
   });
 
   it('by dropping a file on the preview', async () => {

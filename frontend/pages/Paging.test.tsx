@@ -78,7 +78,7 @@ describe('paged grids', () => {
   });
 
   it('a cursor refused twice in a row stops with "Try again" instead of looping', async () => {
-    vi.spyOn(console, 'error').mockImplementation(() => undefined); // the refusal is logged (SPEC §8)
+    vi.spyOn(console, 'error').mockImplementation(() => undefined); // the refusal is logged (docs/product.md §8)
     const serve = pagedReply('pins', pinsUpTo(80), 50);
     const { calls, ui } = renderApp('/', {
       handlers: {

@@ -109,7 +109,7 @@ function PinDetail({ pin }: { pin: Pin }) {
 
   async function onFavorite() {
     const result = await toggle();
-    // SPEC §2: "Favorited!" for 2 seconds; as a toast, so it never covers the pin's title.
+    // docs/product.md §2: "Favorited!" for 2 seconds; as a toast, so it never covers the pin's title.
     if (result === 'added') showToast(store, FAVORITED_POPUP, { durationMs: FAVORITED_POPUP_MS });
     if (result === 'removed') showToast(store, 'Removed from favorites', { action: undoAction(store, () => refavorite(store, pin.id)) });
   }

@@ -4,7 +4,7 @@ import { isApiError } from '../api/client.ts';
 const SERVER_ERROR = MSG.serverError; // "Something went wrong. Please try again"
 
 /**
- * Login and signup errors (SPEC §7): below 500 the answer's field messages (email, password,
+ * Login and signup errors (docs/product.md §7): below 500 the answer's field messages (email, password,
  * credential, username); at 500 and above, or with no answer at all, {server: SERVER_ERROR}.
  */
 export function authErrors(error: unknown): Record<string, string> {

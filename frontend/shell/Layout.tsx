@@ -14,7 +14,7 @@ import { NavBar } from './NavBar.tsx';
 import { SaveSheet } from '../components/SaveSheet.tsx';
 import { Toaster } from '../components/Toaster.tsx';
 
-/** The one layout (SPEC §2): navigation bar, routed page, modal layer. */
+/** The one layout (docs/product.md §2): navigation bar, routed page, modal layer. */
 export function Layout() {
   const store = useStore();
   const checked = useAtomValue(sessionCheckedAtom);

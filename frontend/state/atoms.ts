@@ -1,4 +1,4 @@
-// Every entity the client holds, kept by id (SPEC §3). Screens read these atoms (or lists derived
+// Every entity the client holds, kept by id (docs/product.md §3). Screens read these atoms (or lists derived
 // from them), so applying a server event to the store updates every open screen.
 import { atom } from 'jotai';
 import type { BoardMember, Comment, Pin, User } from '../../contract/index.ts';

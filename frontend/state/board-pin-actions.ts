@@ -39,7 +39,7 @@ export async function removeFromBoard(store: Store, boardId: number, pinId: numb
     console.error(error);
     showToast(store, 'Could not remove the pin. Please try again.');
   }
-  // The list is reloaded after a delete (SPEC §4): page one again.
+  // The list is reloaded after a delete (docs/product.md §4): page one again.
   await loadFirstPage(store, boardPinsSource(store, boardId));
 }
 

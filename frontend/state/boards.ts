@@ -103,7 +103,7 @@ export function dropPinFromBoards(store: Store, pinId: number): void {
   });
 }
 
-/** "7" → "07" (SPEC §9). */
+/** "7" → "07" (docs/product.md §9). */
 export function formatPinCount(count: number): string {
   return String(count).padStart(2, '0');
 }

@@ -30,7 +30,7 @@ export function removeComment(store: Store, commentId: number): void {
   store.set(commentsByIdAtom, (prev) => without(prev, commentId));
 }
 
-/** "2025-11-03T…" → "November 2025" (SPEC §5: month and year). */
+/** "2025-11-03T…" → "November 2025" (docs/product.md §5: month and year). */
 export function formatCommentDate(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';

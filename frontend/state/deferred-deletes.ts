@@ -72,7 +72,7 @@ async function send(store: Store, key: string, keepalive: boolean): Promise<void
   } catch (error) {
     // Already gone (deleted elsewhere meanwhile) is what was asked for.
     if (!(isApiError(error) && error.status === 404)) {
-      console.error(error); // SPEC §8: delete failures are only logged; the item shows again
+      console.error(error); // docs/product.md §8: delete failures are only logged; the item shows again
       hide(store, item.kind, item.id, false);
       return;
     }

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { SessionBody } from '../../contract/users.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
-import { startServer } from '../support/server.ts';
+import { withTestServer } from '../support/use-test-server.ts';
 
 async function whoIs(client: ApiClient): Promise<number | null> {
   return (await client.get<SessionBody>('/api/auth/')).body.user?.id ?? null;
@@ -12,8 +12,7 @@ async function whoIs(client: ApiClient): Promise<number | null> {
 
 describe('the embedded session store under a flood of sign-ins', () => {
   test('when full, a new sign-in is refused with 503 and everyone already signed in stays signed in', async () => {
-    const server = await startServer({ env: { SESSION_MEMORY_MAX: '4', SESSIONS_PER_USER: '2' } });
-    try {
+    await withTestServer({ env: { SESSION_MEMORY_MAX: '4', SESSIONS_PER_USER: '2' } }, async (server) => {
       const people = await Promise.all([1, 2, 3, 4].map(() => signUpUser(server.url, 'resident')));
       const refused = await new ApiClient(server.url).post<ErrorBody>('/api/auth/login', { email: people[0]?.user.email, password: people[0]?.password });
       expect(refused.status).toBe(503);
@@ -25,14 +24,11 @@ describe('the embedded session store under a flood of sign-ins', () => {
       const next = new ApiClient(server.url);
       expect((await next.post('/api/auth/login', { email: people[3]?.user.email, password: people[3]?.password })).status).toBe(200);
       expect(await whoIs(next)).toBe(people[3]?.user.id);
-    } finally {
-      await server.stop();
-    }
+    });
   });
 
   test('one user opening sessions again and again ends only their own oldest ones', async () => {
-    const server = await startServer({ env: { SESSION_MEMORY_MAX: '10', SESSIONS_PER_USER: '2' } });
-    try {
+    await withTestServer({ env: { SESSION_MEMORY_MAX: '10', SESSIONS_PER_USER: '2' } }, async (server) => {
       const bystander = await signUpUser(server.url, 'bystander');
       const { client: first, user, password } = await signUpUser(server.url, 'repeat');
       const later = [new ApiClient(server.url), new ApiClient(server.url)];
@@ -40,9 +36,7 @@ describe('the embedded session store under a flood of sign-ins', () => {
       expect(await whoIs(first)).toBeNull();
       for (const client of later) expect(await whoIs(client)).toBe(user.id);
       expect(await whoIs(bystander.client)).toBe(bystander.user.id);
-    } finally {
-      await server.stop();
-    }
+    });
   });
 });
 
@@ -58,8 +52,7 @@ describe('the embedded session store, per client address', () => {
   }
 
   test('one address holds at most SESSIONS_PER_ADDRESS sessions: the next sign-in from it gets 429 with the error shape, other addresses sign in', async () => {
-    const server = await startServer({ env: { TRUST_PROXY: 'loopback', SESSION_MEMORY_MAX: '50', SESSIONS_PER_ADDRESS: '3' } });
-    try {
+    await withTestServer({ env: { TRUST_PROXY: 'loopback', SESSION_MEMORY_MAX: '50', SESSIONS_PER_ADDRESS: '3' } }, async (server) => {
       const { user, password } = await signUpUser(server.url, 'crowded');
       const held = [1, 2, 3].map(() => from('203.0.113.50', server.url));
       for (const visitor of held) expect((await visitor.login(user.email, password)).status).toBe(200);
@@ -78,14 +71,11 @@ describe('the embedded session store, per client address', () => {
       // Signing out gives the place back.
       expect((await held[0]!.client.get('/api/auth/logout')).status).toBe(200);
       expect((await from('203.0.113.50', server.url).login(user.email, password)).status).toBe(200);
-    } finally {
-      await server.stop();
-    }
+    });
   });
 
   test('a sign-up the full store cannot take creates no account, and every refusal is answered in the error shape', { timeout: 120_000 }, async () => {
-    const server = await startServer({ env: { TRUST_PROXY: 'loopback', SESSION_MEMORY_MAX: '3', SESSIONS_PER_ADDRESS: '3' } });
-    try {
+    await withTestServer({ env: { TRUST_PROXY: 'loopback', SESSION_MEMORY_MAX: '3', SESSIONS_PER_ADDRESS: '3' } }, async (server) => {
       const residents = await Promise.all([1, 2, 3].map(() => signUpUser(server.url, 'full')));
       const signups = [];
       for (let i = 0; i < 10; i++) signups.push(await from(`192.0.2.${i + 1}`, server.url).signup(`late${i}@example.test`, `late${i}`, 'a good password'));
@@ -111,15 +101,12 @@ describe('the embedded session store, per client address', () => {
       // Nor does any other refused sign-up's account exist (with room again, its sign-in is a plain 401).
       expect((await later.client.get('/api/auth/logout')).status).toBe(200);
       expect((await from('192.0.2.99', server.url).login('late1@example.test', 'a good password')).status).toBe(401);
-    } finally {
-      await server.stop();
-    }
+    });
   });
 });
 
 test('concurrent password hashing is capped: beyond its queue a sign-in gets 503, never a 500, and the server keeps serving', async () => {
-  const server = await startServer({ env: { PASSWORD_HASH_CONCURRENCY: '1', PASSWORD_HASH_QUEUE: '2' } });
-  try {
+  await withTestServer({ env: { PASSWORD_HASH_CONCURRENCY: '1', PASSWORD_HASH_QUEUE: '2' } }, async (server) => {
     const attempts = await Promise.all(
       Array.from({ length: 30 }, (_, i) => new ApiClient(server.url).post<ErrorBody>('/api/auth/login', { email: `nobody${i}@example.test`, password: 'a wrong password' })),
     );
@@ -131,7 +118,5 @@ test('concurrent password hashing is capped: beyond its queue a sign-in gets 503
     expect(busy[0]?.body.message).toBe('The server is busy. Please try again in a moment.');
     // The queue drains: a sign-in afterwards is answered normally.
     expect((await signUpUser(server.url, 'afterflood')).user.id).toBeGreaterThan(0);
-  } finally {
-    await server.stop();
-  }
+  });
 });

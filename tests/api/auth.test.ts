@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { SessionBody, User } from '../../contract/users.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { useTestServer, withTestServer } from '../support/use-test-server.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer({ seed: { pins: 12 } });
-});
-afterAll(() => server?.stop());
+const server = useTestServer({ seed: { pins: 12 } });
 
 const client = () => new ApiClient(server.url);
 let n = 0;
@@ -176,8 +172,7 @@ describe('sign-in and sign-up errors as a flat object of field messages (docs/to
 
 describe('per-address auth limit', () => {
   test('sign-in and sign-up attempts beyond AUTH_RATE_LIMIT_PER_IP → 429 with Retry-After and the error shape', async () => {
-    const limited = await startServer({ env: { AUTH_RATE_LIMIT_PER_IP: '5' } });
-    try {
+    await withTestServer({ env: { AUTH_RATE_LIMIT_PER_IP: '5' } }, async (limited) => {
       const c = new ApiClient(limited.url);
       const statuses: number[] = [];
       for (let i = 0; i < 6; i++) statuses.push((await c.post('/api/auth/login', { email: `nobody${i}@example.test`, password: 'wrong password' })).status);
@@ -190,8 +185,6 @@ describe('per-address auth limit', () => {
       // address that used up its attempts still sees who is signed in.
       for (let i = 0; i < 20; i++) expect((await c.get('/api/auth/')).status).toBe(200);
       expect((await c.get('/api/pins/')).status).toBe(200);
-    } finally {
-      await limited.stop();
-    }
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { Board } from '../../contract/boards.ts';
 import type { Comment } from '../../contract/comments.ts';
 import type { ErrorBody } from '../../contract/errors.ts';
@@ -10,14 +10,13 @@ import type { TokenCreated } from '../../contract/tokens.ts';
 import type { User } from '../../contract/users.ts';
 import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
 import { type FieldSpec, ROUTES, routeAt, type TestRoute, wrongQueryValues } from '../support/routes.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
-// DESIGN §7: "Bad input of every kind gets the error shape above and changes nothing". Every API
+// docs/operations.md: "Bad input of every kind gets the error shape and changes nothing". Every API
 // route (as the server declares it, tests/support/routes.ts) gets malformed bodies, query strings
 // and ids from a signed-in user who owns every target, so a 4xx can only come from the input itself;
 // every case compares the full contents of every table before and after.
 
-let server: TestServer;
 let owner: ApiClient;
 let ownerUser: User;
 // `user`: a collaborator on the owner's board (DELETE /api/boards/{id}/members/{userId}).
@@ -25,7 +24,9 @@ const ids = { pin: 0, board: 0, favorite: 0, comment: 0, user: 0, token: 0, impo
 
 beforeAll(async () => {
   // Failed logins are throttled per account; this file sends many on purpose, and wants 400s, not 429s.
-  server = await startServer({ env: { LOGIN_FAILURES_PER_ACCOUNT: '100000' } });
+});
+const server = useTestServer(() => ({ env: { LOGIN_FAILURES_PER_ACCOUNT: '100000' } }));
+beforeAll(async () => {
   const signedUp = await signUpUser(server.url, 'badinput');
   owner = signedUp.client;
   ownerUser = signedUp.user;
@@ -47,7 +48,6 @@ beforeAll(async () => {
   expect(imported.status).toBe(202);
   Object.assign(ids, { pin: pin.body.id, board: board.body.id, favorite: favorite.body.id, comment: comment.body.id, user: collaborator.user.id, token: token.body.token.id, import: imported.body.import.id });
 });
-afterAll(() => server?.stop());
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

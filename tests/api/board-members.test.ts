@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Board, BoardList, BoardMember, BoardMembers, BoardPage } from '../../contract/boards.ts';
 import type { ErrorBody } from '../../contract/errors.ts';
 import { LIMITS } from '../../contract/limits.ts';
@@ -7,23 +7,17 @@ import { MSG } from '../../contract/messages.ts';
 import type { Pin } from '../../contract/pins.ts';
 import type { User, UserSearchResult } from '../../contract/users.ts';
 import { allPages, ApiClient, signUpUser } from '../support/client.ts';
-import { startServer, testDatabaseKind, type TestServer } from '../support/server.ts';
+import { newPin } from '../support/factories.ts';
+import { testDatabaseKind } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
-// Shared boards (DESIGN §12): the authorization matrix of every board route for the owner, a
-// collaborator, another signed-in user and an anonymous visitor, the member calls themselves,
-// the boards list with shared boards, and the username type-ahead.
+// Shared boards (docs/board-sharing.md): the authorization matrix of every board route for the
+// owner, a collaborator, another signed-in user and an anonymous visitor, the member calls
+// themselves, the boards list with shared boards, and the username type-ahead.
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 type Who = { client: ApiClient; user: User };
-
-async function newPin(client: ApiClient, title: string): Promise<Pin> {
-  return (await client.post<Pin>('/api/pins/', { title, imageUrl: `https://a.test/${title}.png` })).body;
-}
 
 /** An owner with a board holding one pin, a collaborator on it, and an outsider. */
 async function sharedBoard(): Promise<{ owner: Who; collaborator: Who; other: Who; board: Board; pin: Pin }> {

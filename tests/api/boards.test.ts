@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Board, BoardList, BoardPin } from '../../contract/boards.ts';
 import type { ErrorBody } from '../../contract/errors.ts';
-import type { Pin } from '../../contract/pins.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { newPin } from '../support/factories.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server?.stop());
-
-async function newPin(client: ApiClient, title: string): Promise<Pin> {
-  return (await client.post<Pin>('/api/pins/', { title, imageUrl: `https://a.test/${title}.png` })).body;
-}
+const server = useTestServer();
 
 describe('boards', () => {
   test('create → 201 empty board; list has it; get returns it', async () => {
@@ -47,7 +39,7 @@ describe('boards', () => {
   test('add pins (any user\'s pin), most recently added first, idempotent re-add, remove, counts', async () => {
     const { client } = await signUpUser(server.url);
     const someone = await signUpUser(server.url);
-    const first = await newPin(someone.client, 'first');
+    const first = await newPin(someone.client, { title: 'first', imageUrl: 'https://a.test/first.png' });
     const second = await newPin(client, 'second');
     const board = (await client.post<Board>('/api/boards/', { name: 'Mix' })).body;
     const added = await client.post<BoardPin>(`/api/boards/${board.id}/pins`, { pin_id: first.id });

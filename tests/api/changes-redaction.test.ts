@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { beforeAll, expect, test } from 'vitest';
 import { afterPage, type ChangeEntry, type ChangesAnswer } from '../../contract/changes.ts';
 import type { Comment } from '../../contract/comments.ts';
 import type { Pin } from '../../contract/pins.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
 // GET /api/changes keeps a day of changes for anyone, anonymous readers included. Text that an
 // edit replaced or a deletion removed must not stay readable there (docs/change-log.md): earlier rows
@@ -11,13 +11,11 @@ import { startServer, type TestServer } from '../support/server.ts';
 // its comments') with it and is logged by id. A reader replaying the log still ends where the
 // server is.
 
-let server: TestServer;
 let anonymous: ApiClient;
+const server = useTestServer();
 beforeAll(async () => {
-  server = await startServer();
   anonymous = new ApiClient(server.url);
 });
-afterAll(() => server?.stop());
 
 async function head(): Promise<number> {
   const row = await server.server.database.db.selectFrom('change_counter').select('seq').executeTakeFirstOrThrow();

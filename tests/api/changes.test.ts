@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { afterPage, type ChangeEntry, type ChangesAnswer } from '../../contract/changes.ts';
 import type { Comment } from '../../contract/comments.ts';
 import type { ErrorBody } from '../../contract/errors.ts';
@@ -8,15 +8,15 @@ import { MSG } from '../../contract/messages.ts';
 import type { Pin } from '../../contract/pins.ts';
 import { pruneChanges } from '../../backend/changes/changes.service.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
-import { startServer, testDatabaseKind, type TestServer } from '../support/server.ts';
+import { newPin } from '../support/factories.ts';
+import { testDatabaseKind } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
-let server: TestServer;
 let anonymous: ApiClient;
+const server = useTestServer();
 beforeAll(async () => {
-  server = await startServer();
   anonymous = new ApiClient(server.url);
 });
-afterAll(() => server?.stop());
 
 const db = () => server.server.database.db;
 
@@ -43,10 +43,6 @@ async function pullAll(client: ApiClient, since: number): Promise<{ changes: Cha
 async function head(): Promise<number> {
   const row = await db().selectFrom('change_counter').select('seq').executeTakeFirstOrThrow();
   return Number(row.seq);
-}
-
-async function newPin(client: ApiClient, title = 'Pin'): Promise<Pin> {
-  return (await client.post<Pin>('/api/pins/', { title, imageUrl: 'https://a.test/x.png' })).body;
 }
 
 describe('GET /api/changes', () => {

@@ -1,18 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { Comment, CommentList } from '../../contract/comments.ts';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { Pin } from '../../contract/pins.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
-let server: TestServer;
 let pin: Pin;
+const server = useTestServer();
 beforeAll(async () => {
-  server = await startServer();
   const { client } = await signUpUser(server.url);
   pin = (await client.post<Pin>('/api/pins/', { title: 'Talk about me', imageUrl: 'https://a.test/x.png' })).body;
 });
-afterAll(() => server?.stop());
 
 const path = () => `/api/comments/pins/${pin.id}/comments`;
 

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Board, BoardPin } from '../../contract/boards.ts';
 import type { Comment } from '../../contract/comments.ts';
 import type { ErrorBody } from '../../contract/errors.ts';
@@ -7,16 +7,13 @@ import type { Favorite, FavoriteRemoved } from '../../contract/favorites.ts';
 import type { Pin } from '../../contract/pins.ts';
 import type { User } from '../../contract/users.ts';
 import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { newPin } from '../support/factories.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
-// Races that only the database constraints can settle (DESIGN §6): many identical requests at once
-// must leave exactly one row behind and answer every loser cleanly, never with a 5xx.
+// Races that only the database constraints can settle (docs/data-model.md): many identical requests
+// at once must leave exactly one row behind and answer every loser cleanly, never with a 5xx.
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 const db = () => server.server.database.db;
 
@@ -39,12 +36,6 @@ function expectErrorShape(body: unknown): asserts body is ErrorBody {
   for (const item of errors) expect(typeof item).toBe('string');
   expect(Array.isArray(fields)).toBe(false);
   for (const value of Object.values(fields)) expect(typeof value).toBe('string');
-}
-
-async function newPin(client: ApiClient, title = 'Race target'): Promise<Pin> {
-  const res = await client.post<Pin>('/api/pins/', { title, imageUrl: 'https://example.com/race.png' });
-  expect(res.status).toBe(201);
-  return res.body;
 }
 
 describe('favorites', () => {

@@ -25,9 +25,12 @@ test('the demo button is on in the embedded mode and off with a database server 
   expect(loadConfig({ DEMO_LOGIN: 'false' }).demoLogin).toBe(false);
 });
 
-test('presence: TTL and heartbeat have defaults (crash bound 60 s) and a heartbeat must fit twice in the TTL', () => {
+test('presence: TTL and heartbeat have defaults (crash bound 60 s); PRESENCE_* set them', () => {
   expect(loadConfig({}).presence).toEqual({ ttlMs: 45_000, heartbeatMs: 15_000 });
   expect(loadConfig({ PRESENCE_TTL_SECONDS: '3', PRESENCE_HEARTBEAT_SECONDS: '1' }).presence).toEqual({ ttlMs: 3_000, heartbeatMs: 1_000 });
+});
+
+test('presence: a heartbeat must fit twice in the TTL, which must be positive', () => {
   expect(() => loadConfig({ PRESENCE_TTL_SECONDS: '10', PRESENCE_HEARTBEAT_SECONDS: '6' })).toThrow(/PRESENCE_HEARTBEAT_SECONDS/);
   expect(() => loadConfig({ PRESENCE_TTL_SECONDS: '0' })).toThrow(/PRESENCE_TTL_SECONDS/);
 });

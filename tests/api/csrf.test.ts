@@ -1,15 +1,11 @@
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { PinList } from '../../contract/pins.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { useTestServer, withTestServer } from '../support/use-test-server.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 const pinCount = async () => (await new ApiClient(server.url).get<PinList>('/api/pins/')).body.pins.length;
 
@@ -70,7 +66,7 @@ describe('CSRF double submit', () => {
   });
 });
 
-describe('Origin check on state-changing requests (DESIGN §8)', () => {
+describe('Origin check on state-changing requests (docs/api.md, anti-forgery)', () => {
   const pin = { title: 'origin', imageUrl: 'https://a.test/x.png' };
   const host = () => new URL(server.url).host;
 
@@ -97,27 +93,21 @@ describe('Origin check on state-changing requests (DESIGN §8)', () => {
     const direct = await signUpUser(server.url);
     expect((await direct.client.request('POST', '/api/pins/', { json: pin, headers: forwarded })).status).toBe(403);
 
-    const behindProxy = await startServer({ env: { TRUST_PROXY: 'loopback' } });
-    try {
+    await withTestServer({ env: { TRUST_PROXY: 'loopback' } }, async (behindProxy) => {
       const { client } = await signUpUser(behindProxy.url);
       expect((await client.request('POST', '/api/pins/', { json: pin, headers: forwarded })).status).toBe(201);
       const spoofed = { origin: 'http://evil.test', 'x-forwarded-host': 'pins.example:8443' };
       expect((await client.request('POST', '/api/pins/', { json: pin, headers: spoofed })).status).toBe(403);
-    } finally {
-      await behindProxy.stop();
-    }
+    });
   });
 
   test('with PUBLIC_ORIGIN only the listed origins pass', async () => {
-    const pinned = await startServer({ env: { PUBLIC_ORIGIN: 'https://pins.example' } });
-    try {
+    await withTestServer({ env: { PUBLIC_ORIGIN: 'https://pins.example' } }, async (pinned) => {
       const { client } = await signUpUser(pinned.url);
       const ownHost = `http://${new URL(pinned.url).host}`;
       expect((await client.request('POST', '/api/pins/', { json: pin, headers: { origin: ownHost } })).status).toBe(403);
       expect((await client.request('POST', '/api/pins/', { json: pin, headers: { origin: 'https://pins.example' } })).status).toBe(201);
-    } finally {
-      await pinned.stop();
-    }
+    });
   });
 });
 

@@ -4,9 +4,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { DEMO_IMAGES_DIR, demoImages, demoImageUrl } from '../../db/demo-catalog.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
 const images = demoImages();
 const shape = (w: number, h: number) => (w / h > 1.2 ? 'landscape' : h / w > 1.2 ? 'portrait' : 'square');
@@ -64,11 +64,7 @@ describe('the demo catalog', () => {
 });
 
 describe('the full demo seed', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startServer({ seed: true });
-  });
-  afterAll(() => server?.stop());
+  const server = useTestServer({ seed: true });
 
   test('one pin per picture, newest first, spread over five authors, weeks and boards', async () => {
     const db = server.server.database.db;

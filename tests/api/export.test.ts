@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import yauzl from 'yauzl';
 import type { ImportDetail } from '../../contract/imports.ts';
 import { type PinboardExport } from '../../contract/pinboard-export.ts';
 import type { Pin } from '../../contract/pins.ts';
 import { type ApiClient, signUpUser } from '../support/client.ts';
 import { jpeg, pngWithAlpha } from '../support/image-fixtures.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
 // The export round-trips (docs/import-export.md): an account with pins (uploaded images, tags,
 // sources), ordered boards (one shared), favorites and comments is exported, the ZIP is imported by
@@ -15,18 +15,14 @@ import { startServer, type TestServer } from '../support/server.ts';
 // order, favorites and comments — with the collaborator listed back as "not re-invited".
 
 const EVENTUALLY_MS = 180_000;
-let source: TestServer;
-let target: TestServer;
+const source = useTestServer({ env: { IMAGE_BUDGET_PER_USER: '10000' } });
+/** The fresh instance the export is imported into. */
+const target = useTestServer({ env: { IMAGE_BUDGET_PER_USER: '10000' } });
 let alice: ApiClient;
 
 beforeAll(async () => {
-  [source, target] = await Promise.all([startServer({ env: { IMAGE_BUDGET_PER_USER: '10000' } }), startServer({ env: { IMAGE_BUDGET_PER_USER: '10000' } })]);
   ({ client: alice } = await signUpUser(source.url, 'alice'));
 }, 120_000);
-
-afterAll(async () => {
-  await Promise.all([source?.stop(), target?.stop()]);
-});
 
 /** The entries of a ZIP, name → bytes. */
 function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {

@@ -1,5 +1,5 @@
 import { type Kysely, Migrator, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { Favorite, FavoriteList, FavoriteRemoved } from '../../contract/favorites.ts';
 import type { Pin } from '../../contract/pins.ts';
@@ -9,17 +9,11 @@ import { migrationProvider } from '../../db/migrations/index.ts';
 import type { DB } from '../../db/schema.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { createTestDatabase } from '../support/database.ts';
-import { startServer, testDatabaseKind, type TestServer } from '../support/server.ts';
+import { newPin } from '../support/factories.ts';
+import { testDatabaseKind } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server?.stop());
-
-async function newPin(client: ApiClient, title = 'Pin'): Promise<Pin> {
-  return (await client.post<Pin>('/api/pins/', { title, imageUrl: 'https://a.test/x.png' })).body;
-}
+const server = useTestServer();
 
 describe('favorites', () => {
   test('add → 201 favorite with likes count; list; add again → 200 Already favorited', async () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { paramNames } from '../../backend/http/route.ts';
 import type { Board } from '../../contract/boards.ts';
 import type { Comment } from '../../contract/comments.ts';
@@ -12,15 +12,16 @@ import type { User } from '../../contract/users.ts';
 import { type DemoImage, demoImages, demoImageUrl } from '../../db/demo-catalog.ts';
 import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
 import { type FieldSpec, ROUTES, targetOf } from '../support/routes.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
-// Property-based robustness (DESIGN §7): generated bodies, query strings, content types, CSRF headers
-// and path ids at every API path (as the server declares them, tests/support/routes.ts) with every
-// method, signed in (as the owner of every target) and anonymous. Properties: never a 5xx; every 4xx has the error shape and leaves every table exactly as it was;
-// the server keeps answering /healthz. About 285 runs in all, so each Vitest project stays well
-// under a minute; a failure prints fast-check's seed and shrunk counterexample for replay.
+// Property-based robustness (docs/operations.md, quality bars): generated bodies, query strings,
+// content types, CSRF headers and path ids at every API path (as the server declares them,
+// tests/support/routes.ts) with every method, signed in (as the owner of every target) and
+// anonymous. Properties: never a 5xx; every 4xx has the error shape and leaves every table exactly
+// as it was; the server keeps answering /healthz. About 285 runs in all, so each Vitest project
+// stays well under a minute; a failure prints fast-check's seed and shrunk counterexample for
+// replay.
 
-let server: TestServer;
 let owner: ApiClient;
 let ownerUser: User;
 let ownerPassword: string;
@@ -31,7 +32,9 @@ let collaboratorName = '';
 
 beforeAll(async () => {
   // Generated login bodies are failed logins; keep the per-account throttle out of the way.
-  server = await startServer({ env: { LOGIN_FAILURES_PER_ACCOUNT: '100000' } });
+});
+const server = useTestServer(() => ({ env: { LOGIN_FAILURES_PER_ACCOUNT: '100000' } }));
+beforeAll(async () => {
   const signedUp = await signUpUser(server.url, 'fuzz');
   owner = signedUp.client;
   ownerUser = signedUp.user;
@@ -40,7 +43,6 @@ beforeAll(async () => {
   await anonymous.get('/api/auth/');
   await ensureTargets();
 });
-afterAll(() => server?.stop());
 
 // ---------------------------------------------------------------------------------------------
 // Targets and database state

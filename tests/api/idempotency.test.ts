@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Board, BoardList } from '../../contract/boards.ts';
 import type { Comment, CommentList } from '../../contract/comments.ts';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { ChangeData, ChangeEventName } from '../../contract/events.ts';
 import type { Pin } from '../../contract/pins.ts';
-import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { ApiClient, type ApiResponse, signUpUser, sameSessionOn } from '../support/client.ts';
+import { useTestServer, withTestServer } from '../support/use-test-server.ts';
+import { useTwoInstances } from '../support/use-two-instances.ts';
 
 // Idempotent creates: POST /api/pins/, /api/boards/ and /api/comments/pins/{pinId}/comments honour an
 // Idempotency-Key header (per user, 24 hours, stored in the database so every instance agrees).
@@ -15,11 +16,7 @@ import { startServer, type TestServer } from '../support/server.ts';
 const INVALID = 'Idempotency-Key must be 1 to 255 visible ASCII characters.';
 const REUSED = 'This Idempotency-Key was already used for a different request.';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 const db = () => server.server.database.db;
 
@@ -331,8 +328,7 @@ describe('concurrency and expiry', () => {
 
 test('expired records are swept from the table', async () => {
   // A server of its own, so that its first keyed request is the one that triggers the sweep.
-  const fresh = await startServer();
-  try {
+  await withTestServer({}, async (fresh) => {
     const { client, user } = await signUpUser(fresh.url, 'idemsweep');
     const freshDb = fresh.server.database.db;
     await freshDb
@@ -346,44 +342,26 @@ test('expired records are swept from the table', async () => {
     await expect
       .poll(async () => (await freshDb.selectFrom('idempotency_keys').select('key').orderBy('key').execute()).map((r) => r.key))
       .toEqual(['new', 'recent']);
-  } finally {
-    await fresh.stop();
-  }
+  });
 });
 
 describe('two instances on one database', () => {
   // Like sessions-redis.test.ts: instances behind a balancer share Postgres and Redis (PGlite is one
   // process's database), so both Vitest projects use Postgres here.
-  let one: TestServer;
-  let two: TestServer;
-  beforeAll(async () => {
-    const env = { AUTH_RATE_LIMIT_PER_IP: '100000' };
-    one = await startServer({ db: 'postgres', redis: true, env });
-    two = await startServer({ db: 'postgres', redis: true, env, databaseUrl: one.databaseUrl as string });
-  });
-  afterAll(async () => {
-    await two?.stop();
-    await one?.stop();
-  });
-
-  function moveTo(client: ApiClient, target: TestServer): ApiClient {
-    const moved = new ApiClient(target.url);
-    for (const [name, value] of client.cookies) moved.cookies.set(name, value);
-    return moved;
-  }
+  const app = useTwoInstances({ env: { AUTH_RATE_LIMIT_PER_IP: '100000' } });
 
   test('a retry sent to the other instance returns the first result', async () => {
-    const { client } = await signUpUser(one.url, 'idemcross');
-    const onTwo = moveTo(client, two);
+    const { client } = await signUpUser(app.one.url, 'idemcross');
+    const onTwo = sameSessionOn(app.two.url, client);
     const key = randomUUID();
     const title = `Across ${randomUUID()}`;
     const published: number[] = [];
-    const offs = [one, two].map((s, i) => s.server.events.onChange('pin:created', ({ pin }) => pin.title === title && published.push(i)));
+    const offs = [app.one, app.two].map((s, i) => s.server.events.onChange('pin:created', ({ pin }) => pin.title === title && published.push(i)));
     try {
       const first = await post<Pin>(client, '/api/pins/', pinBody(title), key);
       const again = await post<Pin>(onTwo, '/api/pins/', pinBody(title), key);
       expectReplay(first, again);
-      const rows = await one.server.database.db.selectFrom('pins').select('id').where('title', '=', title).execute();
+      const rows = await app.one.server.database.db.selectFrom('pins').select('id').where('title', '=', title).execute();
       expect(rows).toEqual([{ id: first.body.id }]);
       expect(published).toEqual([0]);
     } finally {
@@ -392,9 +370,9 @@ describe('two instances on one database', () => {
   });
 
   test('simultaneous requests with one key on both instances → one comment, same id everywhere', async () => {
-    const { client } = await signUpUser(one.url, 'idemcrossrace');
+    const { client } = await signUpUser(app.one.url, 'idemcrossrace');
     const pin = (await post<Pin>(client, '/api/pins/', pinBody('Cross race'))).body;
-    const onTwo = moveTo(client, two);
+    const onTwo = sameSessionOn(app.two.url, client);
     const key = randomUUID();
     const path = `/api/comments/pins/${pin.id}/comments`;
     const responses = await Promise.all(

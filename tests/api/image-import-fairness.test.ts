@@ -5,7 +5,7 @@ import type { ErrorBody } from '../../contract/errors.ts';
 import type { Pin } from '../../contract/pins.ts';
 import { type ApiClient, signUpUser } from '../support/client.ts';
 import { jpeg } from '../support/image-fixtures.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
 // One user's imports cannot stall everybody's: 20 pins pointing at a host that accepts connections
 // and never answers used to hold both import workers for 15 s × 5 attempts each, and another
@@ -19,7 +19,6 @@ const EVENTUALLY_MS = 60_000;
 let blackHole: TcpServer;
 const held: Socket[] = [];
 let origin: Server;
-let server: TestServer;
 
 beforeAll(async () => {
   // Accepts every connection and never says a word.
@@ -35,15 +34,15 @@ beforeAll(async () => {
     res.writeHead(200, { 'content-type': 'image/jpeg' }).end(photos.get(name));
   });
   await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
-  const ports = [(blackHole.address() as AddressInfo).port, (origin.address() as AddressInfo).port].join(',');
-  server = await startServer({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: ports, IMPORT_PENDING_PER_USER: '20' } });
 });
-
 afterAll(async () => {
-  await server?.stop();
   for (const socket of held) socket.destroy();
   await new Promise<void>((resolve) => blackHole.close(() => resolve()));
   await new Promise<void>((resolve) => origin.close(() => resolve()));
+});
+const server = useTestServer(() => {
+  const ports = [(blackHole.address() as AddressInfo).port, (origin.address() as AddressInfo).port].join(',');
+  return { env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: ports, IMPORT_PENDING_PER_USER: '20' } };
 });
 
 const originUrl = () => `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;

@@ -6,12 +6,14 @@ import type { Pin } from '../../contract/pins.ts';
 import { queueImports } from '../../backend/pins/image-import-job.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { describeImage, jpeg } from '../support/image-fixtures.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { type ServerView } from '../support/server.ts';
+import { useTestServer, withTestServer } from '../support/use-test-server.ts';
 
-// DESIGN §10, import by URL: a pin created with a remote image is saved at once, then a background
-// job fetches the image through the SSRF guard, stores it through the upload pipeline and points the
-// pin at it (`pin.updated` goes out). Refusals leave the pin as it was. The remote site is a local
-// server, allowed explicitly (IMPORT_ALLOW_CIDRS/PORTS) where a test needs a successful fetch.
+// Import by URL (docs/images.md): a pin created with a remote image is saved at once, then a
+// background job fetches the image through the SSRF guard, stores it through the upload pipeline
+// and points the pin at it (`pin.updated` goes out). Refusals leave the pin as it was. The remote
+// site is a local server, allowed explicitly (IMPORT_ALLOW_CIDRS/PORTS) where a test needs a
+// successful fetch.
 
 const EVENTUALLY_MS = 60_000;
 
@@ -46,20 +48,17 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
 }
 
 /** The import jobs' states, as pg-boss keeps them. */
-async function importStates(server: TestServer): Promise<string[]> {
+async function importStates(server: ServerView): Promise<string[]> {
   const { rows } = await sql<{ state: string }>`select state from pgboss.job where name = 'image.import' order by created_on`.execute(server.server.database.db);
   return rows.map((row) => row.state);
 }
 
 describe('with the origin allowed', () => {
-  let server: TestServer;
   let client: ApiClient;
+  const server = useTestServer(() => ({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: new URL(originUrl).port } }));
   beforeAll(async () => {
-    const port = new URL(originUrl).port;
-    server = await startServer({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: port } });
     ({ client } = await signUpUser(server.url, 'importer'));
   });
-  afterAll(() => server?.stop());
 
   test('the pin is saved at once with its remote address, then gains its stored image and pin.updated goes out', async () => {
     const updates: Pin[] = [];
@@ -136,8 +135,7 @@ describe('with the origin allowed', () => {
   });
 
   test("the demo seed's pictures come in through the same pipeline", async () => {
-    const seeded = await startServer({ seed: { pins: 3 } });
-    try {
+    await withTestServer({ seed: { pins: 3 } }, async (seeded) => {
       await queueImports(seeded.server.jobs.sender, seeded.server.database.db, seeded.seeded?.pins ?? []);
       const anonymous = new ApiClient(seeded.url);
       const page = await eventually(
@@ -145,16 +143,13 @@ describe('with the origin allowed', () => {
         (pins) => pins.length === 3 && pins.every((p) => p.image !== null),
       );
       expect(page.every((p) => p.image_url.startsWith('/media/'))).toBe(true);
-    } finally {
-      await seeded.stop();
-    }
+    });
   });
 });
 
 describe('with the default guard', () => {
   test('a pin whose image host does not exist is saved; the import ends at once, not retried', async () => {
-    const server = await startServer();
-    try {
+    await withTestServer({}, async (server) => {
       const { client } = await signUpUser(server.url, 'nohost');
       // .invalid never resolves (RFC 2606): DNS answers "no such name", which another try won't change.
       const created = await client.post<Pin>('/api/pins/', { title: 'Typo', imageUrl: 'https://images.does-not-exist.invalid/photo.jpg', description: '' });
@@ -162,14 +157,11 @@ describe('with the default guard', () => {
       const states = await eventually(() => importStates(server), (s) => s.length === 1 && s[0] === 'completed');
       expect(states).toEqual(['completed']);
       expect((await client.get<Pin>(`/api/pins/${created.body.id}`)).body.image).toBeNull();
-    } finally {
-      await server.stop();
-    }
+    });
   });
 
   test('a pin whose image is on a private address (loopback, 10/8, localhost, another port) is saved, but that address is never shown nor fetched', async () => {
-    const server = await startServer();
-    try {
+    await withTestServer({}, async (server) => {
       const { client } = await signUpUser(server.url, 'guarded');
       const created: Pin[] = [];
       server.server.events.onChange('pin:created', ({ pin }) => void created.push(pin));
@@ -189,8 +181,6 @@ describe('with the default guard', () => {
       // No import was even queued, and nothing was fetched.
       expect(await importStates(server)).toEqual([]);
       expect(requests.length).toBe(seen);
-    } finally {
-      await server.stop();
-    }
+    });
   });
 });

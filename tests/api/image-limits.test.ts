@@ -6,7 +6,7 @@ import type { ErrorBody } from '../../contract/errors.ts';
 import type { Pin } from '../../contract/pins.ts';
 import { type ApiClient, signUpUser } from '../support/client.ts';
 import { jpeg, pngBomb } from '../support/image-fixtures.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { useTestServer, withTestServer } from '../support/use-test-server.ts';
 
 // What an image may cost is decided from its header before anything is decoded (pixels, longest
 // side, shape), every image has a processing deadline, libvips' other decoders are never reached,
@@ -42,13 +42,11 @@ async function avifClaiming(width: number, height: number): Promise<Buffer> {
 }
 
 describe('refused from the header, before decoding', () => {
-  let server: TestServer;
   let client: ApiClient;
+  const server = useTestServer();
   beforeAll(async () => {
-    server = await startServer();
     ({ client } = await signUpUser(server.url, 'limits'));
   });
-  afterAll(() => server?.stop());
 
   test('a 1 × 40,000,000 PNG (a few hundred bytes) → 400 longest side', async () => {
     const line = pngBomb(1, 40_000_000);
@@ -93,21 +91,17 @@ describe('refused from the header, before decoding', () => {
 });
 
 test('an image that outlasts IMAGE_PROCESS_TIMEOUT_SECONDS → 400 "That image takes too long to process."', { timeout: 120_000 }, async () => {
-  const server = await startServer({ env: { IMAGE_PROCESS_TIMEOUT_SECONDS: '1' } });
-  try {
+  await withTestServer({ env: { IMAGE_PROCESS_TIMEOUT_SECONDS: '1' } }, async (server) => {
     const { client } = await signUpUser(server.url, 'slowimage');
     // 49 megapixels of AV1: a 1.5 KB file whose decode takes seconds.
     const heavy = await sharp({ create: { width: 7000, height: 7000, channels: 3, background: '#369' } }).avif({ effort: 0 }).toBuffer();
     await expectRefused(client, heavy, 'That image takes too long to process.', 'image/avif');
-  } finally {
-    await server.stop();
-  }
+  });
 });
 
 test('uploads and imports by URL draw on one image budget per user (429 with Retry-After past it)', async () => {
   const port = new URL(originUrl).port;
-  const server = await startServer({ env: { IMAGE_BUDGET_PER_USER: '3', IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: port } });
-  try {
+  await withTestServer({ env: { IMAGE_BUDGET_PER_USER: '3', IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: port } }, async (server) => {
     const { client } = await signUpUser(server.url, 'budget');
     for (const size of [40, 41]) expect((await client.upload('/api/images/', { bytes: await jpeg(size, 30) })).status).toBe(201);
     const pin = await client.post<Pin>('/api/pins/', { title: 'Imported', imageUrl: `${originUrl}/photo.jpg` });
@@ -125,7 +119,5 @@ test('uploads and imports by URL draw on one image budget per user (429 with Ret
     // Another user's budget is their own.
     const { client: other } = await signUpUser(server.url, 'budget2');
     expect((await other.upload('/api/images/', { bytes: await jpeg(43, 30) })).status).toBe(201);
-  } finally {
-    await server.stop();
-  }
+  });
 });

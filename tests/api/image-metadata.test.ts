@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { ImageUploaded } from '../../contract/images.ts';
 import { mediaKey } from '../../backend/images/media-urls.ts';
 import { type ApiClient, signUpUser } from '../support/client.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 import {
   avifWithPrivateMetadata,
   describeImage,
@@ -12,7 +13,6 @@ import {
   SECRETS,
   webpWithPrivateMetadata,
 } from '../support/image-fixtures.ts';
-import { startServer, type TestServer } from '../support/server.ts';
 
 // A stored original tells nobody where, when or with what it was taken: EXIF (GPS, camera, time),
 // XMP, IPTC and comments are gone from what is stored and served, the orientation is applied, the
@@ -21,14 +21,12 @@ import { startServer, type TestServer } from '../support/server.ts';
 
 const EVENTUALLY_MS = 60_000;
 
-let server: TestServer;
 let client: ApiClient;
 
+const server = useTestServer();
 beforeAll(async () => {
-  server = await startServer();
   ({ client } = await signUpUser(server.url, 'private'));
 });
-afterAll(() => server?.stop());
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 

@@ -7,7 +7,7 @@ import type { Pin } from '../../contract/pins.ts';
 import { IMPORT_ATTEMPTS } from '../../backend/pins/image-import-job.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { jpeg } from '../support/image-fixtures.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
 // Mending a pin whose image never arrived (docs/image-repair.md): the import that gives up keeps
 // why on the pin, its owner alone reads it (GET /api/pins/{id}/image-status), and replaces the
@@ -20,7 +20,6 @@ let origin: Server;
 let originUrl: string;
 const requests: string[] = [];
 let photo: Buffer;
-let server: TestServer;
 let owner: ApiClient;
 let other: ApiClient;
 /** A port allowed to imports where nothing listens: every try fails to connect. */
@@ -40,13 +39,14 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
   closedPort = (closed.address() as AddressInfo).port;
   await new Promise<void>((resolve) => closed.close(() => resolve()));
-  server = await startServer({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: `${new URL(originUrl).port},${closedPort}` } });
-  ({ client: owner } = await signUpUser(server.url, 'mender'));
-  ({ client: other } = await signUpUser(server.url, 'stranger'));
 });
 afterAll(async () => {
-  await server?.stop();
   await new Promise<void>((resolve) => origin.close(() => resolve()));
+});
+const server = useTestServer(() => ({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: `${new URL(originUrl).port},${closedPort}` } }));
+beforeAll(async () => {
+  ({ client: owner } = await signUpUser(server.url, 'mender'));
+  ({ client: other } = await signUpUser(server.url, 'stranger'));
 });
 
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {

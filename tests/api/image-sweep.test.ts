@@ -1,25 +1,23 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { ImageUploaded, StoredImage } from '../../contract/images.ts';
 import type { Pin } from '../../contract/pins.ts';
 import { sweepImages } from '../../backend/images/sweep.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { jpeg } from '../support/image-fixtures.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
 // Stored images no pin uses are deleted after a grace period (backend/images/sweep.ts), rows and
 // files, on the real server and database; every image a pin uses stays.
 
-let server: TestServer;
 let client: ApiClient;
 
+const server = useTestServer();
 beforeAll(async () => {
-  server = await startServer();
   ({ client } = await signUpUser(server.url, 'sweep'));
 });
-afterAll(() => server?.stop());
 
 const db = () => server.server.database.db;
 const sweep = (graceHours: number) => sweepImages({ db: db(), storage: server.server.media }, graceHours);

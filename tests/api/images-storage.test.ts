@@ -14,7 +14,7 @@ import type { ImageUploaded } from '../../contract/images.ts';
 import { signUpUser } from '../support/client.ts';
 import { type FakeS3, startFakeS3 } from '../support/fake-s3.ts';
 import { jpeg, pngWithAlpha } from '../support/image-fixtures.ts';
-import { startServer } from '../support/server.ts';
+import { withTestServer } from '../support/use-test-server.ts';
 
 // The MediaStorage contract, for both drivers: the local folder, and S3 — against s3rver, a fake
 // S3 server (no real S3 runs here; see tests/support/fake-s3.ts). Then the whole upload path with
@@ -151,8 +151,7 @@ test('configuration: S3 settings need a bucket; keys go in pairs; the default is
 });
 
 test('with a bucket configured, an upload is stored in it and served from /media/', async () => {
-  const server = await startServer({ env: fakeS3.env });
-  try {
+  await withTestServer({ env: fakeS3.env }, async (server) => {
     expect(server.server.media).toBeInstanceOf(S3MediaStorage);
     const { client } = await signUpUser(server.url, 's3upload');
     const bytes = await jpeg(900, 600);
@@ -169,7 +168,5 @@ test('with a bucket configured, an upload is stored in it and served from /media
     // In the bucket itself, under the same key.
     const key = res.body.image.thumbnails['236'].replace('/media/', '');
     expect(await server.server.media.exists(key)).toBe(true);
-  } finally {
-    await server.stop();
-  }
+  });
 });

@@ -1,25 +1,23 @@
 import { readdir } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { ErrorBody } from '../../contract/errors.ts';
 import { IMAGE_LIMITS, type ImageUploaded, type StoredImage } from '../../contract/images.ts';
 import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
 import { animatedGif, avif, describeImage, jpeg, jpegRotated, pngBomb, pngWithAlpha, webp } from '../support/image-fixtures.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { useTestServer, withTestServer } from '../support/use-test-server.ts';
 
-// POST /api/images/ and GET /media/… (DESIGN §10) on the real server and database: every format is
-// stored with its size, placeholder and thumbnails; every refusal has its message and status and
+// POST /api/images/ and GET /media/… (docs/images.md) on the real server and database: every format
+// is stored with its size, placeholder and thumbnails; every refusal has its message and status and
 // leaves no row and no file; the same bytes are stored once.
 
-let server: TestServer;
 let client: ApiClient;
 
+const server = useTestServer();
 beforeAll(async () => {
-  server = await startServer();
   ({ client } = await signUpUser(server.url, 'images'));
 });
-afterAll(() => server?.stop());
 
 const db = () => server.server.database.db;
 
@@ -348,8 +346,7 @@ describe('GET and HEAD /media/…', () => {
 });
 
 test('uploads are rate limited per user (429 with Retry-After), before the file is read', async () => {
-  const limited = await startServer({ env: { UPLOAD_RATE_LIMIT_PER_USER: '2' } });
-  try {
+  await withTestServer({ env: { UPLOAD_RATE_LIMIT_PER_USER: '2' } }, async (limited) => {
     const { client: uploader } = await signUpUser(limited.url, 'imglimit');
     const bytes = await jpeg(40, 40);
     const statuses = [];
@@ -361,9 +358,7 @@ test('uploads are rate limited per user (429 with Retry-After), before the file 
     // Another user has a budget of their own.
     const { client: other } = await signUpUser(limited.url, 'imglimit2');
     expect((await other.upload('/api/images/', { bytes })).status).toBe(201);
-  } finally {
-    await limited.stop();
-  }
+  });
 });
 
 test('the OpenAPI document describes the upload as a multipart form with a binary "file"', async () => {

@@ -1,25 +1,21 @@
 import { readdir } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { IMPORT_MSG } from '../../contract/imports.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 import { rawEntry, rawZip } from '../support/zip-fixtures.ts';
 
 // Hostile or wrong files sent to POST /api/imports (docs/import-export.md): refused with 400 and the
 // error shape, with nothing stored (no import, no item, no file kept), and the server still answers.
 
-let server: TestServer;
 let client: ApiClient;
 
+const server = useTestServer();
 beforeAll(async () => {
-  server = await startServer();
   ({ client } = await signUpUser(server.url, 'hostile'));
 }, 60_000);
-afterAll(async () => {
-  await server?.stop();
-});
 
 async function nothingStored(): Promise<void> {
   const db = server.server.database.db;

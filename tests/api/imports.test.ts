@@ -4,8 +4,8 @@ import type { Import, ImportDetail, ImportProgress, ImportUndone } from '../../c
 import type { Pin } from '../../contract/pins.ts';
 import { allPages, type ApiClient, signUpUser } from '../support/client.ts';
 import { basePictures, type ImageHost, pinbackFile, startImageHost } from '../support/import-fixtures.ts';
-import { startServer, type TestServer } from '../support/server.ts';
-import { connectSocket, type TestSocket } from '../support/sockets.ts';
+import { type TestSocket } from '../support/sockets.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
 // Imports of a Pinback-style bookmark file (docs/import-export.md): the images come from a local
 // host allowed for the test (IMPORT_ALLOW_CIDRS/PORTS); some answer 404, some are text, some items
@@ -19,7 +19,6 @@ const BOARDS = 10;
 const EVENTUALLY_MS = 240_000;
 
 let host: ImageHost;
-let server: TestServer;
 let client: ApiClient;
 let me: number;
 let socket: TestSocket;
@@ -52,17 +51,16 @@ async function finished(id: number): Promise<ImportDetail> {
 
 beforeAll(async () => {
   host = await startImageHost(await basePictures(12));
-  server = await startServer({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: host.port, IMAGE_BUDGET_PER_USER: '100000' } });
-  ({ client, user: { id: me } } = await signUpUser(server.url, 'mover'));
-  socket = await connectSocket(server.url, client);
-  socket.on('import:progress', (payload) => progress.push({ ...payload, at: Date.now() }));
 }, 120_000);
-
 afterAll(async () => {
-  socket?.disconnect();
-  await server?.stop();
   await host?.close();
 });
+const server = useTestServer(() => ({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: host.port, IMAGE_BUDGET_PER_USER: '100000' } }));
+beforeAll(async () => {
+  ({ client, user: { id: me } } = await signUpUser(server.url, 'mover'));
+  socket = await server.socket(client);
+  socket.on('import:progress', (payload) => progress.push({ ...payload, at: Date.now() }));
+}, 120_000);
 
 describe('a Pinback file', () => {
   let first: ImportDetail;

@@ -1,11 +1,11 @@
 import { PgBoss } from 'pg-boss';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { poolDatabase } from '../../backend/jobs/adapters.ts';
 import type { JobRecord } from '../../backend/jobs/queue.ts';
 import { ApiClient } from '../support/client.ts';
 import { formatMs, timeUntil } from '../support/eventually.ts';
-import { startServer, type TestServer } from '../support/server.ts';
 import { createTestJobTable, testJobRuns, testJobSetup } from '../support/test-jobs.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
 // The job queue (backend/jobs/) on the backing this project runs on (Postgres, or PGlite's one
 // connection): jobs sent in a transaction share its fate, failures are retried with backoff up to a
@@ -15,13 +15,9 @@ import { createTestJobTable, testJobRuns, testJobSetup } from '../support/test-j
 const EVENTUALLY_MS = 30_000;
 const NAME = 'test.record';
 
-let server: TestServer;
+const server = useTestServer({ jobs: testJobSetup, env: { JOB_POLL_SECONDS: '0.5', JOB_CONCURRENCY: '2' } });
 beforeAll(async () => {
-  server = await startServer({ jobs: testJobSetup, env: { JOB_POLL_SECONDS: '0.5', JOB_CONCURRENCY: '2' } });
   await createTestJobTable(server.server.database.db);
-});
-afterAll(async () => {
-  await server?.stop();
 });
 
 const jobs = () => server.server.jobs;

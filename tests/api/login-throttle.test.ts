@@ -1,20 +1,16 @@
 // Password guessing is slowed without letting anyone lock anyone out: a hard limit per (account,
 // address), growing delays per account, and a demo button that needs no password at all. Client
 // addresses come from X-Forwarded-For, which the server believes only from a trusted proxy.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { SessionBody, User } from '../../contract/users.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { useTestServer, withTestServer } from '../support/use-test-server.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer({
+const server = useTestServer({
     seed: { pins: 12 },
     env: { TRUST_PROXY: 'loopback', LOGIN_FAILURES_PER_ADDRESS: '3', LOGIN_FAILURES_PER_ACCOUNT: '5', LOGIN_DELAY_MAX_SECONDS: '1' },
   });
-});
-afterAll(() => server?.stop());
 
 function loginFrom(address: string, email: string, password: string, client = new ApiClient(server.url)) {
   return client.request<User & ErrorBody>('POST', '/api/auth/login', { json: { email, password }, headers: { 'x-forwarded-for': address } });
@@ -85,20 +81,16 @@ describe('the demo button', () => {
   });
 
   test('answers 404 with the error shape where the server does not offer it', async () => {
-    const off = await startServer({ seed: { pins: 12 }, env: { DEMO_LOGIN: 'false' } });
-    try {
+    await withTestServer({ seed: { pins: 12 }, env: { DEMO_LOGIN: 'false' } }, async (off) => {
       const res = await new ApiClient(off.url).post<ErrorBody>('/api/auth/demo');
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ message: 'Demo login is not available.', errors: ['Demo login is not available.'], fields: {} });
-    } finally {
-      await off.stop();
-    }
+    });
   });
 });
 
 test('X-Forwarded-For from an untrusted peer is ignored: rotating it does not dodge the per-address limit', async () => {
-  const direct = await startServer({ env: { LOGIN_FAILURES_PER_ADDRESS: '3' } });
-  try {
+  await withTestServer({ env: { LOGIN_FAILURES_PER_ADDRESS: '3' } }, async (direct) => {
     const { user, password } = await signUpUser(direct.url, 'untrusted');
     const statuses: number[] = [];
     for (let i = 1; i <= 4; i++) {
@@ -109,9 +101,7 @@ test('X-Forwarded-For from an untrusted peer is ignored: rotating it does not do
       statuses.push(res.status);
     }
     expect(statuses).toEqual([401, 401, 401, 429]);
-  } finally {
-    await direct.stop();
-  }
+  });
 });
 
 // Attempts sent at once must be counted before any password is checked: a limit read before the
@@ -121,14 +111,10 @@ describe.each([
   { mode: 'in process', redis: false },
   { mode: 'Redis', redis: true },
 ])('simultaneous attempts ($mode)', ({ redis }) => {
-  let burst: TestServer;
-  beforeAll(async () => {
-    burst = await startServer({
+  const burst = useTestServer({
       redis,
       env: { TRUST_PROXY: 'loopback', LOGIN_FAILURES_PER_ADDRESS: '3', LOGIN_FAILURES_PER_ACCOUNT: '4', LOGIN_DELAY_MAX_SECONDS: '1', LOGIN_QUEUE_MAX_SECONDS: '2' },
     });
-  });
-  afterAll(() => burst?.stop());
 
   function attempt(address: string, email: string, password: string) {
     return new ApiClient(burst.url).request<ErrorBody>('POST', '/api/auth/login', { json: { email, password }, headers: { 'x-forwarded-for': address } });

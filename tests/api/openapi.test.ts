@@ -1,6 +1,6 @@
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { Board } from '../../contract/boards.ts';
 import type { Comment } from '../../contract/comments.ts';
 import type { Favorite } from '../../contract/favorites.ts';
@@ -9,11 +9,11 @@ import type { User } from '../../contract/users.ts';
 import { type DemoImage, demoImages, demoImageUrl } from '../../db/demo-catalog.ts';
 import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
 import { jpeg } from '../support/image-fixtures.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { useTestServer, withTestServer } from '../support/use-test-server.ts';
 
 // The OpenAPI document served at /api/openapi.json is checked against the running server: every
 // real response (successes and errors) must validate against the schema the document gives for its
-// path, method and status; every documented operation must exist; every SPEC §7 call is documented.
+// path, method and status; every documented operation must exist; every docs/product.md §7 call is documented.
 
 interface MediaType {
   schema?: object;
@@ -30,7 +30,7 @@ interface OpenApiDocument {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** SPEC §7, row by row, plus GET /api/pins/{id} and the server-side demo sign-in. */
+/** docs/product.md §7, row by row, plus GET /api/pins/{id} and the server-side demo sign-in. */
 const SPEC_ROUTES: Array<[Method, string]> = [
   ['GET', '/api/auth/'],
   ['POST', '/api/auth/login'],
@@ -80,15 +80,14 @@ function rewriteRefs(node: unknown): unknown {
   );
 }
 
-let server: TestServer;
 let doc: OpenApiDocument;
 let ajv: Ajv2020;
 const validators = new Map<string, ReturnType<Ajv2020['compile']>>();
 /** `${method} ${path} ${status}` of every real response that was checked against the document. */
 const exercised = new Set<string>();
 
+const server = useTestServer({ seed: { pins: 12 } });
 beforeAll(async () => {
-  server = await startServer({ seed: { pins: 12 } });
   const res = await new ApiClient(server.url).get<OpenApiDocument>('/api/openapi.json');
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -97,7 +96,6 @@ beforeAll(async () => {
   addFormats(ajv);
   for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) ajv.addSchema(rewriteRefs(schema) as object, SCHEMA_BASE + name);
 });
-afterAll(() => server?.stop());
 
 function validatorFor(schema: object) {
   const key = JSON.stringify(schema);
@@ -209,7 +207,7 @@ describe('the document', () => {
     for (const name of names) expect(ajv.getSchema(SCHEMA_BASE + name), name).toBeTypeOf('function');
   });
 
-  test('lists every route of SPEC §7 (and GET /api/pins/{id}), each with a JSON success schema', () => {
+  test('lists every route of docs/product.md §7 (and GET /api/pins/{id}), each with a JSON success schema', () => {
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     for (const [method, path] of SPEC_ROUTES) {
       expect(documented, `${method} ${path}`).toContain(`${method} ${path}`);
@@ -513,8 +511,7 @@ describe('real error responses match the document', () => {
   });
 
   test('429 from the general per-address API limit (it guards every /api call) is documented for GET /api/pins/', async () => {
-    const limited = await startServer({ env: { API_RATE_LIMIT_PER_IP: '2' } });
-    try {
+    await withTestServer({ env: { API_RATE_LIMIT_PER_IP: '2' } }, async (limited) => {
       const client = new ApiClient(limited.url);
       const statuses: number[] = [];
       let response = await client.get('/api/pins/');
@@ -525,9 +522,7 @@ describe('real error responses match the document', () => {
       expect([...statuses, response.status]).toEqual([200, 200, 429, 429]);
       expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
       expectDocumented('GET', '/api/pins/', response);
-    } finally {
-      await limited.stop();
-    }
+    });
   });
 });
 

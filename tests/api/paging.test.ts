@@ -1,21 +1,18 @@
-// Every list pages (DESIGN §9): walks return each item exactly once and in order, also while other
-// clients write between pages; the home shuffle is a seeded permutation of the pins at page one;
-// cursors are tamper-proof and bound to their list; counts are columns that equal the rows.
+// Every list pages (docs/paging.md): walks return each item exactly once and in order, also while
+// other clients write between pages; the home shuffle is a seeded permutation of the pins at page
+// one; cursors are tamper-proof and bound to their list; counts are columns that equal the rows.
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Board, BoardList } from '../../contract/boards.ts';
 import type { CommentList } from '../../contract/comments.ts';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { FavoriteList } from '../../contract/favorites.ts';
 import type { Pin, PinList } from '../../contract/pins.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { newPins } from '../support/factories.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 const db = () => server.server.database.db;
 type Page<K extends string, T> = { [key in K]: T[] } & { nextCursor: string | null };
@@ -36,15 +33,6 @@ async function walk<K extends string, T>(client: ApiClient, path: string, key: K
   throw new Error('the walk did not end');
 }
 
-async function makePins(client: ApiClient, count: number, prefix = 'p'): Promise<Pin[]> {
-  const pins: Pin[] = [];
-  for (let i = 0; i < count; i++) {
-    const res = await client.post<Pin>('/api/pins/', { title: `${prefix} ${i}`, imageUrl: `https://a.test/${prefix}${i}.png` });
-    pins.push(res.body);
-  }
-  return pins;
-}
-
 const ids = (items: Array<{ id: number }>) => items.map((item) => item.id);
 const descending = (values: number[]) => [...values].sort((a, b) => b - a);
 
@@ -52,8 +40,8 @@ describe('newest first', () => {
   test('all pins and one user\'s pins: each exactly once, newest first, also while others write between pages', async () => {
     const { client, user } = await signUpUser(server.url, 'walker');
     const other = await signUpUser(server.url, 'writer');
-    const mine = await makePins(client, 7, 'mine');
-    await makePins(other.client, 3, 'theirs');
+    const mine = await newPins(client, 7, 'mine');
+    await newPins(other.client, 3, 'theirs');
 
     const userWalk = await walk<'pins', Pin>(client, `/api/pins/?userId=${user.id}&limit=3`, 'pins');
     expect(ids(userWalk)).toEqual(descending(ids(mine)));
@@ -63,7 +51,7 @@ describe('newest first', () => {
     const toDelete = mine[3] as Pin;
     const created: Pin[] = [];
     const seen = await walk<'pins', Pin>(client, '/api/pins/?limit=2', 'pins', async (page) => {
-      if (page === 0) created.push(...(await makePins(other.client, 2, 'during')));
+      if (page === 0) created.push(...(await newPins(other.client, 2, 'during')));
       if (page === 1) expect((await client.delete(`/api/pins/${toDelete.id}`)).status).toBe(200);
     });
     // Exactly once, newest first; pins created during the walk are newer than page one, so they
@@ -77,7 +65,7 @@ describe('newest first', () => {
 
   test('favorites, boards, a board\'s pins and a pin\'s comments walk the same way', async () => {
     const { client } = await signUpUser(server.url, 'lists');
-    const pins = await makePins(client, 5, 'fav');
+    const pins = await newPins(client, 5, 'fav');
     for (const pin of pins) await client.post('/api/favorites/', { pin_id: pin.id });
     const favorites = await walk<'pins', FavoriteList['pins'][number]>(client, '/api/favorites/?limit=2', 'pins');
     expect(favorites.map((f) => f.pin_id)).toEqual(descending(ids(pins)));
@@ -104,7 +92,7 @@ describe('newest first', () => {
 
   test('limit defaults to 50 and may be 1 to 100', async () => {
     const { client } = await signUpUser(server.url, 'limits');
-    await makePins(client, 3, 'lim');
+    await newPins(client, 3, 'lim');
     expect((await client.get<PinList>('/api/pins/?limit=1')).body.pins).toHaveLength(1);
     expect((await client.get<PinList>('/api/pins/?limit=100')).status).toBe(200);
     const total = await db().selectFrom('pins').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
@@ -115,7 +103,7 @@ describe('newest first', () => {
 describe('the home shuffle', () => {
   test('a seed fixes a permutation of the pins at page one; another seed gives another order', async () => {
     const { client } = await signUpUser(server.url, 'shuffler');
-    await makePins(client, 30, 'shuf');
+    await newPins(client, 30, 'shuf');
     const all = descending((await db().selectFrom('pins').select('id').execute()).map((row) => row.id));
     const first = await walk<'pins', Pin>(client, '/api/pins/?order=shuffle&seed=42&limit=7', 'pins');
     const again = await walk<'pins', Pin>(client, '/api/pins/?order=shuffle&seed=42&limit=11', 'pins');
@@ -130,13 +118,13 @@ describe('the home shuffle', () => {
   test('exactly once while others create and delete pins between pages', async () => {
     const { client } = await signUpUser(server.url, 'shufwalk');
     const other = await signUpUser(server.url, 'shufwriter');
-    const victims = await makePins(other.client, 6, 'victim');
-    await makePins(client, 20, 'stay');
+    const victims = await newPins(other.client, 6, 'victim');
+    await newPins(client, 20, 'stay');
     const atStart = (await db().selectFrom('pins').select('id').execute()).map((row) => row.id);
     const deleted: number[] = [];
     const created: number[] = [];
     const seen = await walk<'pins', Pin>(client, '/api/pins/?order=shuffle&seed=7&limit=5', 'pins', async (page) => {
-      created.push(...ids(await makePins(other.client, 2, `new${page}`)));
+      created.push(...ids(await newPins(other.client, 2, `new${page}`)));
       const victim = victims[page];
       if (victim && (await other.client.delete(`/api/pins/${victim.id}`)).status === 200) deleted.push(victim.id);
     });
@@ -178,7 +166,7 @@ describe('bad paging input answers 400 with the error shape', () => {
   test('malformed, tampered and foreign cursors', async () => {
     const { client, user } = await signUpUser(server.url, 'cursors');
     const other = await signUpUser(server.url, 'cursorsother');
-    const pins = await makePins(client, 3, 'cur');
+    const pins = await newPins(client, 3, 'cur');
     for (const pin of pins) {
       await client.post('/api/favorites/', { pin_id: pin.id });
       await other.client.post('/api/favorites/', { pin_id: pin.id });
@@ -247,14 +235,14 @@ describe('counts are columns equal to the rows', () => {
 
   test('after 50 concurrent favorites and unfavorites, and 50 concurrent board adds and removes', async () => {
     const { client } = await signUpUser(server.url, 'counted');
-    const [pin] = await makePins(client, 1, 'popular');
+    const [pin] = await newPins(client, 1, 'popular');
     const fans = await Promise.all(Array.from({ length: 50 }, () => signUpUser(server.url, 'fan')));
     const added = await Promise.all(fans.map((fan) => fan.client.post<{ id: number }>('/api/favorites/', { pin_id: pin?.id })));
     expect((await client.get<Pin>(`/api/pins/${pin?.id}`)).body.likes_count).toBe(50);
     await Promise.all(fans.slice(0, 25).map((fan, i) => fan.client.delete(`/api/favorites/${added[i]?.body.id}`)));
     expect((await client.get<Pin>(`/api/pins/${pin?.id}`)).body.likes_count).toBe(25);
 
-    const pins = await makePins(client, 50, 'entry');
+    const pins = await newPins(client, 50, 'entry');
     const board = (await client.post<Board>('/api/boards/', { name: 'Busy' })).body;
     await Promise.all(pins.map((p) => client.post(`/api/boards/${board.id}/pins`, { pin_id: p.id })));
     await Promise.all(pins.map((p) => client.post(`/api/boards/${board.id}/pins`, { pin_id: p.id }))); // again: no change

@@ -1,19 +1,16 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { PinLookup } from '../../contract/pin-lookup.ts';
 import type { Pin, PinList } from '../../contract/pins.ts';
 import type { TokenCreated } from '../../contract/tokens.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
-import { startServer, testDatabaseKind, type TestServer } from '../support/server.ts';
+import { testDatabaseKind } from '../support/server.ts';
 import { TokenClient } from '../support/token-client.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
 // Pins remember the page their image was saved from (docs/tokens-and-capture.md).
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 const PAGE = 'https://blog.example.com/posts/42?ref=home';
 const pinFrom = (sourceUrl: unknown, title = 'Saved') => ({ title, imageUrl: 'https://cdn.example.com/a.jpg', sourceUrl });

@@ -1,23 +1,19 @@
 import { statSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { Pin, PinList } from '../../contract/pins.ts';
 import { DEMO_IMAGES_DIR, type DemoImage, demoImageUrl } from '../../db/demo-catalog.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { DEMO_PINS, DRAWING_URL, PHOTO_URL, seededImages } from '../support/demo.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { useTestServer, withTestServer } from '../support/use-test-server.ts';
 
 const newest = seededImages[0] as DemoImage;
 /** A real file the app serves, for the same-site address checks. */
 const LOCAL_IMAGE = DRAWING_URL;
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer({ seed: { pins: DEMO_PINS } });
-});
-afterAll(() => server?.stop());
+const server = useTestServer({ seed: { pins: DEMO_PINS } });
 
 const anon = () => new ApiClient(server.url);
 
@@ -197,15 +193,12 @@ describe('creating pins', () => {
     const ok = await postWithHost(client, 'evil.test', { title: 'Image', imageUrl: 'https://other.test/images/api.png' });
     expect(ok.status).toBe(201);
     // Where the public origins are configured, other sites' addresses are judged as other sites'.
-    const named = await startServer({ env: { PUBLIC_ORIGIN: 'https://pins.example' } });
-    try {
+    await withTestServer({ env: { PUBLIC_ORIGIN: 'https://pins.example' } }, async (named) => {
       const { client: there } = await signUpUser(named.url);
       expect((await postWithHost(there, 'pins.example', { title: 'Other API', imageUrl: 'https://other.test/api/auth/logout' })).status).toBe(201);
       const own = await postWithHost(there, 'evil.test', { title: 'Own API', imageUrl: 'https://pins.example/api/auth/logout' });
       expect(own.status).toBe(400);
-    } finally {
-      await named.stop();
-    }
+    });
   });
 
   test('signed out → 401', async () => {

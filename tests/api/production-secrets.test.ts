@@ -2,13 +2,14 @@
 // its database was seeded outside production with it; and seeding under production replaces it.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { User } from '../../contract/users.ts';
 import { hashPassword } from '../../backend/auth/passwords.ts';
 import { seedDemoData } from '../../db/seed.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
-import { startServer, testDatabaseKind, type TestServer } from '../support/server.ts';
+import { startServer, testDatabaseKind } from '../support/server.ts';
+import { useTestServer, withTestServer } from '../support/use-test-server.ts';
 
 const DEFAULT = 'demo-password';
 const PRODUCTION = { NODE_ENV: 'production', SESSION_SECRET: 'a-production-secret-of-at-least-32-characters', DEMO_PASSWORD: 'the real demo secret' };
@@ -19,13 +20,11 @@ const badCredentials = {
 };
 
 describe('a production server on a database seeded outside production', () => {
-  let server: TestServer;
+  const server = useTestServer({ env: PRODUCTION });
   beforeAll(async () => {
-    server = await startServer({ env: PRODUCTION });
     // What `npm run db:seed` without NODE_ENV=production left behind: the demo account with the default password.
     await seedDemoData(server.server.database.db, { demo: { ...server.config.demo, password: DEFAULT }, hashPassword, pins: 2 });
   });
-  afterAll(() => server?.stop());
 
   test('refuses the default demo password at sign-in, with the answer any wrong password gets', async () => {
     const res = await new ApiClient(server.url).post<ErrorBody>('/api/auth/login', { email: 'demo@pinboard.test', password: DEFAULT });
@@ -62,15 +61,12 @@ describe.runIf(testDatabaseKind() === 'postgres')('npm run db:seed under product
   });
 
   test('replaces the default demo password a database seeded outside production still has', async () => {
-    const seeded = await startServer({ seed: { pins: 2 } });
-    try {
+    await withTestServer({ seed: { pins: 2 } }, async (seeded) => {
       const { stdout } = await seed({ ...PRODUCTION, DATABASE_URL: seeded.databaseUrl!, JOB_WORKERS: 'false' });
       expect(stdout).toContain('The demo account had the default password: it now has DEMO_PASSWORD.');
       // Even a server outside production no longer takes the old one; the new one signs in.
       expect((await new ApiClient(seeded.url).post('/api/auth/login', { email: 'demo@pinboard.test', password: DEFAULT })).status).toBe(401);
       expect((await new ApiClient(seeded.url).post('/api/auth/login', { email: 'demo@pinboard.test', password: PRODUCTION.DEMO_PASSWORD })).status).toBe(200);
-    } finally {
-      await seeded.stop();
-    }
+    });
   });
 });

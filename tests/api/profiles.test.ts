@@ -1,27 +1,25 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { Board, BoardList } from '../../contract/boards.ts';
 import type { Pin } from '../../contract/pins.ts';
 import type { User, UserProfile } from '../../contract/users.ts';
 import { allPages, ApiClient, signUpUser } from '../support/client.ts';
 import { DRAWING_URL } from '../support/demo.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
 // Profiles (docs/profiles.md): a user's pin count is a column kept with the pins, and a profile
 // lists the boards the visitor may see — boards are private to their members, so the boards both
 // are members of (all of them on one's own profile); signed out, none.
 
-let server: TestServer;
 type Person = { client: ApiClient; user: User };
 let ann: Person;
 let ben: Person;
 let cat: Person;
 
+const server = useTestServer();
 beforeAll(async () => {
-  server = await startServer();
   [ann, ben, cat] = await Promise.all([signUpUser(server.url, 'ann'), signUpUser(server.url, 'ben'), signUpUser(server.url, 'cat')]);
 });
-afterAll(() => server?.stop());
 
 const profile = async (username: string) => (await new ApiClient(server.url).get<UserProfile>(`/api/users/lookup?username=${encodeURIComponent(username)}`)).body;
 const realCount = async (userId: number) =>

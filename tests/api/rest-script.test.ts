@@ -1,17 +1,13 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { TokenCreated } from '../../contract/tokens.ts';
 import { signUpUser } from '../support/client.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
 // The README promises that a REST-only script can do everything with the cookie + X-XSRF-TOKEN
 // dance it describes; scripts/rest-walkthrough.sh is that script, run here with curl.
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 test('scripts/rest-walkthrough.sh signs up, pins, favorites, fills a board, comments and walks a cursor', async () => {
   const { stdout } = await promisify(execFile)('bash', ['scripts/rest-walkthrough.sh'], {

@@ -22,7 +22,7 @@ import type { ErrorBody } from '../../contract/errors.ts';
 import type { DB } from '../../db/schema.ts';
 import { ApiClient } from '../support/client.ts';
 import { fieldsOf, ROUTES, wrongQueryValues } from '../support/routes.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
 // The route declarations are the one list the router, the OpenAPI document and the bad-input and
 // fuzz tests read. Here: the running server routes and documents exactly that list, the
@@ -30,11 +30,7 @@ import { startServer, type TestServer } from '../support/server.ts';
 // contract's route table (which types the client's calls) names the same routes with the same schemas.
 
 describe('the running server', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startServer();
-  });
-  afterAll(() => server?.stop());
+  const server = useTestServer();
 
   test('documents every declared route, and nothing else', async () => {
     const res = await new ApiClient(server.url).get<{ paths: Record<string, Record<string, unknown>> }>('/api/openapi.json');

@@ -322,8 +322,11 @@ describe('the address policy', () => {
   });
 });
 
-test('IMPORT_ALLOW_CIDRS and IMPORT_ALLOW_PORTS are empty by default and validated', () => {
+test('IMPORT_ALLOW_CIDRS and IMPORT_ALLOW_PORTS are empty by default', () => {
   expect(loadConfig({}).imports).toMatchObject({ allowCidrs: [], allowPorts: [] });
+});
+
+test('IMPORT_ALLOW_CIDRS and IMPORT_ALLOW_PORTS are read as lists and validated', () => {
   expect(loadConfig({ IMPORT_ALLOW_CIDRS: '10.1.0.0/16, fd00::/8', IMPORT_ALLOW_PORTS: '8080,9000' }).imports)
     .toMatchObject({ allowCidrs: ['10.1.0.0/16', 'fd00::/8'], allowPorts: [8080, 9000] });
   expect(() => loadConfig({ IMPORT_ALLOW_CIDRS: '10.1.0.0' })).toThrow(ConfigError);
@@ -332,15 +335,20 @@ test('IMPORT_ALLOW_CIDRS and IMPORT_ALLOW_PORTS are empty by default and validat
   expect(() => loadConfig({ IMPORT_ALLOW_PORTS: '70000' })).toThrow(/IMPORT_ALLOW_PORTS/);
 });
 
-test('the import, upload and image budget settings have their defaults and are validated', () => {
+test('the import, upload and image budget settings have their defaults', () => {
   const config = loadConfig({});
   expect(config.imports).toMatchObject({ headersTimeoutMs: 5_000, hostCooldownMs: 60_000, pendingPerUser: 20, concurrencyPerUser: 1 });
   expect(config.uploads).toMatchObject({ inFlight: 16, inFlightPerUser: 4, timeoutMs: 60_000 });
   expect(config.imageBudget).toEqual({ perUser: 100, windowMs: 900_000 });
   expect(config.imageProcessing).toEqual({ concurrency: 2, queue: 20, timeoutSeconds: 10 });
-  // The budget's former name is still read; the new one wins.
+});
+
+test("the image budget's former name, UPLOAD_RATE_LIMIT_PER_USER, is still read; IMAGE_BUDGET_PER_USER wins", () => {
   expect(loadConfig({ UPLOAD_RATE_LIMIT_PER_USER: '7' }).imageBudget.perUser).toBe(7);
   expect(loadConfig({ UPLOAD_RATE_LIMIT_PER_USER: '7', IMAGE_BUDGET_PER_USER: '9' }).imageBudget.perUser).toBe(9);
+});
+
+test('the import and upload settings are validated', () => {
   expect(() => loadConfig({ UPLOADS_IN_FLIGHT: '2', UPLOADS_IN_FLIGHT_PER_USER: '3' })).toThrow(ConfigError);
   expect(() => loadConfig({ IMPORT_HEADERS_TIMEOUT_SECONDS: '0' })).toThrow(/IMPORT_HEADERS_TIMEOUT_SECONDS/);
 });

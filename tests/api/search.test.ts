@@ -3,7 +3,7 @@
 // "More like this" without the pin itself or anything from a board the reader is not on; paging
 // that returns each pin exactly once; and odd input that answers 400 or 200, never 500.
 import { Migrator, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { Board } from '../../contract/boards.ts';
 import type { ChangeEntry } from '../../contract/changes.ts';
 import type { ErrorBody } from '../../contract/errors.ts';
@@ -14,25 +14,23 @@ import { migrateToLatest } from '../../db/migrate.ts';
 import { migrationProvider } from '../../db/migrations/index.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { allPages, ApiClient, signUpUser } from '../support/client.ts';
-import { startServer, type TestServer, testDatabaseKind } from '../support/server.ts';
+import { newPin } from '../support/factories.ts';
+import { testDatabaseKind } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
-let server: TestServer;
 let author: ApiClient;
 let anonymous: ApiClient;
 
+const server = useTestServer();
 beforeAll(async () => {
-  server = await startServer();
   author = (await signUpUser(server.url, 'searcher')).client;
   anonymous = new ApiClient(server.url);
 });
-afterAll(() => server?.stop());
 
 let n = 0;
 async function pin(client: ApiClient, title: string, description = ''): Promise<Pin> {
   n += 1;
-  const res = await client.post<Pin>('/api/pins/', { title, description, imageUrl: `https://example.com/search-${n}.png` });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body;
+  return newPin(client, { title, description, imageUrl: `https://example.com/search-${n}.png` });
 }
 
 async function search(q: string, client: ApiClient = anonymous): Promise<Pin[]> {

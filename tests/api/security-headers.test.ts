@@ -1,15 +1,11 @@
 // The Content-Security-Policy lets the page connect to its own site only: its REST API and its
 // WebSocket (ws: or wss: of the same host, or of the configured public origins), never any host.
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { ApiClient } from '../support/client.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
-let plain: TestServer;
-let named: TestServer;
-beforeAll(async () => {
-  [plain, named] = await Promise.all([startServer({}), startServer({ env: { PUBLIC_ORIGIN: 'https://pins.example, https://www.pins.example' } })]);
-});
-afterAll(() => Promise.all([plain?.stop(), named?.stop()]));
+const plain = useTestServer();
+const named = useTestServer({ env: { PUBLIC_ORIGIN: 'https://pins.example, https://www.pins.example' } });
 
 async function connectSources(url: string): Promise<string[]> {
   const res = await new ApiClient(url).get('/api/auth/');

@@ -2,42 +2,27 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Board } from '../../contract/boards.ts';
 import type { SessionBody } from '../../contract/users.ts';
-import { ApiClient, signUpUser } from '../support/client.ts';
+import { ApiClient, signUpUser, sameSessionOn } from '../support/client.ts';
 import { REDIS_URL } from '../support/database.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { useTwoInstances } from '../support/use-two-instances.ts';
 
 // Two app instances on one database and one Redis, as behind a load balancer. Runs against the
 // machine's Redis; if Redis is not there this suite fails (it is never skipped).
-let first: TestServer;
-let second: TestServer;
 let redis: Redis;
 
 beforeAll(async () => {
   redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
   await redis.connect();
-  // Instances behind a balancer share Postgres (PGlite is one process's database, so both Vitest
-  // projects use Postgres here). The per-address auth limit is raised because Redis keeps its
-  // counters across test runs on this machine.
-  const env = { AUTH_RATE_LIMIT_PER_IP: '100000' };
-  first = await startServer({ db: 'postgres', redis: true, env });
-  second = await startServer({ db: 'postgres', redis: true, env, databaseUrl: first.databaseUrl as string });
 });
-afterAll(async () => {
-  await second?.stop();
-  await first?.stop();
-  redis?.disconnect();
-});
-
-/** A client whose cookies came from one instance, now talking to another. */
-function moveTo(client: ApiClient, server: TestServer): ApiClient {
-  const moved = new ApiClient(server.url);
-  for (const [name, value] of client.cookies) moved.cookies.set(name, value);
-  return moved;
-}
+afterAll(() => redis?.disconnect());
+// Instances behind a balancer share Postgres (PGlite is one process's database, so both Vitest
+// projects use Postgres here). The per-address auth limit is raised because Redis keeps its
+// counters across test runs on this machine.
+const app = useTwoInstances({ env: { AUTH_RATE_LIMIT_PER_IP: '100000' } });
 
 describe('sessions in Redis', () => {
   test('the session lives in Redis under the pinboard prefix', async () => {
-    const { client } = await signUpUser(first.url);
+    const { client } = await signUpUser(app.one.url);
     const sid = decodeURIComponent(client.cookies.get('pinboard.sid') ?? '').replace(/^s:/, '').split('.')[0];
     const stored = await redis.get(`pinboard:sess:${sid}`);
     expect(stored).toBeTruthy();
@@ -45,8 +30,8 @@ describe('sessions in Redis', () => {
   });
 
   test('a session (and its CSRF token) made on instance 1 is accepted by instance 2', async () => {
-    const { client, user } = await signUpUser(first.url);
-    const onSecond = moveTo(client, second);
+    const { client, user } = await signUpUser(app.one.url);
+    const onSecond = sameSessionOn(app.two.url, client);
     expect((await onSecond.get<SessionBody>('/api/auth/')).body.user?.id).toBe(user.id);
     const board = await onSecond.post<Board>('/api/boards/', { name: 'Made via instance 2' });
     expect(board.status).toBe(201);
@@ -56,10 +41,10 @@ describe('sessions in Redis', () => {
 
   test('once logout on instance 2 has answered, instance 1 no longer accepts the session (though it had it cached)', async () => {
     for (let round = 0; round < 5; round++) {
-      const { client } = await signUpUser(first.url);
+      const { client } = await signUpUser(app.one.url);
       expect((await client.get<SessionBody>('/api/auth/')).body.user).not.toBeNull(); // instance 1 now remembers it
       const started = performance.now();
-      expect((await moveTo(client, second).get('/api/auth/logout')).status).toBe(200);
+      expect((await sameSessionOn(app.two.url, client).get('/api/auth/logout')).status).toBe(200);
       const took = performance.now() - started;
       // Instance 2 answers only after instance 1 confirmed, through the adapter, that it forgot it.
       expect((await client.get<SessionBody>('/api/auth/')).body.user).toBeNull();
@@ -70,7 +55,7 @@ describe('sessions in Redis', () => {
   test('a slow third instance: logout answers only after it too has confirmed that it forgot the session', async () => {
     // A stand-in for an instance that takes 300 ms to handle the message: it listens and answers on
     // the adapter's channels, as a Socket.IO server with the Redis adapter does.
-    const channel = second.config.socketChannel;
+    const channel = app.two.config.socketChannel;
     const peer = redis.duplicate();
     const order: string[] = [];
     let ending = '';
@@ -85,9 +70,9 @@ describe('sessions in Redis', () => {
     });
     await peer.subscribe(`${channel}-request#/#`);
     try {
-      const { client } = await signUpUser(first.url);
+      const { client } = await signUpUser(app.one.url);
       ending = decodeURIComponent(client.cookies.get('pinboard.sid') ?? '').replace(/^s:/, '').split('.')[0] ?? '';
-      const logout = await moveTo(client, second).get('/api/auth/logout');
+      const logout = await sameSessionOn(app.two.url, client).get('/api/auth/logout');
       order.push('logout answered');
       expect(logout.status).toBe(200);
       expect(order).toEqual(['slow instance forgot it', 'logout answered']);
@@ -97,14 +82,14 @@ describe('sessions in Redis', () => {
   });
 
   test('rate-limit counters are shared through Redis', async () => {
-    const { user } = await signUpUser(first.url);
+    const { user } = await signUpUser(app.one.url);
     const keys = await redis.keys('pinboard:rl:*');
     expect(keys.length).toBeGreaterThan(0);
     // Failed logins counted on instance 1 and 2 add up for the account (default limit: 10).
     for (let i = 0; i < 10; i++) {
-      const target = i % 2 === 0 ? first : second;
+      const target = i % 2 === 0 ? app.one : app.two;
       expect((await new ApiClient(target.url).post('/api/auth/login', { email: user.email, password: 'wrong one' })).status).toBe(401);
     }
-    expect((await new ApiClient(second.url).post('/api/auth/login', { email: user.email, password: 'wrong one' })).status).toBe(429);
+    expect((await new ApiClient(app.two.url).post('/api/auth/login', { email: user.email, password: 'wrong one' })).status).toBe(429);
   });
 });

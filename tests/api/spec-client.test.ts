@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startServer, type TestServer } from '../support/server.ts';
+import { expect, test } from 'vitest';
+import { useTestServer } from '../support/use-test-server.ts';
 
-// A client written only from the product specification's call table (SPEC §7), not from our own
+// A client written only from the product specification's call table (docs/product.md §7), not from our own
 // web client or our API documents: "All calls send cookies. Non-GET calls through the main helper
 // send a JSON content type and an anti-forgery header taken from the XSRF-TOKEN cookie. Any response
 // with status 400 or above is treated as an error." It names the header `XSRF-Token`, as the app
 // the specification was written from does, logs out with a plain GET, reads sign-in errors as a
 // flat object of field messages, and knows nothing of cursors. Nothing here imports from contract/.
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 type Json = Record<string, unknown>;
 

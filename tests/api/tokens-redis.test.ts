@@ -1,49 +1,33 @@
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { TokenCreated } from '../../contract/tokens.ts';
 import type { SessionBody } from '../../contract/users.ts';
-import { ApiClient, signUpUser } from '../support/client.ts';
-import { REDIS_URL } from '../support/database.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { signUpUser, sameSessionOn } from '../support/client.ts';
+import { startServer } from '../support/server.ts';
+import { useTwoInstances } from '../support/use-two-instances.ts';
 import { TokenClient } from '../support/token-client.ts';
 
 // Two app instances on one database and one Redis, as behind a load balancer: a token revoked on
 // one is refused by the other as soon as the revoke has answered, although the other had it cached.
-// Runs against the machine's Redis; never skipped.
-let first: TestServer;
-let second: TestServer;
-let redis: Redis;
-
-beforeAll(async () => {
-  redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
-  const env = { AUTH_RATE_LIMIT_PER_IP: '100000' };
-  first = await startServer({ db: 'postgres', redis: true, env });
-  second = await startServer({ db: 'postgres', redis: true, env, databaseUrl: first.databaseUrl as string });
-});
-afterAll(async () => {
-  await second?.stop();
-  await first?.stop();
-  redis?.disconnect();
-});
+// Runs against the machine's Redis (the instances fail to start without it); never skipped.
+const app = useTwoInstances({ env: { AUTH_RATE_LIMIT_PER_IP: '100000' } });
 
 describe('tokens across instances', () => {
   test('a token minted on instance 1 works on instance 2', async () => {
-    const { client, user } = await signUpUser(first.url, 'tokredis');
+    const { client, user } = await signUpUser(app.one.url, 'tokredis');
     const { body } = await client.post<TokenCreated>('/api/tokens', { name: 'anywhere', scope: 'write' });
-    const onSecond = new TokenClient(second.url, body.secret);
+    const onSecond = new TokenClient(app.two.url, body.secret);
     expect((await onSecond.get<SessionBody>('/api/auth/')).body.user?.id).toBe(user.id);
     expect((await onSecond.post('/api/boards/', { name: 'via instance 2' })).status).toBe(201);
   });
 
   test('once a revoke on instance 2 has answered, instance 1 refuses the token (though it had it cached)', async () => {
     for (let round = 0; round < 5; round++) {
-      const { client } = await signUpUser(first.url, 'tokrevoke');
+      const { client } = await signUpUser(app.one.url, 'tokrevoke');
       const { body } = await client.post<TokenCreated>('/api/tokens', { name: `round ${round}`, scope: 'read' });
-      const onFirst = new TokenClient(first.url, body.secret);
+      const onFirst = new TokenClient(app.one.url, body.secret);
       expect((await onFirst.get('/api/pins/')).status).toBe(200); // instance 1 now remembers it
       expect((await onFirst.get('/api/pins/')).status).toBe(200);
-      const sessionOnSecond = moveTo(client, second);
+      const sessionOnSecond = sameSessionOn(app.two.url, client);
       const started = performance.now();
       expect((await sessionOnSecond.delete(`/api/tokens/${body.token.id}`)).status).toBe(200);
       const took = performance.now() - started;
@@ -76,9 +60,3 @@ describe('tokens across instances', () => {
   });
 });
 
-/** The same session on another instance (sessions live in Redis: the cookies move). */
-function moveTo(client: ApiClient, server: TestServer): ApiClient {
-  const moved = new ApiClient(server.url);
-  for (const [name, value] of client.cookies) moved.cookies.set(name, value);
-  return moved;
-}

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { Pin } from '../../contract/pins.ts';
 import type { ApiToken, TokenCreated, TokenList } from '../../contract/tokens.ts';
@@ -8,15 +8,11 @@ import type { SessionBody, User } from '../../contract/users.ts';
 import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
 import { timeUntil } from '../support/eventually.ts';
 import { jpeg } from '../support/image-fixtures.ts';
-import { startServer, type TestServer } from '../support/server.ts';
 import { TokenClient } from '../support/token-client.ts';
+import { useTestServer, withTestServer } from '../support/use-test-server.ts';
 
 // Personal access tokens (docs/tokens-and-capture.md), on Postgres and on PGlite.
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer({ seed: { pins: 3 } });
-});
-afterAll(() => server?.stop());
+const server = useTestServer({ seed: { pins: 3 } });
 
 async function mint(client: ApiClient, scope: 'read' | 'write', extra: Record<string, unknown> = {}): Promise<TokenCreated> {
   const created = await client.post<TokenCreated>('/api/tokens', { name: `${scope} token`, scope, ...extra });
@@ -232,8 +228,7 @@ describe('calling the API with a token', () => {
 
 describe('per-token limits and last use', () => {
   test('calls beyond API_RATE_LIMIT_PER_TOKEN get 429 with Retry-After; the user\'s other token is counted apart', async () => {
-    const limited = await startServer({ env: { API_RATE_LIMIT_PER_TOKEN: '3' } });
-    try {
+    await withTestServer({ env: { API_RATE_LIMIT_PER_TOKEN: '3' } }, async (limited) => {
       const { token, client } = await withToken('read', limited.url);
       const statuses: number[] = [];
       for (let i = 0; i < 4; i++) statuses.push((await token.get('/api/pins/')).status);
@@ -245,24 +240,18 @@ describe('per-token limits and last use', () => {
       expect((await other.get('/api/pins/')).status).toBe(200);
       // The browser session of the same user is not limited by its tokens.
       expect((await client.get('/api/pins/')).status).toBe(200);
-    } finally {
-      await limited.stop();
-    }
+    });
   });
 
   test('lastUsedAt is written in batches, not by the calls themselves', async () => {
-    const lazy = await startServer({ env: { TOKEN_LAST_USED_FLUSH_SECONDS: '3600' } });
-    try {
+    await withTestServer({ env: { TOKEN_LAST_USED_FLUSH_SECONDS: '3600' } }, async (lazy) => {
       const { token, client, created } = await withToken('read', lazy.url);
       for (let i = 0; i < 10; i++) expect((await token.get('/api/pins/')).status).toBe(200);
       const row = await lazy.server.database.db.selectFrom('api_tokens').select('last_used_at').where('id', '=', created.token.id).executeTakeFirstOrThrow();
       expect(row.last_used_at).toBeNull();
       expect((await client.get<TokenList>('/api/tokens')).body.tokens[0]?.lastUsedAt).toBeNull();
-    } finally {
-      await lazy.stop();
-    }
-    const eager = await startServer({ env: { TOKEN_LAST_USED_FLUSH_SECONDS: '0.2' } });
-    try {
+    });
+    await withTestServer({ env: { TOKEN_LAST_USED_FLUSH_SECONDS: '0.2' } }, async (eager) => {
       const { token, client } = await withToken('read', eager.url);
       const before = Date.now();
       expect((await token.get('/api/pins/')).status).toBe(200);
@@ -274,9 +263,7 @@ describe('per-token limits and last use', () => {
       expect(took).toBeDefined();
       expect(Date.parse(lastUsed ?? '')).toBeGreaterThanOrEqual(before - 1000);
       console.log(`lastUsedAt written ${took?.toFixed(0)} ms after the call (flush every 200 ms)`);
-    } finally {
-      await eager.stop();
-    }
+    });
   });
 });
 

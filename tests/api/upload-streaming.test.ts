@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ErrorBody } from '../../contract/errors.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { jpeg } from '../support/image-fixtures.ts';
-import { startServer, type TestServer } from '../support/server.ts';
 import { startSlowUpload } from '../support/slow-upload.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
 // Uploads are streamed to a temporary file, never held whole in memory, and bounded: bodies in
 // flight per instance and per user (503 / 429 with Retry-After beyond), a deadline for the whole
@@ -19,7 +19,6 @@ const EVENTUALLY_MS = 30_000;
 const MB = 1024 * 1024;
 const TOO_LARGE = { message: 'Images can be at most 20 MB.', errors: ['Images can be at most 20 MB.'], fields: { file: 'Images can be at most 20 MB.' } };
 
-let server: TestServer;
 let uploadDir: string;
 
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
@@ -40,12 +39,11 @@ async function temporaryFiles(): Promise<string[]> {
 
 beforeAll(async () => {
   uploadDir = await mkdtemp(path.join(tmpdir(), 'pinboard-upload-test-'));
-  server = await startServer({ env: { UPLOAD_TMP_DIR: uploadDir, UPLOADS_IN_FLIGHT: '2', UPLOADS_IN_FLIGHT_PER_USER: '1', UPLOAD_TIMEOUT_SECONDS: '3' } });
 });
 afterAll(async () => {
-  await server?.stop();
   await rm(uploadDir, { recursive: true, force: true });
 });
+const server = useTestServer(() => ({ env: { UPLOAD_TMP_DIR: uploadDir, UPLOADS_IN_FLIGHT: '2', UPLOADS_IN_FLIGHT_PER_USER: '1', UPLOAD_TIMEOUT_SECONDS: '3' } }));
 
 describe('bodies in flight are bounded', () => {
   test('a second upload of the same user while one is in flight → 429; a third body on the instance → 503; both with Retry-After', async () => {

@@ -1,20 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { BlockedUser, BlockList, Unblocked } from '../../contract/blocks.ts';
 import type { Board, BoardList, BoardMember } from '../../contract/boards.ts';
 import type { ErrorBody } from '../../contract/errors.ts';
 import type { User } from '../../contract/users.ts';
 import { allPages, ApiClient, signUpUser } from '../support/client.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
 // Being added to boards with consent (docs/board-sharing.md): an invitee sees who added them,
 // can leave, and can block that user from adding them again. A blocked owner is not told: their
 // invitation gets the answer a username nobody has gets.
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 type Who = { client: ApiClient; user: User };
 

@@ -1,5 +1,5 @@
 import { type Kysely, Migrator, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { ErrorBody } from '../../contract/errors.ts';
 import { MSG } from '../../contract/messages.ts';
 import type { User } from '../../contract/users.ts';
@@ -10,17 +10,14 @@ import { migrationProvider } from '../../db/migrations/index.ts';
 import type { DB } from '../../db/schema.ts';
 import { ApiClient } from '../support/client.ts';
 import { createTestDatabase } from '../support/database.ts';
-import { startServer, testDatabaseKind, type TestServer } from '../support/server.ts';
+import { testDatabaseKind } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
 // Look-alike usernames: the seeded "demo", "maya" and "leo" exist; a name that is the same once
 // normalised (NFKC, case) is taken, one with the same confusable skeleton is refused as a look-alike,
 // invisible and direction-changing characters are refused outright, and nothing is created then.
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer({ seed: { pins: 12 } });
-});
-afterAll(() => server?.stop());
+const server = useTestServer({ seed: { pins: 12 } });
 
 const db = () => server.server.database.db;
 let n = 0;

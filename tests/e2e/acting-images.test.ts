@@ -2,22 +2,18 @@
 // (stored before the server refused them, so written here with SQL) are shown on every screen to a
 // signed-in visitor, who must still be signed in afterwards; and even an image that does request
 // the logout address cannot sign anyone out.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { SessionBody } from '../../contract/users.ts';
 import { DEMO_PINS } from '../support/demo.ts';
-import { startServer, type TestServer } from '../support/server.ts';
-import { demoLogin, ensureClientBuilt, expectVisible, launchChromium, openTab, type Tab } from './browser.ts';
+import { useBrowserServer } from '../support/use-browser-server.ts';
+import { demoLogin, expectVisible, type Tab } from './browser.ts';
 
-let server: TestServer;
-let browser: Browser;
 const pinIds: number[] = [];
 
+const app = useBrowserServer({ seed: { pins: DEMO_PINS } });
+
 beforeAll(async () => {
-  ensureClientBuilt();
-  server = await startServer({ seed: { pins: DEMO_PINS } });
-  browser = await launchChromium();
-  const { db } = server.server.database;
+  const { db } = app.server.database;
   const demo = await db.selectFrom('users').select('id').where('username', '=', 'demo').executeTakeFirstOrThrow();
   const acting = [
     '/api/auth/logout',
@@ -26,7 +22,7 @@ beforeAll(async () => {
     '/seed-images/../api/auth/logout',
     '/seed-images/%2e%2e/api/auth/logout',
     '\\api\\auth\\logout',
-    `${server.url}/api/auth/logout`,
+    `${app.url}/api/auth/logout`,
   ];
   for (const [index, imageUrl] of acting.entries()) {
     const row = await db
@@ -38,18 +34,13 @@ beforeAll(async () => {
   }
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
 async function signedInUser(tab: Tab): Promise<string | null> {
   const body = await tab.page.evaluate(async () => (await fetch('/api/auth/', { credentials: 'same-origin' })).json() as Promise<SessionBody>);
   return body.user?.username ?? null;
 }
 
 it('a signed-in visitor who views pins whose images name API paths stays signed in', async () => {
-  const tab = await openTab(browser, server.url);
+  const tab = await app.openTab();
   await demoLogin(tab.page);
   const pages = ['/', '/pins', ...pinIds.map((id) => `/pins/${id}`)];
   for (const path of pages) {
@@ -67,7 +58,7 @@ it('a signed-in visitor who views pins whose images name API paths stays signed 
 });
 
 it('an <img> that does request the logout address cannot sign anyone out', async () => {
-  const tab = await openTab(browser, server.url);
+  const tab = await app.openTab();
   await demoLogin(tab.page);
   const status = await tab.page.evaluate(
     () =>
@@ -91,7 +82,7 @@ it('an <img> that does request the logout address cannot sign anyone out', async
 });
 
 it('the Log Out menu item still signs out', async () => {
-  const tab = await openTab(browser, server.url);
+  const tab = await app.openTab();
   await demoLogin(tab.page);
   await tab.page.getByRole('button', { name: 'Profile menu' }).click();
   await tab.page.getByRole('button', { name: 'Log Out' }).click();

@@ -4,14 +4,12 @@
 // `script-src 'none'`.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pin } from '../../contract/pins.ts';
-import { startServer, type TestServer } from '../support/server.ts';
-import { DESKTOP, ensureClientBuilt, expectAccessible, expectPath, expectVisible, launchChromium, newAccount, openTab, PAGE_WAIT_MS, PHONE, screenshot, signUp } from './browser.ts';
+import { useBrowserServer } from '../support/use-browser-server.ts';
+import { DESKTOP, expectAccessible, expectPath, expectVisible, newAccount, PAGE_WAIT_MS, PHONE, screenshot, signUp } from './browser.ts';
 
-let server: TestServer;
-let browser: Browser;
 let fixtures: Server;
 let fixtureOrigin: string;
 
@@ -42,22 +40,18 @@ function startFixtures(): Promise<Server> {
 }
 
 beforeAll(async () => {
-  ensureClientBuilt();
   fixtures = await startFixtures();
   const fixturePort = (fixtures.address() as AddressInfo).port;
   fixtureOrigin = `http://127.0.0.1:${fixturePort}`;
-  // The fixture site stands for a public one: a loopback address is otherwise never shown on a pin.
-  server = await startServer({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: String(fixturePort) } });
-  browser = await launchChromium();
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
   await new Promise((resolve) => fixtures?.close(resolve));
 });
+// The fixture site stands for a public one: a loopback address is otherwise never shown on a pin.
+const app = useBrowserServer(() => ({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: new URL(fixtureOrigin).port } }));
 
 async function apiAs(secret: string, path: string): Promise<number> {
-  return (await fetch(server.url + path, { headers: { authorization: `Bearer ${secret}` } })).status;
+  return (await fetch(app.url + path, { headers: { authorization: `Bearer ${secret}` } })).status;
 }
 
 /** A browser request of the page's own session. */
@@ -68,7 +62,7 @@ async function pinOf(page: Page, id: number): Promise<Pin> {
 
 describe('the Tokens screen', () => {
   it('creates a token whose secret is shown once with Copy, lists it, and revokes it', async () => {
-    const { page, errors, context } = await openTab(browser, server.url);
+    const { page, errors, context } = await app.openTab();
     await signUp(page, newAccount('tokens'));
     await page.getByRole('button', { name: 'Profile menu' }).click();
     await page.getByRole('link', { name: 'Tokens' }).click();
@@ -126,7 +120,7 @@ describe('the pin builder link', () => {
   const link = `/pin-builder?${new URLSearchParams({ url: page_, media, description })}`;
 
   it('a signed-out visitor logs in and comes back to the form, filled in; the pin keeps its source', async () => {
-    const tab = await openTab(browser, server.url);
+    const tab = await app.openTab();
     const account = newAccount('builder');
     await signUp(tab.page, account);
     await tab.page.getByRole('button', { name: 'Profile menu' }).click();
@@ -138,7 +132,7 @@ describe('the pin builder link', () => {
     await page.getByLabel('Password').fill(account.password);
     await page.getByRole('button', { name: 'Log In', exact: true }).click();
     await expectPath(page, '/pin-builder');
-    expect(new URL(page.url()).search).toBe(new URL(link, server.url).search);
+    expect(new URL(page.url()).search).toBe(new URL(link, app.url).search);
     await expectVisible(page.getByRole('heading', { name: 'Create a New Pin' }));
     expect(await page.getByLabel('Title').inputValue()).toBe('The big red barn at dawn');
     expect(await page.getByLabel('Image URL').inputValue()).toBe(media);
@@ -170,7 +164,7 @@ describe('the pin builder link', () => {
   });
 
   it('unsafe values are dropped, never run: javascript:, data: and relative addresses', async () => {
-    const tab = await openTab(browser, server.url);
+    const tab = await app.openTab();
     await signUp(tab.page, newAccount('unsafe'));
     const bad = new URLSearchParams({
       url: 'javascript:alert(document.cookie)',
@@ -198,7 +192,7 @@ describe('the pin builder link', () => {
 
 describe('the bookmarklet', () => {
   it("opens the builder for the page's largest image on a page with script-src 'none', where a script-loading one is blocked", async () => {
-    const tab = await openTab(browser, server.url);
+    const tab = await app.openTab();
     await signUp(tab.page, newAccount('bookmarklet'));
     await tab.page.goto('/tokens');
     const bookmarklet = tab.page.getByRole('link', { name: 'Save to Pinboard' });

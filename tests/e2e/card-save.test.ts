@@ -3,25 +3,13 @@
 // and the "…" beside the title opens the same sheet. It is the pin page's board picker in a dialog
 // (boards holding the pin marked "Saved", a new board made inline, Share, the favorite), saves in
 // place with an Undo toast, and a signed-out visitor logs in from it and comes back.
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { DEMO_PINS } from '../support/demo.ts';
-import { startServer, type TestServer } from '../support/server.ts';
-import { boardPinIds, ensureClientBuilt, expectGone, expectPath, expectVisible, launchChromium, newAccount, openTab, PHONE, screenshot, seriousA11yViolations, signUp } from './browser.ts';
+import { useBrowserServer } from '../support/use-browser-server.ts';
+import { boardPinIds, expectGone, expectPath, expectVisible, newAccount, PHONE, screenshot, seriousA11yViolations, signUp } from './browser.ts';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  ensureClientBuilt();
-  server = await startServer({ seed: { pins: DEMO_PINS } });
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const app = useBrowserServer({ seed: { pins: DEMO_PINS } });
 
 const opacity = (locator: Locator) => locator.evaluate((el) => getComputedStyle(el).opacity);
 
@@ -45,7 +33,7 @@ async function saveToNewBoard(page: Page, dialog: Locator, name: string): Promis
 
 describe('Save from the card', () => {
   it('desktop 1440: hover or focus shows Save; it saves to a new board in place, marks it, and Undo takes the pin off', async () => {
-    const { page, errors, context } = await openTab(browser, server.url, { width: 1440, height: 900 });
+    const { page, errors, context } = await app.openTab({ width: 1440, height: 900 });
     await signUp(page, newAccount('cardsave'));
     const { card, pinId } = await firstCard(page);
     const save = card.getByRole('button', { name: /^Save .* to a board$/ });
@@ -89,7 +77,7 @@ describe('Save from the card', () => {
   });
 
   it('phone 390 (touch, no hover): "…" beside the title opens the sheet; a tap saves to an existing board', async () => {
-    const { page, errors, context } = await openTab(browser, server.url, PHONE, { touch: true });
+    const { page, errors, context } = await app.openTab(PHONE, { touch: true });
     await signUp(page, newAccount('cardtap'));
     const { card, pinId } = await firstCard(page);
     expect(await card.getByRole('button', { name: /^Save .* to a board$/ }).isVisible()).toBe(false);
@@ -126,8 +114,8 @@ describe('Save from the card', () => {
   });
 
   it('signed out: Save offers "Log in", which comes back to the same page with the sheet open', async () => {
-    const { page, errors, context } = await openTab(browser, server.url, { width: 1440, height: 900 });
-    const { pins } = (await (await fetch(`${server.url}/api/pins/?limit=1`)).json()) as { pins: Array<{ user: { username: string } | null }> };
+    const { page, errors, context } = await app.openTab({ width: 1440, height: 900 });
+    const { pins } = (await (await fetch(`${app.url}/api/pins/?limit=1`)).json()) as { pins: Array<{ user: { username: string } | null }> };
     const owner = pins[0]?.user?.username;
     expect(owner).toBeTruthy();
     await page.goto(`/users/${owner}`);

@@ -10,12 +10,12 @@ import type { BoardPage } from '../../contract/boards.ts';
 import type { PinLookup } from '../../contract/pin-lookup.ts';
 import type { Pin } from '../../contract/pins.ts';
 import { type FixtureSites, startFixtureSites } from '../support/fixture-sites.ts';
-import { startServer, type TestServer } from '../support/server.ts';
-import { DESKTOP, ensureClientBuilt, expectAccessible, expectVisible, newAccount, PAGE_WAIT_MS, PHONE, screenshot, signUp } from './browser.ts';
+import { useTestServer } from '../support/use-test-server.ts';
+import { ensureClientBuilt } from '../../scripts/lib/browser.ts';
+import { DESKTOP, expectAccessible, expectVisible, newAccount, PAGE_WAIT_MS, PHONE, screenshot, signUp } from './browser.ts';
 import { clickShadow, type ExtensionBrowser, ensureExtensionBuilt, FIREFOX_BUILD_DIR, launchWithExtension, shadowElements, shadowMode, shadowStyle, waitForShadow, WEB_EXT_BIN } from './extension-browser.ts';
 
 let sites: FixtureSites;
-let server: TestServer;
 let ext: ExtensionBrowser;
 let app: Page;
 const account = newAccount('ext');
@@ -24,16 +24,19 @@ beforeAll(async () => {
   ensureClientBuilt();
   ensureExtensionBuilt();
   sites = await startFixtureSites();
-  // The fallback test lets the server import a picture from the fixture host (the SSRF guard
-  // refuses loopback addresses otherwise).
-  server = await startServer({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: String(sites.imagesPort) } });
+});
+afterAll(async () => {
+  await sites?.close();
+});
+// The fallback test lets the server import a picture from the fixture host (the SSRF guard
+// refuses loopback addresses otherwise).
+const server = useTestServer(() => ({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: String(sites.imagesPort) } }));
+// Chromium with the unpacked extension, not useBrowserServer's plain one.
+beforeAll(async () => {
   ext = await launchWithExtension(server.url);
 });
-
 afterAll(async () => {
   await ext?.close();
-  await server?.stop();
-  await sites?.close();
 });
 
 type WorkerScope = {

@@ -1,14 +1,14 @@
-// Lists at scale in the system Chromium (DESIGN §9): a home grid of thousands of pins (seeded with
-// SQL) is a virtualized masonry that pages as the reader scrolls, keeps its order and place across
-// a visit to a pin and Back, and takes new pins in only when the reader asks. Timings are printed,
-// never asserted.
-import type { Browser, Page } from 'playwright-core';
+// Lists at scale in the system Chromium (docs/paging.md, docs/grid.md): a home grid of thousands of
+// pins (seeded with SQL) is a virtualized masonry that pages as the reader scrolls, keeps its order
+// and place across a visit to a pin and Back, and takes new pins in only when the reader asks.
+// Timings are printed, never asserted.
+import type { Page } from 'playwright-core';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { demoImageUrl } from '../../db/demo-catalog.ts';
 import { DEMO_PINS, DRAWING_URL, seededImages } from '../support/demo.ts';
-import { startServer, type TestServer } from '../support/server.ts';
-import { DESKTOP, PHONE, createPin, ensureClientBuilt, expectAccessible, launchChromium, newAccount, openTab, expectPath, screenshot, signUp, expectVisible } from './browser.ts';
+import { useBrowserServer } from '../support/use-browser-server.ts';
+import { DESKTOP, PHONE, createPin, expectAccessible, newAccount, expectPath, screenshot, signUp, expectVisible } from './browser.ts';
 
 const BULK = 3000;
 /** Far more than one screen and its overscan hold at 1280×800, far fewer than the pins scrolled. */
@@ -16,25 +16,16 @@ const MOUNTED_BOUND = 200;
 /** The bulk pins reuse the seeded pictures' files (plain slugs: safe inside the SQL literal below). */
 const IMAGES = seededImages.map(demoImageUrl);
 
-let server: TestServer;
-let browser: Browser;
+const app = useBrowserServer({ seed: { pins: DEMO_PINS }, redis: true });
 
 beforeAll(async () => {
-  ensureClientBuilt();
-  server = await startServer({ seed: { pins: DEMO_PINS }, redis: true });
-  const db = server.server.database.db;
+  const db = app.server.database.db;
   const owner = await db.selectFrom('users').select('id').where('username', '=', 'maya').executeTakeFirstOrThrow();
   const images = sql.raw(`array[${IMAGES.map((url) => `'${url}'`).join(',')}]`);
   await sql`
     insert into pins (user_id, title, image_url, description, created_at, updated_at)
     select ${owner.id}, 'Bulk pin ' || n, (${images})[1 + n % ${IMAGES.length}], '', now() - n * interval '1 minute', now() - n * interval '1 minute'
     from generate_series(1, ${BULK}) as n`.execute(db);
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 /** What the grid shows: mounted cards, and each laid-out card's id and box (page coordinates). */
@@ -116,7 +107,7 @@ async function scrollTo(page: Page, y: number): Promise<void> {
 
 describe('home grid at scale', () => {
   it('scrolling thousands of pins keeps the mounted cards bounded, pages ahead, and shows each pin once', async () => {
-    const tab = await openTab(browser, server.url);
+    const tab = await app.openTab();
     const shuffles = followShuffles(tab.page);
     const started = Date.now();
     await tab.page.goto('/');
@@ -146,7 +137,7 @@ describe('home grid at scale', () => {
   });
 
   it('a pin and Back: the same order, with the same card at the centre; the logo starts a new visit', async () => {
-    const tab = await openTab(browser, server.url);
+    const tab = await app.openTab();
     const shuffles = followShuffles(tab.page);
     await tab.page.goto('/');
     await expectVisible(tab.page.locator('article[data-pin-id]'));
@@ -182,7 +173,7 @@ describe('home grid at scale', () => {
   });
 
   it('a pin created by another user shows "1 new pin"; the grid does not move until the pill is clicked', async () => {
-    const reader = await openTab(browser, server.url);
+    const reader = await app.openTab();
     const connected = liveConnected(reader.page);
     await reader.page.goto('/');
     await expectVisible(reader.page.locator('article[data-pin-id]'));
@@ -190,7 +181,7 @@ describe('home grid at scale', () => {
     await scrollTo(reader.page, 1200);
     const before = await readGrid(reader.page);
 
-    const author = await openTab(browser, server.url);
+    const author = await app.openTab();
     await signUp(author.page, newAccount('grid'));
     const title = `Fresh pin ${Date.now()}`;
     await author.page.goto('/pins/new');
@@ -220,10 +211,10 @@ describe('home grid at scale', () => {
   });
 
   it('screenshots and accessibility: skeleton, grid and pill at 1280×800 and 390×844', async () => {
-    const author = await openTab(browser, server.url);
+    const author = await app.openTab();
     await signUp(author.page, newAccount('shots'));
     for (const viewport of [DESKTOP, PHONE]) {
-      const tab = await openTab(browser, server.url, viewport);
+      const tab = await app.openTab(viewport);
       const connected = liveConnected(tab.page);
       // Hold page one back to see the skeleton.
       let release: () => void = () => undefined;

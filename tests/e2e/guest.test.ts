@@ -1,29 +1,17 @@
-// Issue #12 in Chromium: the signed-out bar shows "Log in" and "Sign up" (phone and desktop, with
-// screenshots and an axe check), and /pins/abc shows "Pin not found" without any page or console error.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// A signed-out visitor in the system Chromium: the bar shows "Log in" and "Sign up" (phone and
+// desktop, with screenshots and an axe check), and /pins/abc shows "Pin not found" without any page
+// or console error.
+import { describe, expect, it } from 'vitest';
 import { DEMO_PINS } from '../support/demo.ts';
-import { startServer, type TestServer } from '../support/server.ts';
-import { DESKTOP, PHONE, ensureClientBuilt, expectPath, expectVisible, launchChromium, openTab, screenshot, seriousA11yViolations } from './browser.ts';
+import { useBrowserServer } from '../support/use-browser-server.ts';
+import { DESKTOP, PHONE, expectPath, expectVisible, screenshot, seriousA11yViolations } from './browser.ts';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  ensureClientBuilt();
-  server = await startServer({ seed: { pins: DEMO_PINS } });
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const app = useBrowserServer({ seed: { pins: DEMO_PINS } });
 
 describe('signed-out visitors', () => {
   for (const viewport of [PHONE, { width: 1440, height: 900 }, DESKTOP]) {
     it(`see "Log in" and "Sign up" in the bar at ${viewport.width} px`, async () => {
-      const { page, errors, context } = await openTab(browser, server.url, viewport);
+      const { page, errors, context } = await app.openTab(viewport);
       await page.goto('/');
       const bar = page.getByRole('navigation', { name: 'Main' });
       const login = await expectVisible(bar.getByRole('link', { name: 'Log in', exact: true }));
@@ -43,7 +31,7 @@ describe('signed-out visitors', () => {
   }
 
   it('/pins/abc shows "Pin not found" with no page error and no console error', async () => {
-    const { page, errors, context } = await openTab(browser, server.url, DESKTOP);
+    const { page, errors, context } = await app.openTab(DESKTOP);
     await page.goto('/pins/abc');
     await expectVisible(page.getByRole('heading', { name: 'Pin not found' }));
     await page.waitForTimeout(500); // let any late effect log

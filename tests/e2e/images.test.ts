@@ -1,20 +1,20 @@
-// Stored images in the system Chromium (DESIGN §10, issue #15): pins made from images uploaded
+// Stored images in the system Chromium (docs/images.md): pins made from images uploaded
 // through POST /api/images/ reserve their card's box from the image's size, so the home grid does
 // not shift while it loads and scrolls; a phone's cards fetch the 236 px thumbnails; and an image
 // uploaded on the New Pin page shows up on another user's open home page without a reload.
 // Timings are printed, never asserted.
 import { sql } from 'kysely';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ImageUploaded, type StoredImage } from '../../contract/images.ts';
 import type { Pin } from '../../contract/pins.ts';
 import { DEMO_IMAGES_DIR, demoImages } from '../../db/demo-catalog.ts';
 import { columnWidth, gridColumns } from '../../frontend/components/grid/columns.ts';
 import { type ApiClient, signUpUser } from '../support/client.ts';
-import { startServer, type TestServer } from '../support/server.ts';
-import { DESKTOP, PAGE_WAIT_MS, PHONE, ensureClientBuilt, expectAccessible, expectPath, expectVisible, launchChromium, newAccount, openTab, screenshot, signUp } from './browser.ts';
+import { useBrowserServer } from '../support/use-browser-server.ts';
+import { DESKTOP, PAGE_WAIT_MS, PHONE, expectAccessible, expectPath, expectVisible, newAccount, screenshot, signUp } from './browser.ts';
 
 /** Pictures of every shape (width × height), drawn from the seed SVGs, all wider than 736 px. */
 const SHAPES: ReadonlyArray<readonly [number, number]> = [
@@ -31,8 +31,6 @@ const SOURCES = demoImages().filter((image) => image.kind === 'photo').slice(0, 
 /** Pins in the grid: several screens of scrolling at 1280 × 800, a few pages of the API. */
 const BULK = 240;
 
-let server: TestServer;
-let browser: Browser;
 let owner: ApiClient;
 const uploaded: StoredImage[] = [];
 
@@ -53,11 +51,10 @@ async function upload(client: ApiClient, bytes: Buffer, name: string): Promise<S
   return ImageUploaded.parse(JSON.parse(text)).image;
 }
 
+const app = useBrowserServer({ redis: true });
+
 beforeAll(async () => {
-  ensureClientBuilt();
-  server = await startServer({ redis: true });
-  browser = await launchChromium();
-  owner = (await signUpUser(server.url, 'imgowner')).client;
+  owner = (await signUpUser(app.url, 'imgowner')).client;
   const started = Date.now();
   for (const [index, [width, height]] of SHAPES.entries()) {
     const image = await upload(owner, await picture(index, width, height), `picture-${index}.jpg`);
@@ -76,12 +73,7 @@ beforeAll(async () => {
            'Bulk picture ' || n || case when n % 3 = 0 then ' with a longer title that wraps onto a second line' else '' end,
            p.image_url, p.image_sha256, '', now() - n * interval '1 minute', now() - n * interval '1 minute'
     from generate_series(1, ${BULK}) as n
-    join lateral (select * from pins where image_sha256 is not null order by id offset (n % ${SHAPES.length}) limit 1) p on true`.execute(server.server.database.db);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+    join lateral (select * from pins where image_sha256 is not null order by id offset (n % ${SHAPES.length}) limit 1) p on true`.execute(app.server.database.db);
 });
 
 /** Records every layout shift of the tab's documents from the start (set before the page opens). */
@@ -149,7 +141,7 @@ function followMedia(page: Page): string[] {
 describe('stored images in the browser', () => {
   for (const viewport of [DESKTOP, PHONE]) {
     it(`the home grid records no layout shift while it loads and scrolls (${viewport.width}×${viewport.height})`, async () => {
-      const tab = await openTab(browser, server.url, viewport);
+      const tab = await app.openTab(viewport);
       await recordLayoutShifts(tab.page);
       const started = Date.now();
       await tab.page.goto('/');
@@ -182,7 +174,7 @@ describe('stored images in the browser', () => {
     const small = new Set(uploaded.map((image) => image.thumbnails['236']));
     const large = new Set(uploaded.map((image) => image.thumbnails['736']));
     const originals = new Set(uploaded.map((image) => image.url));
-    const tab = await openTab(browser, server.url, PHONE);
+    const tab = await app.openTab(PHONE);
     const requested = followMedia(tab.page);
     await tab.page.goto('/');
     await expectVisible(tab.page.locator('article[data-pin-id] img'));
@@ -218,7 +210,7 @@ describe('stored images in the browser', () => {
   });
 
   it('an image uploaded on the New Pin page appears on another user’s open home page without a reload', async () => {
-    const reader = await openTab(browser, server.url);
+    const reader = await app.openTab();
     const connected = new Promise<void>((resolve) => {
       reader.page.on('websocket', (ws) => {
         if (ws.url().includes('/socket.io/')) ws.on('framereceived', ({ payload }) => String(payload).startsWith('40') && resolve());
@@ -229,7 +221,7 @@ describe('stored images in the browser', () => {
     await connected;
     await reader.page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
 
-    const author = await openTab(browser, server.url);
+    const author = await app.openTab();
     await signUp(author.page, newAccount('uploader'));
     await author.page.goto('/pins/new');
     const title = `Uploaded in the browser ${Date.now()}`;
@@ -259,7 +251,7 @@ describe('stored images in the browser', () => {
       return Boolean(img?.complete && img.naturalWidth > 0);
     }, title, { timeout: PAGE_WAIT_MS });
     const shown = await card.locator('img').evaluate((img: HTMLImageElement) => ({ file: new URL(img.currentSrc).pathname, ratio: img.parentElement?.style.aspectRatio ?? '' }));
-    const created = (await (await fetch(`${server.url}/api/pins/${await card.getAttribute('data-pin-id')}`)).json()) as Pin;
+    const created = (await (await fetch(`${app.url}/api/pins/${await card.getAttribute('data-pin-id')}`)).json()) as Pin;
     expect(created.image_url).toBe(imageUrl);
     expect([created.image?.width, created.image?.height]).toEqual([1000, 1400]);
     expect(shown.file).toBe(created.image?.thumbnails['236']);

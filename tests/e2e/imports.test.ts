@@ -1,36 +1,29 @@
 // Moving in, in the system Chromium (docs/import-export.md): 200 images dropped on a board page
 // become 200 pins with per-file progress; the Import / Export page shows a bookmark file's kind and
 // count before it starts, its progress live, its failures, and undoes it.
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Board } from '../../contract/boards.ts';
 import { basePictures, type ImageHost, pinbackFile, startImageHost } from '../support/import-fixtures.ts';
-import { startServer, type TestServer } from '../support/server.ts';
-import { DESKTOP, ensureClientBuilt, expectAccessible, expectPath, expectVisible, launchChromium, newAccount, openTab, screenshot, signUp } from './browser.ts';
+import { useBrowserServer } from '../support/use-browser-server.ts';
+import { DESKTOP, expectAccessible, expectPath, expectVisible, newAccount, screenshot, signUp } from './browser.ts';
 
-let server: TestServer;
-let browser: Browser;
 let host: ImageHost;
 const FILES = 200;
 const LONG_MS = 240_000;
 
 beforeAll(async () => {
-  ensureClientBuilt();
   host = await startImageHost(await basePictures(6, 400, 300));
-  server = await startServer({
-    env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: host.port, IMAGE_BUDGET_PER_USER: '5000', UPLOAD_RATE_LIMIT_PER_USER: '5000' },
-  });
-  browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
   await host?.close();
 });
+const app = useBrowserServer(() => ({
+  env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: host.port, IMAGE_BUDGET_PER_USER: '5000', UPLOAD_RATE_LIMIT_PER_USER: '5000' },
+}));
 
 describe('bulk upload', () => {
   it(`${FILES} images dropped on a board page become ${FILES} pins in it, each with its own progress`, async () => {
-    const { page, errors } = await openTab(browser, server.url, DESKTOP);
+    const { page, errors } = await app.openTab(DESKTOP);
     await signUp(page, newAccount('bulk'));
     await page.goto('/boards/create');
     await page.getByLabel('Board Name').fill('Dropped in');
@@ -76,7 +69,7 @@ describe('bulk upload', () => {
 
 describe('the Import / Export page', () => {
   it("shows the file's kind and count, the import's progress live, its failures, and undoes it", async () => {
-    const { page, errors } = await openTab(browser, server.url, DESKTOP);
+    const { page, errors } = await app.openTab(DESKTOP);
     await signUp(page, newAccount('mover'));
     await page.getByRole('button', { name: 'Profile menu' }).click();
     await page.getByRole('link', { name: 'Import / Export' }).click();

@@ -1,29 +1,17 @@
-// Issue #12 in Chromium: toasts with Undo (saved to a board, removed from a board, favorite removed)
-// restore exactly what REST held before; "Favorited!" no longer moves or covers the title; names
-// link to user pages; a deleted pin or board can be undone for a few seconds; a signed-out visitor is offered "Log in to comment". Phone and desktop, with
-// screenshots and axe checks.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// Undo and feedback in the system Chromium: toasts with Undo (saved to a board, removed from a
+// board, favorite removed) restore exactly what REST held before; "Favorited!" does not move or
+// cover the title; names link to user pages; a deleted pin or board can be undone for a few
+// seconds; a signed-out visitor is offered "Log in to comment". Phone and desktop, with screenshots
+// and axe checks.
+import { describe, expect, it } from 'vitest';
 import { DEMO_PINS, PHOTO_URL } from '../support/demo.ts';
-import { startServer, type TestServer } from '../support/server.ts';
-import { boardPinIds, commitDelete, createPin, DESKTOP, ensureClientBuilt, expectGone, expectPath, expectVisible, launchChromium, newAccount, openTab, PHONE, screenshot, seriousA11yViolations, signUp } from './browser.ts';
+import { useBrowserServer } from '../support/use-browser-server.ts';
+import { boardPinIds, commitDelete, createPin, DESKTOP, expectGone, expectPath, expectVisible, newAccount, PHONE, screenshot, seriousA11yViolations, signUp } from './browser.ts';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  ensureClientBuilt();
-  server = await startServer({ seed: { pins: DEMO_PINS } });
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const app = useBrowserServer({ seed: { pins: DEMO_PINS } });
 
 async function firstPin(): Promise<{ id: number; owner: string }> {
-  const res = await fetch(`${server.url}/api/pins/?limit=1`);
+  const res = await fetch(`${app.url}/api/pins/?limit=1`);
   const { pins } = (await res.json()) as { pins: Array<{ id: number; user: { username: string } | null }> };
   const pin = pins[0];
   if (!pin?.user) throw new Error('the seed has no pin');
@@ -33,7 +21,7 @@ async function firstPin(): Promise<{ id: number; owner: string }> {
 describe('toasts with Undo', () => {
   for (const viewport of [PHONE, { width: 1440, height: 900 }]) {
     it(`save to a new board, Undo, save again, remove, Undo: the board ends as it was (${viewport.width} px)`, async () => {
-      const { page, errors, context } = await openTab(browser, server.url, viewport);
+      const { page, errors, context } = await app.openTab(viewport);
       await signUp(page, newAccount('toast'));
       const pin = await firstPin();
       await page.goto(`/pins/${pin.id}`);
@@ -93,7 +81,7 @@ describe('toasts with Undo', () => {
 describe('deletes with Undo', () => {
   for (const viewport of [PHONE, { width: 1440, height: 900 }]) {
     it(`a deleted pin and a deleted board come back with Undo, untouched on the server; without Undo they go (${viewport.width} px)`, async () => {
-      const { page, errors, context } = await openTab(browser, server.url, viewport);
+      const { page, errors, context } = await app.openTab(viewport);
       await signUp(page, newAccount('undo'));
       const toasts = page.getByRole('status', { name: 'Notifications' });
       const title = `Undo me ${viewport.width}`;
@@ -154,7 +142,7 @@ describe('deletes with Undo', () => {
 
 describe('names and signed-out prompts', () => {
   it("the pin owner's name opens their pins; a signed-out visitor is offered \"Log in to comment\" and comes back", async () => {
-    const { page, errors, context } = await openTab(browser, server.url, DESKTOP);
+    const { page, errors, context } = await app.openTab(DESKTOP);
     const pin = await firstPin();
     await page.goto(`/pins/${pin.id}`);
     await page.getByRole('link', { name: 'Log in to comment' }).click();
@@ -176,11 +164,11 @@ describe('names and signed-out prompts', () => {
 
 describe('board covers', () => {
   it('a board card is a collage of up to 4 of its newest pins', async () => {
-    const { page, errors, context } = await openTab(browser, server.url, { width: 1440, height: 900 });
+    const { page, errors, context } = await app.openTab({ width: 1440, height: 900 });
     await signUp(page, newAccount('covers'));
     const token = (await context.cookies()).find((cookie) => cookie.name === 'XSRF-TOKEN')?.value ?? '';
     const headers = { 'X-XSRF-TOKEN': token };
-    const { pins } = (await (await fetch(`${server.url}/api/pins/?limit=5`)).json()) as { pins: Array<{ id: number }> };
+    const { pins } = (await (await fetch(`${app.url}/api/pins/?limit=5`)).json()) as { pins: Array<{ id: number }> };
     for (const count of [0, 1, 2, 3, 4, 5]) {
       const res = await page.request.post('/api/boards/', { data: { name: `Cover ${count}` }, headers });
       expect(res.status()).toBe(201);

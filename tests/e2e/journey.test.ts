@@ -1,29 +1,20 @@
-// A new user's whole signed-in journey through the screens SPEC §2 lists, in the system Chromium
+// A new user's whole signed-in journey through the screens docs/product.md §2 lists, in the system Chromium
 // against the real server and database: signup (mismatch first) → pin → favorites → boards →
 // comments → share → logout.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PINS, PHOTO_URL } from '../support/demo.ts';
-import { startServer, type TestServer } from '../support/server.ts';
-import { commitDelete, createPin, ensureClientBuilt, expectGone, expectPath, expectVisible, launchChromium, newAccount, openTab, type Tab } from './browser.ts';
+import { useBrowserServer } from '../support/use-browser-server.ts';
+import { commitDelete, createPin, expectGone, expectPath, expectVisible, newAccount, type Tab } from './browser.ts';
 
-let server: TestServer;
-let browser: Browser;
 let tab: Tab & { confirmAnswer: { value: boolean } };
 const account = newAccount('journey');
 const pinTitle = `Harbour lights ${Date.now()}`;
 let pinId = 0;
 
-beforeAll(async () => {
-  ensureClientBuilt();
-  server = await startServer({ seed: { pins: DEMO_PINS } });
-  browser = await launchChromium();
-  tab = await openTab(browser, server.url);
-});
+const app = useBrowserServer({ seed: { pins: DEMO_PINS } });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+beforeAll(async () => {
+  tab = await app.openTab();
 });
 
 describe('signed-in journey', () => {
@@ -208,7 +199,7 @@ describe('signed-in journey', () => {
     tab.dialogs.length = 0;
     await page.getByRole('button', { name: 'Share' }).click();
     await expect.poll(() => tab.dialogs).toContain('alert: Pin link copied to clipboard!');
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${server.url}/pins/${pinId}`);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${app.url}/pins/${pinId}`);
     await page.evaluate(() => {
       navigator.clipboard.writeText = () => Promise.reject(new Error('denied'));
     });

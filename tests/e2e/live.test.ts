@@ -1,14 +1,14 @@
-// Live updates in the system Chromium (DESIGN §5): what one user does shows up, without a reload,
-// in another user's browser and in the same user's other tab. The real server on Postgres with the
-// Redis session store, two browser contexts (users A and B) and two tabs of user A. Everything is
-// asserted as a user sees it, with Playwright's waiting; the only extra look is at the socket's
-// frames, to start a scenario once the watching tab is connected and watching (as a person
-// would be, having had the page open for a moment).
-import type { Browser, Page, WebSocketRoute } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// Live updates in the system Chromium (docs/realtime.md): what one user does shows up, without a
+// reload, in another user's browser and in the same user's other tab. The real server on Postgres
+// with the Redis session store, two browser contexts (users A and B) and two tabs of user A.
+// Everything is asserted as a user sees it, with Playwright's waiting; the only extra look is at
+// the socket's frames, to start a scenario once the watching tab is connected and watching (as a
+// person would be, having had the page open for a moment).
+import type { Page, WebSocketRoute } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PINS, PHOTO_URL } from '../support/demo.ts';
-import { startServer, type TestServer } from '../support/server.ts';
-import { commitDelete, createPin, ensureClientBuilt, expectAccessible, expectGone, expectPath, expectVisible, launchChromium, newAccount, openTab, PAGE_WAIT_MS, signUp, type Tab } from './browser.ts';
+import { useBrowserServer } from '../support/use-browser-server.ts';
+import { commitDelete, createPin, expectAccessible, expectGone, expectPath, expectVisible, newAccount, PAGE_WAIT_MS, signUp, type Tab } from './browser.ts';
 
 const PAUSED = 'Live updates paused — reconnecting…';
 
@@ -94,8 +94,6 @@ function wireOf(page: Page): Wire {
 const expectConnected = (page: Page) => expect.poll(() => wireOf(page).connected(), { timeout: PAGE_WAIT_MS }).toBe(true);
 const expectWatching = (page: Page, pinId: number) => expect.poll(() => wireOf(page).watching(pinId), { timeout: PAGE_WAIT_MS }).toBe(true);
 
-let server: TestServer;
-let browser: Browser;
 let a1: Tab; // user A, tab 1
 let a2: Page; // user A, tab 2 (same context: same session)
 let b: Tab; // user B
@@ -108,12 +106,11 @@ const secondTitle = `Live meadow ${stamp}`;
 let pinId = 0;
 let secondPinId = 0;
 
+const app = useBrowserServer({ seed: { pins: DEMO_PINS }, redis: true });
+
 beforeAll(async () => {
-  ensureClientBuilt();
-  server = await startServer({ seed: { pins: DEMO_PINS }, redis: true });
-  browser = await launchChromium();
-  a1 = await openTab(browser, server.url);
-  b = await openTab(browser, server.url);
+  a1 = await app.openTab();
+  b = await app.openTab();
   followFrames(a1.page); // openTab already collects their errors
   followFrames(b.page);
   await signUp(a1.page, accountA);
@@ -122,11 +119,6 @@ beforeAll(async () => {
   track(a2, errors);
   pinId = await createPin(a1.page, { title: pinTitle, imageUrl: PHOTO_URL });
   secondPinId = await createPin(a1.page, { title: secondTitle, imageUrl: PHOTO_URL });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 describe('live updates in the browser', () => {

@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BoardMember } from '../../contract/boards.ts';
 import type { Pin } from '../../contract/pins.ts';
@@ -12,13 +12,11 @@ import { demoImageUrl } from '../../db/demo-catalog.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { DEMO_PINS, seededImages } from '../support/demo.ts';
 import { jpeg } from '../support/image-fixtures.ts';
-import { startServer, type TestServer } from '../support/server.ts';
-import { DESKTOP, PHONE, ensureClientBuilt, expectAccessible, expectGone, expectVisible, launchChromium, openTab, screenshot } from './browser.ts';
+import { useBrowserServer } from '../support/use-browser-server.ts';
+import { DESKTOP, PHONE, expectAccessible, expectGone, expectVisible, screenshot } from './browser.ts';
 import { readCells, xsrf } from './ux-helpers.ts';
 
 const BULK = 200;
-let server: TestServer;
-let browser: Browser;
 let origin: Server;
 let originUrl: string;
 let photo: Buffer;
@@ -27,7 +25,6 @@ let author: { client: ApiClient; username: string; password: string; email: stri
 const bulkIds = new Set<number>();
 
 beforeAll(async () => {
-  ensureClientBuilt();
   photo = await jpeg(1200, 900);
   origin = createServer((req, res) => {
     if (req.url === '/photo.jpg') res.writeHead(200, { 'content-type': 'image/jpeg' }).end(photo);
@@ -35,22 +32,22 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
   originUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
-  server = await startServer({ seed: { pins: DEMO_PINS }, env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: new URL(originUrl).port } });
-  const signed = await signUpUser(server.url, 'author');
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => origin.close(() => resolve()));
+});
+const app = useBrowserServer(() => ({ seed: { pins: DEMO_PINS }, env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: new URL(originUrl).port } }));
+
+beforeAll(async () => {
+  const signed = await signUpUser(app.url, 'author');
   author = { client: signed.client, username: signed.user.username, password: signed.password, email: signed.user.email };
   const images = sql.raw(`array[${seededImages.map(demoImageUrl).map((url) => `'${url}'`).join(',')}]`);
   const { rows } = await sql<{ id: number }>`
     insert into pins (user_id, title, image_url, description, created_at, updated_at)
     select ${signed.user.id}, 'Bulk pin ' || n, (${images})[1 + n % ${seededImages.length}], '', now() - n * interval '1 minute', now() - n * interval '1 minute'
-    from generate_series(1, ${BULK}) as n returning id`.execute(server.server.database.db);
+    from generate_series(1, ${BULK}) as n returning id`.execute(app.server.database.db);
   for (const row of rows) bulkIds.add(row.id);
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await new Promise<void>((resolve) => origin.close(() => resolve()));
 });
 
 async function signIn(page: Page, account: { email: string; password: string }): Promise<void> {
@@ -73,7 +70,7 @@ async function scrollTo(page: Page, y: number): Promise<void> {
 describe('5. pins deleted above the viewport', () => {
   for (const [viewport, touch] of [[DESKTOP, false], [PHONE, true]] as const) {
     it(`${viewport.width}: three pins deleted above the viewport move none of the cards in view; a deletion below moves none either`, async () => {
-      const tab = await openTab(browser, server.url, viewport, { touch });
+      const tab = await app.openTab(viewport, { touch });
       await tab.page.goto('/');
       await expectVisible(tab.page.locator('article[data-pin-id]'));
       await scrollTo(tab.page, 2400);
@@ -116,9 +113,9 @@ async function brokenPin(client: ApiClient, title: string): Promise<Pin> {
 
 describe('6. the owner mends a pin whose image never arrived', () => {
   it('1280: the card says why; the edit form replaces the image with a file', async () => {
-    const owner = await signUpUser(server.url, 'mender');
+    const owner = await signUpUser(app.url, 'mender');
     const pin = await brokenPin(owner.client, 'Lost harbour');
-    const tab = await openTab(browser, server.url, DESKTOP);
+    const tab = await app.openTab(DESKTOP);
     await signIn(tab.page, { email: owner.user.email, password: owner.password });
     await tab.page.goto('/pins');
     const card = tab.page.locator(`article[data-pin-id="${pin.id}"]`);
@@ -138,9 +135,9 @@ describe('6. the owner mends a pin whose image never arrived', () => {
   });
 
   it('390 touch: the pin page says why over the image; a new address is imported and shows up live', async () => {
-    const owner = await signUpUser(server.url, 'phonemender');
+    const owner = await signUpUser(app.url, 'phonemender');
     const pin = await brokenPin(owner.client, 'Lost lighthouse');
-    const tab = await openTab(browser, server.url, PHONE, { touch: true });
+    const tab = await app.openTab(PHONE, { touch: true });
     await signIn(tab.page, { email: owner.user.email, password: owner.password });
     await tab.page.goto(`/pins/${pin.id}`);
     const notice = tab.page.locator('.pin-detail__media .image-notice');
@@ -157,9 +154,9 @@ describe('6. the owner mends a pin whose image never arrived', () => {
   });
 
   it('a visitor sees no reason and no way to mend someone else\'s pin', async () => {
-    const owner = await signUpUser(server.url, 'other');
+    const owner = await signUpUser(app.url, 'other');
     const pin = await brokenPin(owner.client, 'Not yours');
-    const tab = await openTab(browser, server.url, DESKTOP);
+    const tab = await app.openTab(DESKTOP);
     await tab.page.goto(`/pins/${pin.id}`);
     await expectVisible(tab.page.getByRole('heading', { name: 'Not yours' }));
     await expectVisible(tab.page.getByText('Image unavailable'));
@@ -171,7 +168,7 @@ describe('6. the owner mends a pin whose image never arrived', () => {
 describe('10. profiles', () => {
   for (const [viewport, touch] of [[DESKTOP, false], [PHONE, true]] as const) {
     it(`${viewport.width}: one's profile from the menu (/pins, "Your Awesome Pins!", count, boards); another's shows the boards both share`, async () => {
-      const tab = await openTab(browser, server.url, viewport, { touch });
+      const tab = await app.openTab(viewport, { touch });
       await signIn(tab.page, { email: author.email, password: author.password });
       const board = await author.client.post<{ id: number }>('/api/boards/', { name: `Shared with demo ${viewport.width}` });
       expect((await author.client.post(`/api/boards/${board.body.id}/members`, { username: 'demo' })).status).toBe(201);
@@ -184,7 +181,7 @@ describe('10. profiles', () => {
       await expectAccessible(tab.page, `own profile ${viewport.width}`);
       console.log('screenshot', await screenshot(tab.page, 'ux-own-profile', { overlay: true }));
 
-      const demo = await openTab(browser, server.url, viewport, { touch });
+      const demo = await app.openTab(viewport, { touch });
       await demo.page.goto('/login');
       await demo.page.getByRole('button', { name: 'Log in as Demo User' }).click();
       await expectVisible(demo.page.getByRole('link', { name: 'Favorites' }));
@@ -212,7 +209,7 @@ function liveConnected(page: Page): Promise<void> {
 describe('9. being added to a board', () => {
   for (const [viewport, touch] of [[DESKTOP, false], [PHONE, true]] as const) {
     it(`${viewport.width}: a toast says who added you and opens the board, which says so with Leave and Block at hand`, async () => {
-      const tab = await openTab(browser, server.url, viewport, { touch });
+      const tab = await app.openTab(viewport, { touch });
       const connected = liveConnected(tab.page);
       await tab.page.goto('/login');
       await tab.page.getByRole('button', { name: 'Log in as Demo User' }).click();

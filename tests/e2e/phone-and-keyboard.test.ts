@@ -2,36 +2,28 @@
 // covers a card's image on touch, the keyboard goes through the grid in reading order with one Tab
 // stop, the pin page's actions are in a phone's first screen and in one row on a desktop, a save
 // started signed out finishes after the login, one toast at a time, and no layout shift.
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { demoImageUrl } from '../../db/demo-catalog.ts';
 import { DEMO_PINS, seededImages } from '../support/demo.ts';
 import { jpeg } from '../support/image-fixtures.ts';
-import { startServer, type TestServer } from '../support/server.ts';
-import { DESKTOP, PHONE, boardPinIds, ensureClientBuilt, expectGone, expectPath, expectVisible, launchChromium, newAccount, openTab, screenshot, signUp } from './browser.ts';
+import { useBrowserServer } from '../support/use-browser-server.ts';
+import { DESKTOP, PHONE, boardPinIds, expectGone, expectPath, expectVisible, newAccount, screenshot, signUp } from './browser.ts';
 import { cardsInView, coveredShare, layoutShift, readCells, recordLayoutShifts, uploadPin, watchShuffles } from './ux-helpers.ts';
 
 const BULK = 120;
-let server: TestServer;
-let browser: Browser;
+
+const app = useBrowserServer({ seed: { pins: DEMO_PINS }, redis: true });
 
 beforeAll(async () => {
-  ensureClientBuilt();
-  server = await startServer({ seed: { pins: DEMO_PINS }, redis: true });
-  const db = server.server.database.db;
+  const db = app.server.database.db;
   const owner = await db.selectFrom('users').select('id').where('username', '=', 'maya').executeTakeFirstOrThrow();
   const images = sql.raw(`array[${seededImages.map(demoImageUrl).map((url) => `'${url}'`).join(',')}]`);
   await sql`
     insert into pins (user_id, title, image_url, description, created_at, updated_at)
     select ${owner.id}, 'Bulk pin ' || n, (${images})[1 + n % ${seededImages.length}], '', now() - n * interval '1 minute', now() - n * interval '1 minute'
     from generate_series(1, ${BULK}) as n`.execute(db);
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 async function demo(page: Page): Promise<void> {
@@ -43,7 +35,7 @@ async function demo(page: Page): Promise<void> {
 
 describe('1. cards on a touch screen', () => {
   it('390 touch: no control covers any card image, a card under the finger is not dimmed, and "…" opens the save sheet', async () => {
-    const tab = await openTab(browser, server.url, PHONE, { touch: true });
+    const tab = await app.openTab(PHONE, { touch: true });
     await demo(tab.page);
     await expectVisible(tab.page.locator('article[data-pin-id]'));
     const ids = (await readCells(tab.page)).slice(0, 8).map((cell) => cell.id);
@@ -64,7 +56,7 @@ describe('1. cards on a touch screen', () => {
   });
 
   it('1280: Save and the heart show on hover only; at rest nothing covers the images', async () => {
-    const tab = await openTab(browser, server.url, DESKTOP);
+    const tab = await app.openTab(DESKTOP);
     await signUp(tab.page, newAccount('hover'));
     await expectVisible(tab.page.locator('article[data-pin-id]'));
     await tab.page.mouse.move(1, 1);
@@ -81,7 +73,7 @@ describe('1. cards on a touch screen', () => {
 describe('2. keyboard and reading order', () => {
   for (const viewport of [DESKTOP, PHONE]) {
     it(`${viewport.width}: mounted cards are in reading order in the DOM; Tab from the bar lands on the first card in view, the grid is one Tab stop, arrows move by column and row`, async () => {
-      const tab = await openTab(browser, server.url, viewport);
+      const tab = await app.openTab(viewport);
       await tab.page.goto('/');
       await expectVisible(tab.page.locator('article[data-pin-id]'));
       await tab.page.evaluate(() => window.scrollTo(0, 1600));
@@ -131,7 +123,7 @@ describe('2. keyboard and reading order', () => {
 
 describe('3 and 7. the pin page', () => {
   it('390 touch: with a tall image, the title, Add To Board and Add To Favorites are in the first screen; signed out, Save is', async () => {
-    const tab = await openTab(browser, server.url, PHONE, { touch: true });
+    const tab = await app.openTab(PHONE, { touch: true });
     await demo(tab.page);
     const pin = await uploadPin(tab.page, { title: 'A tall lighthouse', bytes: await jpeg(900, 2400) });
     await tab.page.goto(`/pins/${pin.id}`);
@@ -140,7 +132,7 @@ describe('3 and 7. the pin page', () => {
     for (const name of ['Add To Board', 'Add To Favorites']) expect(await bottom(name), name).toBeLessThan(PHONE.height - 44);
     expect((await tab.page.getByRole('heading', { name: 'A tall lighthouse' }).boundingBox())?.y).toBeLessThan(PHONE.height - 40);
     console.log('screenshot', await screenshot(tab.page, 'ux-pin-phone', { overlay: true }));
-    const guest = await openTab(browser, server.url, PHONE, { touch: true });
+    const guest = await app.openTab(PHONE, { touch: true });
     await guest.page.goto(`/pins/${pin.id}`);
     await expectVisible(guest.page.getByRole('heading', { name: 'A tall lighthouse' }));
     expect((await guest.page.getByRole('button', { name: 'Save', exact: true }).boundingBox())?.y).toBeLessThan(PHONE.height - 44);
@@ -150,7 +142,7 @@ describe('3 and 7. the pin page', () => {
   });
 
   it('1280: one row of actions, the image within the viewport and no grey slab under it, no viewer line for a reader alone', async () => {
-    const tab = await openTab(browser, server.url, DESKTOP);
+    const tab = await app.openTab(DESKTOP);
     const presence = new Promise<void>((resolve) =>
       tab.page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => String(payload).includes('"presence"') && resolve())),
     );
@@ -178,7 +170,7 @@ describe('3 and 7. the pin page', () => {
 
 describe('4. a save started signed out finishes after the login', () => {
   it('390 touch: "…" → Log in → back on the same visit of home with the sheet open for that pin; the save goes through', async () => {
-    const tab = await openTab(browser, server.url, PHONE, { touch: true });
+    const tab = await app.openTab(PHONE, { touch: true });
     const shuffles = watchShuffles(tab.page);
     await tab.page.goto('/');
     const card = tab.page.locator('article[data-pin-id]').first();
@@ -208,9 +200,9 @@ describe('4. a save started signed out finishes after the login', () => {
   });
 
   it('1280: the signed-out pin page offers Save; after the login the same page has the sheet open; the card then reads "Saved"', async () => {
-    const tab = await openTab(browser, server.url, DESKTOP);
+    const tab = await app.openTab(DESKTOP);
     // A pin of a sample author with a handful of pins, so it is on the first screen of their profile.
-    const seeded = await Promise.all((server.seeded?.pins ?? []).map(async (p) => (await (await fetch(`${server.url}/api/pins/${p.id}`)).json()) as { id: number; user: { username: string } }));
+    const seeded = await Promise.all((app.seeded?.pins ?? []).map(async (p) => (await (await fetch(`${app.url}/api/pins/${p.id}`)).json()) as { id: number; user: { username: string } }));
     const pinId = seeded.find((p) => !['maya', 'demo'].includes(p.user.username))?.id as number;
     await tab.page.goto(`/pins/${pinId}`);
     const entry = await tab.page.evaluate(() => (history.state as { key?: string } | null)?.key);
@@ -238,7 +230,7 @@ describe('4. a save started signed out finishes after the login', () => {
 
 describe('8. toasts', () => {
   it('1280: one toast at a time; the Undo toast comes back when the newer one goes; Ctrl+Z undoes; plain toasts go with the page', async () => {
-    const tab = await openTab(browser, server.url, DESKTOP);
+    const tab = await app.openTab(DESKTOP);
     await signUp(tab.page, newAccount('toasts'));
     await expectVisible(tab.page.locator('article[data-pin-id]'));
     const toaster = tab.page.getByRole('status', { name: 'Notifications' });
@@ -272,7 +264,7 @@ describe('8. toasts', () => {
   });
 
   it('390 touch: two actions in a row leave one toast above the bottom edge', async () => {
-    const tab = await openTab(browser, server.url, PHONE, { touch: true });
+    const tab = await app.openTab(PHONE, { touch: true });
     await signUp(tab.page, newAccount('phonetoast'));
     await expectVisible(tab.page.locator('article[data-pin-id]'));
     const card = tab.page.locator('article[data-pin-id]').first();
@@ -291,7 +283,7 @@ describe('8. toasts', () => {
 describe('11. smaller things', () => {
   it('the skeleton has the grid\'s columns at 390 and 1280; the feed says when it has shown everything', async () => {
     for (const [viewport, touch] of [[DESKTOP, false], [PHONE, true]] as const) {
-      const tab = await openTab(browser, server.url, viewport, { touch });
+      const tab = await app.openTab(viewport, { touch });
       let release: () => void = () => undefined;
       const held = new Promise<void>((resolve) => (release = resolve));
       await tab.page.route(/\/api\/pins\/\?.*order=shuffle/, async (route) => {
@@ -315,7 +307,7 @@ describe('11. smaller things', () => {
   });
 
   it('1280: after a wrong password the focus is on the password field; very wide images are shown whole, on white', async () => {
-    const tab = await openTab(browser, server.url, DESKTOP);
+    const tab = await app.openTab(DESKTOP);
     await tab.page.goto('/login');
     await tab.page.getByLabel('Email').fill('demo@pinboard.test');
     await tab.page.getByLabel('Password').fill('not the password');
@@ -335,9 +327,9 @@ describe('11. smaller things', () => {
   });
 
   it('layout shift 0.000 on home, a pin, boards and profile pages, at 390 and 1280, signed out and in', async () => {
-    const pinId = server.seeded?.pins[0]?.id as number;
+    const pinId = app.seeded?.pins[0]?.id as number;
     for (const [viewport, touch] of [[DESKTOP, false], [PHONE, true]] as const) {
-      const tab = await openTab(browser, server.url, viewport, { touch });
+      const tab = await app.openTab(viewport, { touch });
       await recordLayoutShifts(tab.context);
       // Signed out first: the guest links appear after the session check (they moved the bar once).
       for (const path of ['/', `/pins/${pinId}`, '/users/maya']) {

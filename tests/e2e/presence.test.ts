@@ -1,31 +1,19 @@
-// Presence in the system Chromium (DESIGN §12): a pin's page shows how many people have it open,
-// live. Two windows (separate contexts: two anonymous visitors) on one pin, the real server with
-// Redis; asserted as a person sees it.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../support/server.ts';
-import { ensureClientBuilt, expectGone, expectVisible, launchChromium, openTab, type Tab } from './browser.ts';
+// Presence in the system Chromium (docs/presence.md): a pin's page shows how many people have it
+// open, live. Two windows (separate contexts: two anonymous visitors) on one pin, the real server
+// with Redis; asserted as a person sees it.
+import { expect, it } from 'vitest';
+import { useBrowserServer } from '../support/use-browser-server.ts';
+import { expectGone, expectVisible, type Tab } from './browser.ts';
 
-let server: TestServer;
-let browser: Browser;
 const tabs: Tab[] = [];
 
-beforeAll(async () => {
-  ensureClientBuilt();
-  server = await startServer({ seed: { pins: 2 }, redis: true });
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const app = useBrowserServer({ seed: { pins: 2 }, redis: true });
 
 it('the pin page shows "N people viewing", live, as a second window opens and closes (nothing for a reader alone)', async () => {
-  const pinId = server.seeded?.pins[0]?.id;
+  const pinId = app.seeded?.pins[0]?.id;
   expect(pinId).toBeDefined();
-  const first = await openTab(browser, server.url);
-  const second = await openTab(browser, server.url);
+  const first = await app.openTab();
+  const second = await app.openTab();
   tabs.push(first, second);
 
   await first.page.goto(`/pins/${pinId}`);

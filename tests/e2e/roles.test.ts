@@ -1,28 +1,15 @@
 // Who sees what: the demo login, anonymous visitors, another signed-in user; redirects and deep links.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DemoImage } from '../../db/demo-catalog.ts';
 import { DEMO_PINS, DRAWING_URL, seededImages } from '../support/demo.ts';
-import { startServer, type TestServer } from '../support/server.ts';
-import { createPin, demoLogin, ensureClientBuilt, expectGone, expectPath, expectVisible, launchChromium, newAccount, openTab, signUp } from './browser.ts';
+import { useBrowserServer } from '../support/use-browser-server.ts';
+import { createPin, demoLogin, expectGone, expectPath, expectVisible, newAccount, signUp } from './browser.ts';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  ensureClientBuilt();
-  server = await startServer({ seed: { pins: DEMO_PINS } });
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const app = useBrowserServer({ seed: { pins: DEMO_PINS } });
 
 describe('roles and routing', () => {
   it('demo login signs in as the demo user', async () => {
-    const tab = await openTab(browser, server.url);
+    const tab = await app.openTab();
     await demoLogin(tab.page);
     await tab.page.getByRole('button', { name: 'Profile menu' }).click();
     await expectVisible(tab.page.getByText('Hello, Demo'));
@@ -34,7 +21,7 @@ describe('roles and routing', () => {
   });
 
   it('a wrong password shows the credential message under the form', async () => {
-    const tab = await openTab(browser, server.url);
+    const tab = await app.openTab();
     await tab.page.goto('/login');
     await tab.page.getByRole('button', { name: 'Log In', exact: true }).click();
     await expectVisible(tab.page.getByText('Email is required.'));
@@ -47,7 +34,7 @@ describe('roles and routing', () => {
   });
 
   it('anonymous visitors browse without hearts, Add Comment or Edit links', async () => {
-    const tab = await openTab(browser, server.url);
+    const tab = await app.openTab();
     const { page } = tab;
     await page.goto('/');
     const grid = page.getByRole('region', { name: 'All pins' });
@@ -73,7 +60,7 @@ describe('roles and routing', () => {
   });
 
   it('the home order is shuffled once per visit and stays while browsing', async () => {
-    const tab = await openTab(browser, server.url);
+    const tab = await app.openTab();
     const { page } = tab;
     const order = () => page.locator('article[data-pin-id]').evaluateAll((els) => els.map((el) => el.getAttribute('data-pin-id')).join(','));
     await page.goto('/');
@@ -95,12 +82,12 @@ describe('roles and routing', () => {
   });
 
   it('another user sees no Edit/Delete on your pin; signed-in-only pages send anonymous visitors to login and back', async () => {
-    const owner = await openTab(browser, server.url);
+    const owner = await app.openTab();
     await signUp(owner.page, newAccount('owner'));
     const title = `Owner only ${Date.now()}`;
     const pinId = await createPin(owner.page, { title, imageUrl: DRAWING_URL });
 
-    const other = await openTab(browser, server.url);
+    const other = await app.openTab();
     const otherAccount = newAccount('other');
     // Deep link to a signed-in page while anonymous: login first, then back to it.
     await other.page.goto(`/pins/${pinId}/edit`);
@@ -137,7 +124,7 @@ describe('roles and routing', () => {
   });
 
   it('deep links work on reload; unknown routes and ids show the not-found page', async () => {
-    const tab = await openTab(browser, server.url);
+    const tab = await app.openTab();
     const { page } = tab;
     await demoLogin(page);
     await page.goto('/boards');

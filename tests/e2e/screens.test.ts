@@ -1,38 +1,23 @@
 // Every page (and its open menus, modals and error states) at 1280×800 and 390×844: a full-page
 // screenshot into artifacts/screenshots/ and an axe-core check with no serious or critical findings.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { DemoImage } from '../../db/demo-catalog.ts';
 import { DEMO_PINS, PHOTO_URL, seededImages } from '../support/demo.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { useBrowserServer } from '../support/use-browser-server.ts';
 import {
   DESKTOP,
   PHONE,
   commitDelete,
   createPin,
   demoLogin,
-  ensureClientBuilt,
   expectPath,
   expectVisible,
-  launchChromium,
-  openTab,
   screenshot,
   seriousA11yViolations,
 } from './browser.ts';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  ensureClientBuilt();
-  server = await startServer({ seed: { pins: DEMO_PINS } });
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const app = useBrowserServer({ seed: { pins: DEMO_PINS } });
 
 type Shot = { name: string; open: (page: Page) => Promise<void>; overlay?: boolean };
 
@@ -49,8 +34,8 @@ async function boardId(page: Page, name: string): Promise<number> {
 }
 
 async function run(viewport: { width: number; height: number }) {
-  const anon = await openTab(browser, server.url, viewport);
-  const user = await openTab(browser, server.url, viewport);
+  const anon = await app.openTab(viewport);
+  const user = await app.openTab(viewport);
   await demoLogin(user.page);
   // The newest demo pin is the demo user's; the next one is Maya's, with the demo user's comment.
   const newest = await firstPinId(user.page, (seededImages[0] as DemoImage).title);

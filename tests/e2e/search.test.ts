@@ -2,29 +2,27 @@
 // keyboard, the results page, a pin and Back to the same card), tags that lead to their pins, "More
 // like this" scrolling on, live changes on an open results page, and the phone's search button.
 // Screenshots at 390 and 1440 px go to artifacts/screenshots/. Timings are never asserted.
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { demoImageUrl } from '../../db/demo-catalog.ts';
 import type { Pin } from '../../contract/pins.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { DEMO_PINS, seededImages } from '../support/demo.ts';
-import { startServer, type TestServer } from '../support/server.ts';
-import { ensureClientBuilt, expectAccessible, expectGone, expectPath, expectVisible, launchChromium, newAccount, openTab, PHONE, screenshot, signUp } from './browser.ts';
+import { useBrowserServer } from '../support/use-browser-server.ts';
+import { expectAccessible, expectGone, expectPath, expectVisible, newAccount, PHONE, screenshot, signUp } from './browser.ts';
 
 const DESKTOP_WIDE = { width: 1440, height: 900 } as const;
 /** Harbour pins: enough for several pages of results and of "More like this". */
 const HARBOUR = 240;
 const IMAGES = seededImages.map(demoImageUrl);
 
-let server: TestServer;
-let browser: Browser;
 let owner: ApiClient;
 
+const app = useBrowserServer({ seed: { pins: DEMO_PINS } });
+
 beforeAll(async () => {
-  ensureClientBuilt();
-  server = await startServer({ seed: { pins: DEMO_PINS } });
-  const signedUp = await signUpUser(server.url, 'harbourmaster');
+  const signedUp = await signUpUser(app.url, 'harbourmaster');
   owner = signedUp.client;
   const images = sql.raw(`array[${IMAGES.map((url) => `'${url}'`).join(',')}]`);
   // Written as the server writes pins: the tags are the description's, and the triggers file them.
@@ -32,13 +30,7 @@ beforeAll(async () => {
     insert into pins (user_id, title, image_url, description, tags)
     select ${signedUp.user.id}, 'Harbour at dusk no. ' || n, (${images})[1 + n % ${IMAGES.length}],
       'Boats coming in past the lighthouse #harbour #boats', array['harbour', 'boats']
-    from generate_series(1, ${HARBOUR}) as n`.execute(server.server.database.db);
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+    from generate_series(1, ${HARBOUR}) as n`.execute(app.server.database.db);
 });
 
 const box = (page: Page) => page.getByRole('combobox', { name: 'Search pins' });
@@ -79,7 +71,7 @@ async function scrollTo(page: Page, y: number): Promise<void> {
 
 describe('search in the bar', () => {
   it('1440: type, pick with the keyboard, land on the results, open a pin, Back to the same card', async () => {
-    const { page, errors } = await openTab(browser, server.url, DESKTOP_WIDE);
+    const { page, errors } = await app.openTab(DESKTOP_WIDE);
     await page.goto('/');
     await expectVisible(cards(page));
     await box(page).click();
@@ -118,7 +110,7 @@ describe('search in the bar', () => {
   });
 
   it('1440: nothing found says so, with a way back; the address alone gives the same results', async () => {
-    const { page, errors } = await openTab(browser, server.url, DESKTOP_WIDE);
+    const { page, errors } = await app.openTab(DESKTOP_WIDE);
     await page.goto('/search?q=zzyzx%20quux');
     await expectVisible(page.getByText('No pins match “zzyzx quux”.'));
     await screenshot(page, 'search-empty');
@@ -134,7 +126,7 @@ describe('search in the bar', () => {
 
   it('an open results page takes edits and deletions live, like the home grid', async () => {
     const created = await owner.post<Pin>('/api/pins/', { title: 'Pelican on a post', imageUrl: IMAGES[0], description: '#birds' });
-    const { page, errors } = await openTab(browser, server.url, DESKTOP_WIDE);
+    const { page, errors } = await app.openTab(DESKTOP_WIDE);
     await page.goto('/search?q=pelican');
     const card = page.locator(`article[data-pin-id="${created.body.id}"]`);
     await expectVisible(card.getByText('Pelican on a post'));
@@ -149,7 +141,7 @@ describe('search in the bar', () => {
 
 describe('tags and "More like this"', () => {
   it('1440: a #tag in a description opens the tag\'s pins; "More like this" scrolls on and Back returns to its card', async () => {
-    const { page, errors } = await openTab(browser, server.url, DESKTOP_WIDE);
+    const { page, errors } = await app.openTab(DESKTOP_WIDE);
     const [pin] = (await owner.get<{ pins: Pin[] }>('/api/search?q=harbour&limit=1')).body.pins;
     let nextPage = false;
     page.on('response', (r) => {
@@ -190,7 +182,7 @@ describe('tags and "More like this"', () => {
 
 describe('the bar, signed in', () => {
   it('the box keeps a usable width beside the links at every width, and nothing scrolls sideways', async () => {
-    const { page, errors } = await openTab(browser, server.url, DESKTOP_WIDE);
+    const { page, errors } = await app.openTab(DESKTOP_WIDE);
     await signUp(page, newAccount('searchbar'));
     for (const width of [1440, 1024, 800, 390]) {
       await page.setViewportSize({ width, height: 900 });
@@ -209,7 +201,7 @@ describe('the bar, signed in', () => {
 
 describe('phones', () => {
   it('390: the search button opens the box over the bar; suggestions, results, a tag page', async () => {
-    const { page, errors } = await openTab(browser, server.url, PHONE, { touch: true });
+    const { page, errors } = await app.openTab(PHONE, { touch: true });
     await page.goto('/');
     await expectVisible(cards(page));
     await expect.poll(() => box(page).isVisible()).toBe(false);

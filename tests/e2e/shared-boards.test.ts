@@ -1,22 +1,19 @@
-// Curating together in the system Chromium (DESIGN §12): the owner shares a board with another
-// user through the members dialog's type-ahead; the two of them, in two windows, see each other's
-// adds and removals live; removing the collaborator closes their open board page with a notice.
-// Screenshots go where the other e2e screenshots go (artifacts/screenshots).
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// Curating together in the system Chromium (docs/board-sharing.md): the owner shares a board with
+// another user through the members dialog's type-ahead; the two of them, in two windows, see each
+// other's adds and removals live; removing the collaborator closes their open board page with a
+// notice. Screenshots go where the other e2e screenshots go (artifacts/screenshots).
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../contract/messages.ts';
 import { DEMO_PINS, PHOTO_URL } from '../support/demo.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { useBrowserServer } from '../support/use-browser-server.ts';
 import {
   createPin,
-  ensureClientBuilt,
   expectAccessible,
   expectGone,
   expectPath,
   expectVisible,
-  launchChromium,
   newAccount,
-  openTab,
   PAGE_WAIT_MS,
   screenshot,
   signUp,
@@ -35,8 +32,6 @@ function followConnects(page: Page): { count: number } {
   return state;
 }
 
-let server: TestServer;
-let browser: Browser;
 let owner: Tab;
 let collaborator: Tab;
 let collaboratorPinPage: Page;
@@ -54,23 +49,17 @@ let boardId = 0;
 
 const expectLive = (live: { count: number }) => expect.poll(() => live.count, { timeout: PAGE_WAIT_MS }).toBeGreaterThan(0);
 
+const app = useBrowserServer({ seed: { pins: DEMO_PINS }, redis: true });
+
 beforeAll(async () => {
-  ensureClientBuilt();
-  server = await startServer({ seed: { pins: DEMO_PINS }, redis: true });
-  browser = await launchChromium();
-  owner = await openTab(browser, server.url);
-  collaborator = await openTab(browser, server.url);
+  owner = await app.openTab();
+  collaborator = await app.openTab();
   ownerLive = followConnects(owner.page);
   collaboratorLive = followConnects(collaborator.page);
   await signUp(owner.page, accountA);
   await signUp(collaborator.page, accountB);
   firstPin = await createPin(owner.page, { title: firstTitle, imageUrl: PHOTO_URL });
   secondPin = await createPin(owner.page, { title: secondTitle, imageUrl: PHOTO_URL });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 describe('shared boards in two windows', () => {

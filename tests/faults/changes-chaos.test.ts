@@ -10,7 +10,7 @@ import type { TestSocket } from '../support/sockets.ts';
 import { useFaultCluster } from '../support/use-fault-cluster.ts';
 import { sameSessionOn, signUpMany, sleep } from './helpers.ts';
 
-// The change log under chaos (issue #16): two instances on one Postgres and Redis, writers
+// The change log (docs/change-log.md) under chaos: two instances on one Postgres and Redis, writers
 // favoriting and commenting on a few pins through nginx and straight on each instance, and
 // clients that apply socket events and catch up through GET /api/changes with the web client's
 // own tracker (frontend/live/changes.ts). Meanwhile one client goes offline for a while, an

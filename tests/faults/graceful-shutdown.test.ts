@@ -8,11 +8,11 @@ import { nextEvent, type TestSocket } from '../support/sockets.ts';
 import { useFaultCluster } from '../support/use-fault-cluster.ts';
 import { type Answer, loadLoop, mapLimit, signUpMany, summary, timed } from './helpers.ts';
 
-// SIGTERM to one instance (a deploy, a scale-down) while users work through nginx. DESIGN §8: it
-// stops accepting, finishes its in-flight requests, closes its sockets so clients reconnect
-// elsewhere, and exits 0. Through nginx no request may fail because of it: new connections are
-// refused by the stopping instance (nothing sent yet, so nginx retries them on the other one).
-// The scenario runs once; each test checks one promise.
+// SIGTERM to one instance (a deploy, a scale-down) while users work through nginx.
+// docs/operations.md (Faults): it stops accepting, finishes its in-flight requests, closes its
+// sockets so clients reconnect elsewhere, and exits 0. Through nginx no request may fail because of
+// it: new connections are refused by the stopping instance (nothing sent yet, so nginx retries them
+// on the other one). The scenario runs once; each test checks one promise.
 
 const faults = useFaultCluster();
 let scene: Awaited<ReturnType<typeof stopOneInstanceUnderLoad>>;

@@ -1,8 +1,11 @@
 import type { ServerEventName } from '../../contract/events.ts';
-import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
+import { ApiClient, type ApiResponse, sameSessionOn, signUpUser } from '../support/client.ts';
 import { percentile, type TimedAnswer } from '../support/faults.ts';
 import type { AppProcess } from '../support/processes.ts';
 import type { TestSocket } from '../support/sockets.ts';
+
+// The fault tests take it from here with the other helpers.
+export { sameSessionOn };
 
 // Small tools the fault tests share: timed requests, clients, load loops and what to make of them.
 
@@ -31,13 +34,6 @@ export async function timed<T>(request: () => Promise<ApiResponse<T>>, limitMs =
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** The same session (cookies) on another address, e.g. one instance directly instead of nginx. */
-export function sameSessionOn(baseUrl: string, client: ApiClient): ApiClient {
-  const copy = new ApiClient(baseUrl);
-  for (const [name, value] of client.cookies) copy.cookies.set(name, value);
-  return copy;
 }
 
 /** Signs up `count` users, a few at a time. */

@@ -10,9 +10,10 @@ import { useFaultCluster } from '../support/use-fault-cluster.ts';
 import { foreignUserEvents, sameSessionOn, signUpMany, summary } from './helpers.ts';
 
 // SIGKILL of one of two instances behind nginx (deploy/nginx/pinboard.conf), with signed-in
-// browsers' sockets connected through it: what DESIGN §8 promises is that clients reconnect to the
-// survivor, resync, and keep getting their own events (and only theirs); and that a session does
-// not belong to the instance that created it. The scenario runs once; each test checks one promise.
+// browsers' sockets connected through it: what docs/operations.md promises is that clients
+// reconnect to the survivor, resync, and keep getting their own events (and only theirs); and that
+// a session does not belong to the instance that created it. The scenario runs once; each test
+// checks one promise.
 
 const faults = useFaultCluster();
 let scene: Awaited<ReturnType<typeof killOneInstanceUnderSockets>>;

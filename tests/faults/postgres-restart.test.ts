@@ -7,10 +7,10 @@ import { useFaultCluster } from '../support/use-fault-cluster.ts';
 import { crashedInstances, LOAD_KINDS, mapLimit, mixedLoad, sameSessionOn, signUpMany, sleep, summary, timed } from './helpers.ts';
 
 // The private Postgres stops (`pg_ctl stop -m fast`: every connection is cut) for ~3 s and starts
-// again. DESIGN §8: answers stay bounded (503 with the error shape, no 2xx for a write that was
-// not stored), and the instances' pools recover by themselves. Writers keep writing throughout;
-// every write answered 2xx must be readable afterwards. The scenario runs once; each test checks
-// one promise.
+// again. docs/operations.md (Faults): answers stay bounded (503 with the error shape, no 2xx for a
+// write that was not stored), and the instances' pools recover by themselves. Writers keep writing
+// throughout; every write answered 2xx must be readable afterwards. The scenario runs once; each
+// test checks one promise.
 
 const faults = useFaultCluster();
 let scene: Awaited<ReturnType<typeof restartPostgresUnderLoad>>;
@@ -112,7 +112,7 @@ test('every acknowledged write is readable afterwards (0 lost)', async () => {
   expect(acknowledged.length).toBeGreaterThan(0);
 });
 
-test('no instance dies from the outage (DESIGN §7/§8)', () => {
+test('no instance dies from the outage (docs/operations.md)', () => {
   const { apps } = scene.cluster;
   const crashed = crashedInstances(apps);
   console.log(`instances still running: ${apps.length - crashed.length}/${apps.length}`);

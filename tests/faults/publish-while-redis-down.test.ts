@@ -3,23 +3,21 @@ import type { Pin } from '../../contract/pins.ts';
 import { signUpUser } from '../support/client.ts';
 import { BOUNDS, formatMs, timeUntil } from '../support/eventually.ts';
 import { type PrivateRedis, startPrivateRedis } from '../support/faults.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
-// A committed write stands when its event cannot be published (DESIGN §8). The Socket.IO Redis
-// adapter fires `publish` without handling its promise; with Redis down that rejection used to be
-// unhandled — which crashes a Node process (and fails this Vitest run). Here the server runs in
-// this process against a private Redis, which is stopped before events are published.
+// A committed write stands when its event cannot be published (docs/operations.md). The Socket.IO
+// Redis adapter fires `publish` without handling its promise; with Redis down that rejection used
+// to be unhandled — which crashes a Node process (and fails this Vitest run). Here the server runs
+// in this process against a private Redis, which is stopped before events are published.
 let redis: PrivateRedis;
-let server: TestServer;
 
 beforeAll(async () => {
   redis = await startPrivateRedis();
-  server = await startServer({ db: 'postgres', env: { REDIS_URL: redis.url } });
 });
 afterAll(async () => {
-  await server?.stop();
   await redis?.close();
 });
+const server = useTestServer(() => ({ db: 'postgres', env: { REDIS_URL: redis.url } }));
 
 test('events published while Redis is down are dropped and logged, not crashing the process; emits work again after', async () => {
   const { client, user } = await signUpUser(server.url);

@@ -9,10 +9,10 @@ import { useFaultCluster } from '../support/use-fault-cluster.ts';
 import { crashedInstances, LOAD_KINDS, mapLimit, mixedLoad, sameSessionOn, signUpMany, sleep, summary, timed } from './helpers.ts';
 
 // The private Redis (sessions, rate limits, the Socket.IO adapter) goes down for ~3 s and comes
-// back with its append-only file. DESIGN §8: requests answer fast (503 with the error shape, never
-// a 2xx for a write that was not stored), sockets stay connected, and the service recovers by
-// itself — sign-ups and cross-instance events work again — with sessions kept. The scenario runs
-// once; each test checks one promise.
+// back with its append-only file. docs/operations.md (Faults): requests answer fast (503 with the
+// error shape, never a 2xx for a write that was not stored), sockets stay connected, and the
+// service recovers by itself — sign-ups and cross-instance events work again — with sessions kept.
+// The scenario runs once; each test checks one promise.
 
 const faults = useFaultCluster();
 let scene: Awaited<ReturnType<typeof restartRedisUnderLoad>>;
@@ -158,7 +158,7 @@ test('sockets stay connected through the outage and the recovery', () => {
   expect(disconnects).toEqual([]);
 });
 
-test('no instance dies from the outage (DESIGN §7/§8)', () => {
+test('no instance dies from the outage (docs/operations.md)', () => {
   const { apps } = scene.cluster;
   const crashed = crashedInstances(apps);
   console.log(`instances still running: ${apps.length - crashed.length}/${apps.length}`);

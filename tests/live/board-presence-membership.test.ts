@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import type { WatchAck } from '../../contract/events.ts';
 import type { Board } from '../../contract/boards.ts';
 import { PRESENCE_MESSAGES, type PresentUser } from '../../contract/presence.ts';
@@ -7,8 +7,9 @@ import { Redis } from 'ioredis';
 import { type ApiClient, signUpUser } from '../support/client.ts';
 import { REDIS_URL } from '../support/database.ts';
 import { BOUNDS, formatMs, timeUntil } from '../support/eventually.ts';
-import { startServer, type TestServer } from '../support/server.ts';
 import { connectSocket, eventsNamed, type TestSocket } from '../support/sockets.ts';
+import { type ServerContext, useTestServer } from '../support/use-test-server.ts';
+import { useTwoInstances } from '../support/use-two-instances.ts';
 
 // Board presence follows membership: a member removed from a board (or everyone, when the board is
 // deleted) leaves its presence at once, on every instance their sockets are on, stops hearing
@@ -56,28 +57,22 @@ async function boardWith(owner: { client: ApiClient }, ...members: Array<{ user:
   return board;
 }
 
+const bothParts = (server: ServerContext) => ({ one: server, two: server });
+
 describe.each([
   { mode: 'two instances with Redis', redis: true },
   { mode: 'one instance, in process', redis: false },
 ])('$mode', ({ redis }) => {
-  let one: TestServer;
-  let two: TestServer;
-  beforeAll(async () => {
-    one = await startServer(redis ? { db: 'postgres', redis: true, env: SLOW } : { db: 'pglite', env: SLOW });
-    two = redis ? await startServer({ db: 'postgres', redis: true, env: SLOW, databaseUrl: one.databaseUrl as string }) : one;
-  });
-  afterAll(async () => {
-    if (two !== one) await two?.stop();
-    await one?.stop();
-  });
+  // In process, the one instance plays both parts.
+  const app = redis ? useTwoInstances({ env: SLOW }) : bothParts(useTestServer({ db: 'pglite', env: SLOW }));
 
   test('a removed member leaves the board\'s presence at once: no longer listed, hears nothing more, cannot join again', async () => {
-    const owner = await signUpUser(one.url, 'pmo');
-    const removed = await signUpUser(two.url, 'pmr');
-    const later = await signUpUser(one.url, 'pml');
+    const owner = await signUpUser(app.one.url, 'pmo');
+    const removed = await signUpUser(app.two.url, 'pmr');
+    const later = await signUpUser(app.one.url, 'pml');
     const board = await boardWith(owner, removed);
-    const ownerTab = await socketOn(one, owner.client);
-    const removedTabs = [await socketOn(two, removed.client), await socketOn(one, removed.client)];
+    const ownerTab = await socketOn(app.one, owner.client);
+    const removedTabs = [await socketOn(app.two, removed.client), await socketOn(app.one, removed.client)];
     for (const socket of [ownerTab, ...removedTabs]) expect(await join(socket, board.id)).toEqual({ ok: true });
     await expectPresent(ownerTab, board.id, [owner.user, removed.user], 'both members listed');
 
@@ -87,7 +82,7 @@ describe.each([
 
     // A member added after the removal joins: the owner hears it, the removed member's tabs do not.
     expect((await owner.client.post(`/api/boards/${board.id}/members`, { username: later.user.username })).status).toBe(201);
-    const laterTab = await socketOn(two, later.client);
+    const laterTab = await socketOn(app.two, later.client);
     expect(await join(laterTab, board.id)).toEqual({ ok: true });
     await expectPresent(ownerTab, board.id, [owner.user, later.user], 'a later member listed');
     // The same emit reached every socket in the room on both instances by the time both of these have it.
@@ -100,18 +95,18 @@ describe.each([
   });
 
   test("a deleted board's presence is left by every member's sockets and its entries are dropped", async () => {
-    const owner = await signUpUser(one.url, 'pdo');
-    const member = await signUpUser(two.url, 'pdm');
+    const owner = await signUpUser(app.one.url, 'pdo');
+    const member = await signUpUser(app.two.url, 'pdm');
     const board = await boardWith(owner, member);
-    const ownerTab = await socketOn(one, owner.client);
-    const memberTab = await socketOn(two, member.client);
+    const ownerTab = await socketOn(app.one, owner.client);
+    const memberTab = await socketOn(app.two, member.client);
     for (const socket of [ownerTab, memberTab]) expect(await join(socket, board.id)).toEqual({ ok: true });
     await expectPresent(memberTab, board.id, [owner.user, member.user], 'both listed');
     expect((await owner.client.delete(`/api/boards/${board.id}`)).status).toBe(200);
     // Sockets that were present are asked again too: a board that is gone has no presence to join.
     for (const socket of [ownerTab, memberTab]) expect(await join(socket, board.id)).toEqual({ ok: false, error: PRESENCE_MESSAGES.boardNotFound });
     if (redis) {
-      const key = `${one.config.socketChannel}:presence:board:${board.id}`;
+      const key = `${app.one.config.socketChannel}:presence:board:${board.id}`;
       const store = new Redis(REDIS_URL);
       try {
         const took = await timeUntil(CHANGE_MS, async () => (await store.zcard(key)) === 0);
@@ -128,11 +123,7 @@ describe.each([
   { mode: 'Redis', redis: true },
   { mode: 'in process', redis: false },
 ])('the heartbeat checks membership ($mode)', ({ redis }) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startServer(redis ? { db: 'postgres', redis: true, env: QUICK } : { db: 'pglite', env: QUICK });
-  });
-  afterAll(() => server?.stop());
+  const server = useTestServer(redis ? { db: 'postgres', redis: true, env: QUICK } : { db: 'pglite', env: QUICK });
 
   test('a member whose membership ended without any event (written straight to the database) is dropped at the next heartbeat', async () => {
     const owner = await signUpUser(server.url, 'phb');

@@ -1,33 +1,19 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { Board } from '../../contract/boards.ts';
 import type { Comment } from '../../contract/comments.ts';
 import type { Pin } from '../../contract/pins.ts';
-import { ApiClient, signUpUser } from '../support/client.ts';
-import { startServer, type TestServer } from '../support/server.ts';
-import { connectSocket, nextEvent, type TestSocket, watch } from '../support/sockets.ts';
+import { sameSessionOn, signUpUser } from '../support/client.ts';
+import { nextEvent, watch } from '../support/sockets.ts';
+import { useTwoInstances } from '../support/use-two-instances.ts';
 
 // Two instances sharing Postgres and Redis (the Socket.IO Redis adapter joins them).
-let one: TestServer;
-let two: TestServer;
-const sockets: TestSocket[] = [];
-
-beforeAll(async () => {
-  const env = { AUTH_RATE_LIMIT_PER_IP: '100000' };
-  one = await startServer({ db: 'postgres', redis: true, env });
-  two = await startServer({ db: 'postgres', redis: true, env, databaseUrl: one.databaseUrl as string });
-});
-afterAll(async () => {
-  for (const socket of sockets) socket.disconnect();
-  await two?.stop();
-  await one?.stop();
-});
+const app = useTwoInstances({ env: { AUTH_RATE_LIMIT_PER_IP: '100000' } });
 
 test('a socket on instance 2 gets feed, pin-room and user-room events caused by REST calls on instance 1', async () => {
-  const { client, user } = await signUpUser(one.url);
+  const { client, user } = await signUpUser(app.one.url);
   // The session made on instance 1 is this socket's user on instance 2.
-  const onTwo = await connectSocket(two.url, client);
-  const anonOnTwo = await connectSocket(two.url);
-  sockets.push(onTwo, anonOnTwo);
+  const onTwo = await app.socket(app.two, client);
+  const anonOnTwo = await app.socket(app.two);
 
   const pin = (await client.post<Pin>('/api/pins/', { title: 'Across', imageUrl: 'https://a.test/x.png' })).body;
   expect((await nextEvent(anonOnTwo, 'pin:created', (p) => p.pin.id === pin.id)).pin).toEqual(pin);
@@ -45,16 +31,14 @@ test('a socket on instance 2 gets feed, pin-room and user-room events caused by 
 });
 
 test('logout through instance 1 disconnects the session\'s socket on instance 2', async () => {
-  const { client } = await signUpUser(one.url);
-  const onTwo = await connectSocket(two.url, client);
-  sockets.push(onTwo);
+  const { client } = await signUpUser(app.one.url);
+  const onTwo = await app.socket(app.two, client);
   const gone = new Promise<void>((resolve) => onTwo.once('disconnect', () => resolve()));
   await client.get('/api/auth/logout');
   await nextEvent(onTwo, 'session:ended');
   await gone;
   expect(onTwo.connected).toBe(false);
   // A client on instance 2 with the old cookie is anonymous now.
-  const stale = new ApiClient(two.url);
-  for (const [k, v] of client.cookies) stale.cookies.set(k, v);
+  const stale = sameSessionOn(app.two.url, client);
   expect((await stale.get<{ user: unknown }>('/api/auth/')).body.user).toBeNull();
 });

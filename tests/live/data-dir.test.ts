@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, test } from 'vitest';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { startAppProcess } from '../support/processes.ts';
-import { startServer } from '../support/server.ts';
+import { withTestServer } from '../support/use-test-server.ts';
 
 // The embedded mode keeps everything, password hashes included, in a folder on disk (PGLITE_DIR).
 // No other account on the machine may read or change it: every folder 0700, every file 0600 — a
@@ -37,12 +37,9 @@ function expectPrivate(dir: string): void {
 }
 
 async function runEmbedded(use: (url: string) => Promise<void>): Promise<void> {
-  const server = await startServer({ db: 'pglite', env: { PGLITE_DIR: dataDir } });
-  try {
+  await withTestServer({ db: 'pglite', env: { PGLITE_DIR: dataDir } }, async (server) => {
     await use(server.url);
-  } finally {
-    await server.stop();
-  }
+  });
 }
 
 describe('the embedded data folder', () => {

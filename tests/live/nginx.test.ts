@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { findNginx, type RunningNginx, SHARED_CONFIG, SHARED_HTTP_CONFIG, startNginx, topLevelConfig } from '../../scripts/nginx.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { freePort } from '../support/processes.ts';
-import { startServer, type TestServer } from '../support/server.ts';
 import { connectSocket, type TestSocket } from '../support/sockets.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
 // The deployment's nginx config (deploy/nginx/*, rendered by scripts/nginx.ts) in front of a real
 // app instance that trusts its loopback proxy (TRUST_PROXY=loopback), as `npm run cluster -- --nginx`
@@ -17,15 +17,14 @@ import { connectSocket, type TestSocket } from '../support/sockets.ts';
 // address cannot open more WebSocket connections than limit_conn allows.
 
 const SOCKETS_PER_ADDRESS = 3;
-let app: TestServer;
 /** Trusts loopback peers as TLS terminators (the default), with a small socket limit. */
 let nginx: RunningNginx;
 /** Trusts no peer's X-Forwarded-Proto: nginx faces the clients itself. */
 let untrusting: RunningNginx;
 const sockets: TestSocket[] = [];
 
+const app = useTestServer({ db: 'postgres', env: { TRUST_PROXY: 'loopback', AUTH_RATE_LIMIT_PER_IP: '100000' } });
 beforeAll(async () => {
-  app = await startServer({ db: 'postgres', env: { TRUST_PROXY: 'loopback', AUTH_RATE_LIMIT_PER_IP: '100000' } });
   const upstreams = [Number(new URL(app.url).port)];
   nginx = await startNginx({ port: await freePort(), upstreams, socketsPerAddress: SOCKETS_PER_ADDRESS });
   untrusting = await startNginx({ port: await freePort(), upstreams, trustedProxies: [] });
@@ -34,7 +33,6 @@ afterAll(async () => {
   for (const socket of sockets) socket.disconnect();
   await nginx?.stop();
   await untrusting?.stop();
-  await app?.stop();
 });
 
 /** Signs in through `baseUrl` and returns the session cookie the answer sets, attributes and all. */

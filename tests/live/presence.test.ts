@@ -1,17 +1,18 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import type { WatchAck } from '../../contract/events.ts';
 import type { Board } from '../../contract/boards.ts';
-import type { Pin } from '../../contract/pins.ts';
 import { PRESENCE_LIMITS, PRESENCE_MESSAGES, type PresentUser } from '../../contract/presence.ts';
-import { type ApiClient, signUpUser } from '../support/client.ts';
+import { signUpUser } from '../support/client.ts';
 import { REDIS_URL } from '../support/database.ts';
 import { BOUNDS, formatMs, timeUntil } from '../support/eventually.ts';
 import { type AppProcess, startAppProcess } from '../support/processes.ts';
-import { startServer, type TestServer } from '../support/server.ts';
-import { connectSocket, eventsNamed, type TestSocket, watch } from '../support/sockets.ts';
+import { newPin } from '../support/factories.ts';
+import { eventsNamed, type TestSocket, watch } from '../support/sockets.ts';
+import { useTestServer } from '../support/use-test-server.ts';
+import { useTwoInstances } from '../support/use-two-instances.ts';
 
-// Presence (DESIGN §12) on two instances sharing Postgres and Redis, plus a third instance in its
-// own process that is killed with SIGKILL. A short TTL and heartbeat (config) so that a crashed
+// Presence (docs/presence.md) on two instances sharing Postgres and Redis, plus a third instance in
+// its own process that is killed with SIGKILL. A short TTL and heartbeat (config) so that a crashed
 // instance's entries expire within seconds; the bound below derives from them.
 const TTL_SECONDS = 3;
 const HEARTBEAT_SECONDS = 1;
@@ -21,25 +22,7 @@ const CHANGE_MS = BOUNDS.eventMs;
 /** A crashed instance's entries are gone after the TTL, noticed at the next heartbeat. */
 const CRASH_MS = 4 * (TTL_SECONDS + HEARTBEAT_SECONDS) * 1000;
 
-let one: TestServer;
-let two: TestServer;
-const sockets: TestSocket[] = [];
-
-beforeAll(async () => {
-  one = await startServer({ db: 'postgres', redis: true, env });
-  two = await startServer({ db: 'postgres', redis: true, env, databaseUrl: one.databaseUrl as string });
-});
-afterAll(async () => {
-  for (const socket of sockets) socket.disconnect();
-  await two?.stop();
-  await one?.stop();
-});
-
-async function socketOn(server: { url: string }, client?: ApiClient): Promise<TestSocket> {
-  const socket = await connectSocket(server.url, client);
-  sockets.push(socket);
-  return socket;
-}
+const app = useTwoInstances({ env });
 
 function send(socket: TestSocket, event: 'presence:join' | 'presence:leave', payload: unknown): Promise<WatchAck> {
   return new Promise((resolve) => {
@@ -61,34 +44,30 @@ async function expectViewers(watchers: TestSocket[], pinId: number, viewers: num
   expect(watchers.map((s) => lastViewers(s, pinId))).toEqual(watchers.map(() => viewers));
 }
 
-async function newPin(client: ApiClient, title = 'Presence'): Promise<Pin> {
-  return (await client.post<Pin>('/api/pins/', { title, imageUrl: 'https://a.test/x.png' })).body;
-}
-
 test('two users and an anonymous visitor on one pin across two instances count 3; a second tab counts once; closing tabs lowers the count', async () => {
-  const alice = await signUpUser(one.url, 'pa');
-  const bob = await signUpUser(two.url, 'pb');
+  const alice = await signUpUser(app.one.url, 'pa');
+  const bob = await signUpUser(app.two.url, 'pb');
   const pin = await newPin(alice.client);
 
-  const aliceTab1 = await socketOn(one, alice.client);
+  const aliceTab1 = await app.socket(app.one, alice.client);
   expect(await send(aliceTab1, 'presence:join', { pinId: pin.id })).toEqual({ ok: true });
   // The joining socket hears the count at once.
   await expectViewers([aliceTab1], pin.id, 1);
 
-  const bobTab = await socketOn(two, bob.client);
-  const anonymous = await socketOn(two);
+  const bobTab = await app.socket(app.two, bob.client);
+  const anonymous = await app.socket(app.two);
   expect(await send(bobTab, 'presence:join', { pinId: pin.id })).toEqual({ ok: true });
   expect(await send(anonymous, 'presence:join', { pinId: pin.id })).toEqual({ ok: true });
   await expectViewers([aliceTab1, bobTab, anonymous], pin.id, 3, CHANGE_MS, 'two users and an anonymous visitor');
 
   // Alice opens the pin in a second tab, on the other instance: still 3.
-  const aliceTab2 = await socketOn(two, alice.client);
+  const aliceTab2 = await app.socket(app.two, alice.client);
   expect(await send(aliceTab2, 'presence:join', { pinId: pin.id })).toEqual({ ok: true });
   await expectViewers([aliceTab2], pin.id, 3);
 
   // Alice closes her first tab: she is still there in the second.
   aliceTab1.disconnect();
-  const anotherAnonymous = await socketOn(one);
+  const anotherAnonymous = await app.socket(app.one);
   expect(await send(anotherAnonymous, 'presence:join', { pinId: pin.id })).toEqual({ ok: true });
   // 4 (the new visitor) proves the leave was handled before; Alice still counts once.
   await expectViewers([bobTab, anonymous, aliceTab2, anotherAnonymous], pin.id, 4, CHANGE_MS, 'after one of two tabs closed, plus a visitor');
@@ -103,24 +82,24 @@ test('two users and an anonymous visitor on one pin across two instances count 3
 });
 
 test('a socket that only watches the pin (pins:watch) hears its count too; joining twice is harmless', async () => {
-  const { client } = await signUpUser(one.url, 'pw');
+  const { client } = await signUpUser(app.one.url, 'pw');
   const pin = await newPin(client);
-  const watcher = await socketOn(two);
+  const watcher = await app.socket(app.two);
   expect(await watch(watcher, { pinIds: [pin.id] })).toEqual({ ok: true });
-  const viewer = await socketOn(one, client);
+  const viewer = await app.socket(app.one, client);
   expect(await send(viewer, 'presence:join', { pinId: pin.id })).toEqual({ ok: true });
   expect(await send(viewer, 'presence:join', { pinId: pin.id })).toEqual({ ok: true });
   await expectViewers([watcher, viewer], pin.id, 1);
   // A viewer that unwatches the pin still hears its count: presence is its own subscription.
   expect(await watch(viewer, { pinIds: [pin.id] })).toEqual({ ok: true });
   expect(await watch(viewer, { pinIds: [pin.id] }, 'pins:unwatch')).toEqual({ ok: true });
-  const other = await socketOn(two);
+  const other = await app.socket(app.two);
   expect(await send(other, 'presence:join', { pinId: pin.id })).toEqual({ ok: true });
   await expectViewers([watcher, viewer, other], pin.id, 2);
 });
 
 test('bad presence payloads get error answers and the socket keeps working', async () => {
-  const socket = await socketOn(one);
+  const socket = await app.socket(app.one);
   for (const payload of [null, 'x', 5, {}, { pinId: 'a' }, { pinId: -1 }, { pinId: 1.5 }, { pinId: 2 ** 40 }, { boardId: 0 }, { pinId: 1, boardId: 1 }, { pinId: 1, extra: true }, [1]]) {
     expect(await send(socket, 'presence:join', payload), JSON.stringify(payload)).toEqual({ ok: false, error: PRESENCE_MESSAGES.invalid });
     expect(await send(socket, 'presence:leave', payload), JSON.stringify(payload)).toEqual({ ok: false, error: PRESENCE_MESSAGES.invalid });
@@ -135,7 +114,7 @@ test('bad presence payloads get error answers and the socket keeps working', asy
 
 test('a socket may be present on at most PRESENCE_LIMITS.targetsPerSocket pins and boards', async () => {
   // The message budget (30 per 10 s) is more than the cap needs.
-  const socket = await socketOn(two);
+  const socket = await app.socket(app.two);
   await send(socket, 'presence:join', { pinId: 123_456 }); // possibly joined by the previous test's ack-less message
   await send(socket, 'presence:leave', { pinId: 123_456 });
   for (let i = 1; i <= PRESENCE_LIMITS.targetsPerSocket; i++) expect(await send(socket, 'presence:join', { pinId: 1_000_000 + i })).toEqual({ ok: true });
@@ -146,16 +125,16 @@ test('a socket may be present on at most PRESENCE_LIMITS.targetsPerSocket pins a
 
 describe('board presence', () => {
   test('members see which members are here, across instances; non-members and anonymous sockets are refused', async () => {
-    const owner = await signUpUser(one.url, 'bo');
-    const collaborator = await signUpUser(two.url, 'bc');
-    const stranger = await signUpUser(one.url, 'bs');
+    const owner = await signUpUser(app.one.url, 'bo');
+    const collaborator = await signUpUser(app.two.url, 'bc');
+    const stranger = await signUpUser(app.one.url, 'bs');
     const board = (await owner.client.post<Board>('/api/boards/', { name: 'Together' })).body;
     // Membership rows as the shared-boards service writes them (its API is another change's).
-    await one.server.database.db.insertInto('board_members').values({ board_id: board.id, user_id: collaborator.user.id }).execute();
+    await app.one.server.database.db.insertInto('board_members').values({ board_id: board.id, user_id: collaborator.user.id }).execute();
 
-    const ownerTab = await socketOn(one, owner.client);
+    const ownerTab = await app.socket(app.one, owner.client);
     expect(await send(ownerTab, 'presence:join', { boardId: board.id })).toEqual({ ok: true });
-    const collaboratorTab = await socketOn(two, collaborator.client);
+    const collaboratorTab = await app.socket(app.two, collaborator.client);
     expect(await send(collaboratorTab, 'presence:join', { boardId: board.id })).toEqual({ ok: true });
     const both = [owner.user, collaborator.user].map(({ id, username }) => ({ id, username })).sort((a, b) => a.username.localeCompare(b.username));
     const lastUsers = (socket: TestSocket) =>
@@ -163,9 +142,9 @@ describe('board presence', () => {
     const sorted = (users: PresentUser[] | undefined) => [...(users ?? [])].sort((a, b) => a.username.localeCompare(b.username));
     expect(await timeUntil(CHANGE_MS, () => [ownerTab, collaboratorTab].every((s) => JSON.stringify(sorted(lastUsers(s))) === JSON.stringify(both)))).toBeDefined();
 
-    const strangerTab = await socketOn(two, stranger.client);
+    const strangerTab = await app.socket(app.two, stranger.client);
     expect(await send(strangerTab, 'presence:join', { boardId: board.id })).toEqual({ ok: false, error: PRESENCE_MESSAGES.boardNotFound });
-    const anonymous = await socketOn(one);
+    const anonymous = await app.socket(app.one);
     expect(await send(anonymous, 'presence:join', { boardId: board.id })).toEqual({ ok: false, error: PRESENCE_MESSAGES.boardNotFound });
     expect(await send(anonymous, 'presence:join', { boardId: 2_000_000_000 })).toEqual({ ok: false, error: PRESENCE_MESSAGES.boardNotFound });
     expect(eventsNamed(strangerTab, 'board:presence')).toEqual([]);
@@ -186,18 +165,18 @@ describe('an instance killed with SIGKILL', () => {
   test('its viewers are gone from the count within the TTL and a heartbeat', async () => {
     three = await startAppProcess({
       ...env,
-      DATABASE_URL: one.databaseUrl as string,
+      DATABASE_URL: app.one.databaseUrl as string,
       REDIS_URL,
-      SOCKET_CHANNEL: one.config.socketChannel,
+      SOCKET_CHANNEL: app.one.config.socketChannel,
       AUTO_MIGRATE: 'false',
       AUTO_SEED: 'false',
     });
-    const { client } = await signUpUser(one.url, 'pk');
+    const { client } = await signUpUser(app.one.url, 'pk');
     const pin = await newPin(client);
-    const survivor = await socketOn(one, client);
+    const survivor = await app.socket(app.one, client);
     expect(await send(survivor, 'presence:join', { pinId: pin.id })).toEqual({ ok: true });
-    const doomedUser = await socketOn(three, (await signUpUser(one.url, 'pd')).client);
-    const doomedAnonymous = await socketOn(three);
+    const doomedUser = await app.socket(three, (await signUpUser(app.one.url, 'pd')).client);
+    const doomedAnonymous = await app.socket(three);
     expect(await send(doomedUser, 'presence:join', { pinId: pin.id })).toEqual({ ok: true });
     expect(await send(doomedAnonymous, 'presence:join', { pinId: pin.id })).toEqual({ ok: true });
     await expectViewers([survivor, doomedUser, doomedAnonymous], pin.id, 3);
@@ -209,20 +188,14 @@ describe('an instance killed with SIGKILL', () => {
 });
 
 describe('embedded mode (no Redis)', () => {
-  let embedded: TestServer;
-  beforeAll(async () => {
-    embedded = await startServer({ db: 'pglite', env });
-  });
-  afterAll(async () => {
-    await embedded?.stop();
-  });
+  const embedded = useTestServer({ db: 'pglite', env });
 
   test('counts users once and anonymous sockets each, in process', async () => {
     const { client } = await signUpUser(embedded.url, 'pe');
     const pin = await newPin(client);
-    const tab1 = await socketOn(embedded, client);
-    const tab2 = await socketOn(embedded, client);
-    const anonymous = await socketOn(embedded);
+    const tab1 = await embedded.socket(client);
+    const tab2 = await embedded.socket(client);
+    const anonymous = await embedded.socket();
     for (const socket of [tab1, tab2, anonymous]) expect(await send(socket, 'presence:join', { pinId: pin.id })).toEqual({ ok: true });
     await expectViewers([tab1, tab2, anonymous], pin.id, 2);
     tab1.disconnect();

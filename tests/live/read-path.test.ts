@@ -5,8 +5,9 @@ import type { Favorite } from '../../contract/favorites.ts';
 import type { Pin, PinList } from '../../contract/pins.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { BOUNDS } from '../support/eventually.ts';
-import { startServer, type TestServer } from '../support/server.ts';
-import { connectSocket, nextEvent, type TestSocket, watch } from '../support/sockets.ts';
+import { newPin } from '../support/factories.ts';
+import { nextEvent, watch } from '../support/sockets.ts';
+import { useTwoInstances } from '../support/use-two-instances.ts';
 
 // The read path on two instances sharing Postgres and Redis: public reads are cached per instance
 // (backend/http/read-cache.ts) and sessions remembered briefly (cached-session-store.ts). What a
@@ -14,41 +15,25 @@ import { connectSocket, nextEvent, type TestSocket, watch } from '../support/soc
 
 // A Redis database of this file's own, so the session keys counted here are this file's alone.
 const REDIS_DB_URL = 'redis://127.0.0.1:6379/7';
-let one: TestServer;
-let two: TestServer;
 let redis: Redis;
-const sockets: TestSocket[] = [];
 
 beforeAll(async () => {
   redis = new Redis(REDIS_DB_URL);
   await redis.flushdb();
-  const env = { REDIS_URL: REDIS_DB_URL };
-  one = await startServer({ db: 'postgres', redis: true, env });
-  two = await startServer({ db: 'postgres', redis: true, env, databaseUrl: one.databaseUrl as string });
 });
+// Registered first, so it runs last: after both instances have stopped.
 afterAll(async () => {
-  for (const socket of sockets) socket.disconnect();
-  await two?.stop();
-  await one?.stop();
   await redis?.flushdb();
   redis?.disconnect();
 });
-
-async function socketOn(url: string, client?: ApiClient): Promise<TestSocket> {
-  const socket = await connectSocket(url, client);
-  sockets.push(socket);
-  return socket;
-}
-
-const newPin = async (client: ApiClient, title = 'Cached') =>
-  (await client.post<Pin>('/api/pins/', { title, imageUrl: 'https://a.test/c.png' })).body;
+const app = useTwoInstances({ env: { REDIS_URL: REDIS_DB_URL } });
 
 test('a like on one instance is in the other\'s answer once its event arrives there, every time', async () => {
-  const { client } = await signUpUser(one.url);
-  const pin = await newPin(client);
-  const onTwo = await socketOn(two.url);
+  const { client } = await signUpUser(app.one.url);
+  const pin = await newPin(client, 'Cached');
+  const onTwo = await app.socket(app.two);
   expect(await watch(onTwo, { pinIds: [pin.id] })).toEqual({ ok: true });
-  const readerOnTwo = new ApiClient(two.url);
+  const readerOnTwo = new ApiClient(app.two.url);
   // Each like or unlike bumps the pin's likes version: only an event newer than the last one seen
   // is this round's (nextEvent also looks through the events already received).
   let lastVersion = 0;
@@ -75,11 +60,11 @@ test('a like on one instance is in the other\'s answer once its event arrives th
 });
 
 test('a comment and a new pin made on one instance are in the other\'s cached lists once their events arrive', async () => {
-  const { client } = await signUpUser(one.url);
+  const { client } = await signUpUser(app.one.url);
   const pin = await newPin(client, 'Commented');
-  const onTwo = await socketOn(two.url);
+  const onTwo = await app.socket(app.two);
   expect(await watch(onTwo, { pinIds: [pin.id] })).toEqual({ ok: true });
-  const readerOnTwo = new ApiClient(two.url);
+  const readerOnTwo = new ApiClient(app.two.url);
 
   expect((await readerOnTwo.get<CommentList>(`/api/comments/pins/${pin.id}/comments`)).body.comments).toEqual([]);
   const arrived = nextEvent(onTwo, 'comment:created');
@@ -106,9 +91,9 @@ test('a comment and a new pin made on one instance are in the other\'s cached li
 });
 
 test('a client that holds the current version gets 304 and no body; a change gives it the new one', async () => {
-  const { client } = await signUpUser(one.url);
+  const { client } = await signUpUser(app.one.url);
   const pin = await newPin(client, 'Tagged');
-  const reader = new ApiClient(two.url);
+  const reader = new ApiClient(app.two.url);
   const first = await reader.get<Pin>(`/api/pins/${pin.id}`);
   const etag = first.headers.get('etag') as string;
   expect(etag).toMatch(/^"[\w-]+"$/);
@@ -118,7 +103,7 @@ test('a client that holds the current version gets 304 and no body; a change giv
   expect(again.status).toBe(304);
   expect(again.body).toBe('');
   // The other instance computes the same validator for the same bytes.
-  const elsewhere = await new ApiClient(one.url).request('GET', `/api/pins/${pin.id}`, { headers: { 'if-none-match': etag } });
+  const elsewhere = await new ApiClient(app.one.url).request('GET', `/api/pins/${pin.id}`, { headers: { 'if-none-match': etag } });
   expect(elsewhere.status).toBe(304);
 
   await client.post('/api/favorites/', { pin_id: pin.id });
@@ -137,14 +122,14 @@ test('a client that holds the current version gets 304 and no body; a change giv
 test('anonymous reads create no session and set cookies only on the first answer', async () => {
   const sessionKeys = async () => (await redis.keys('pinboard:sess:*')).length;
   const keysBefore = await sessionKeys();
-  const visitor = new ApiClient(one.url);
+  const visitor = new ApiClient(app.one.url);
   const first = await visitor.get('/api/pins/?limit=5');
   const firstCookies = first.headers.getSetCookie().map((cookie) => cookie.split('=')[0]);
   expect(firstCookies.sort()).toEqual(['XSRF-TOKEN', 'pinboard.aid']);
 
   // The browser sends its cookies back, to either instance: nothing more is set, nothing stored.
   for (const path of ['/api/pins/?limit=5', '/api/auth/', '/']) {
-    for (const base of [one.url, two.url]) {
+    for (const base of [app.one.url, app.two.url]) {
       const same = new ApiClient(base);
       for (const [name, value] of visitor.cookies) same.cookies.set(name, value);
       const answer = await same.get(path);
@@ -156,9 +141,9 @@ test('anonymous reads create no session and set cookies only on the first answer
   expect(await sessionKeys()).toBe(keysBefore);
 
   // Signing in stores exactly one session; its reads set no cookie either.
-  const { client } = await signUpUser(one.url);
+  const { client } = await signUpUser(app.one.url);
   expect(await sessionKeys()).toBe(keysBefore + 1);
-  const signedIn = new ApiClient(two.url);
+  const signedIn = new ApiClient(app.two.url);
   for (const [name, value] of client.cookies) signedIn.cookies.set(name, value);
   const me = await signedIn.get<{ user: { id: number } | null }>('/api/auth/');
   expect(me.body.user).not.toBeNull();
@@ -166,8 +151,8 @@ test('anonymous reads create no session and set cookies only on the first answer
 });
 
 test('a session ended on one instance is refused by the other, which had it cached', async () => {
-  const { client } = await signUpUser(one.url);
-  const onTwo = new ApiClient(two.url);
+  const { client } = await signUpUser(app.one.url);
+  const onTwo = new ApiClient(app.two.url);
   for (const [name, value] of client.cookies) onTwo.cookies.set(name, value);
   // Read a few times on instance two so it holds the session in memory.
   for (let i = 0; i < 3; i++) expect((await onTwo.get<{ user: unknown }>('/api/auth/')).body.user).not.toBeNull();

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { Board } from '../../contract/boards.ts';
 import type { Comment } from '../../contract/comments.ts';
 import type { Favorite } from '../../contract/favorites.ts';
@@ -7,11 +7,12 @@ import type { Pin } from '../../contract/pins.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { REDIS_URL } from '../support/database.ts';
 import { BOUNDS } from '../support/eventually.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { newPin } from '../support/factories.ts';
+import { startServer } from '../support/server.ts';
 import { connectSocket, eventsNamed, nextEvent, type TestSocket, watch } from '../support/sockets.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
 // Real socket.io-clients against a real server on Postgres + Redis (sessions, adapter).
-let server: TestServer;
 const sockets: TestSocket[] = [];
 const open = async (client?: ApiClient, options?: { origin?: string }) => {
   const socket = await connectSocket(server.url, client, options);
@@ -19,16 +20,10 @@ const open = async (client?: ApiClient, options?: { origin?: string }) => {
   return socket;
 };
 
-beforeAll(async () => {
-  server = await startServer({ db: 'postgres', redis: true, env: { AUTH_RATE_LIMIT_PER_IP: '100000' } });
-});
+const server = useTestServer({ db: 'postgres', redis: true, env: { AUTH_RATE_LIMIT_PER_IP: '100000' } });
 afterEach(() => {
   for (const socket of sockets.splice(0)) socket.disconnect();
 });
-afterAll(() => server?.stop());
-
-const newPin = async (client: ApiClient, title = 'Live pin') =>
-  (await client.post<Pin>('/api/pins/', { title, imageUrl: 'https://a.test/x.png' })).body;
 
 describe('feed room', () => {
   test('every socket, anonymous included, gets pin:created / updated / deleted with REST shapes', async () => {

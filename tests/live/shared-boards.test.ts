@@ -1,37 +1,23 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { Board, BoardMember } from '../../contract/boards.ts';
 import type { Pin } from '../../contract/pins.ts';
 import { signUpUser } from '../support/client.ts';
-import { startServer, type TestServer } from '../support/server.ts';
-import { connectSocket, nextEvent, type TestSocket } from '../support/sockets.ts';
+import { nextEvent } from '../support/sockets.ts';
+import { useTwoInstances } from '../support/use-two-instances.ts';
 
-// Shared boards live (DESIGN §12), on two instances sharing Postgres and Redis: every member's
-// sockets get every change of the board, whichever instance made it and whichever they are on;
-// a removed member stops getting them at once.
+// Shared boards live (docs/board-sharing.md), on two instances sharing Postgres and Redis: every
+// member's sockets get every change of the board, whichever instance made it and whichever they are
+// on; a removed member stops getting them at once.
 
-let one: TestServer;
-let two: TestServer;
-const sockets: TestSocket[] = [];
-
-beforeAll(async () => {
-  const env = { AUTH_RATE_LIMIT_PER_IP: '100000' };
-  one = await startServer({ db: 'postgres', redis: true, env });
-  two = await startServer({ db: 'postgres', redis: true, env, databaseUrl: one.databaseUrl as string });
-});
-afterAll(async () => {
-  for (const socket of sockets) socket.disconnect();
-  await two?.stop();
-  await one?.stop();
-});
+const app = useTwoInstances({ env: { AUTH_RATE_LIMIT_PER_IP: '100000' } });
 
 test("a collaborator's add on instance 2 reaches the owner's socket on instance 1, and every member hears every change with their own role", async () => {
-  const owner = await signUpUser(one.url, 'lsown');
-  const collaborator = await signUpUser(two.url, 'lscol');
-  const outsider = await signUpUser(one.url, 'lsout');
-  const ownerOnOne = await connectSocket(one.url, owner.client);
-  const collaboratorOnTwo = await connectSocket(two.url, collaborator.client);
-  const outsiderOnTwo = await connectSocket(two.url, outsider.client);
-  sockets.push(ownerOnOne, collaboratorOnTwo, outsiderOnTwo);
+  const owner = await signUpUser(app.one.url, 'lsown');
+  const collaborator = await signUpUser(app.two.url, 'lscol');
+  const outsider = await signUpUser(app.one.url, 'lsout');
+  const ownerOnOne = await app.socket(app.one, owner.client);
+  const collaboratorOnTwo = await app.socket(app.two, collaborator.client);
+  const outsiderOnTwo = await app.socket(app.two, outsider.client);
 
   const board = (await owner.client.post<Board>('/api/boards/', { name: 'Live together' })).body;
   // The invitation reaches the new member (so the board shows in their list) and the owner.
@@ -66,11 +52,10 @@ test("a collaborator's add on instance 2 reaches the owner's socket on instance 
 });
 
 test('a removed member hears of the removal and stops receiving the board’s events at once', async () => {
-  const owner = await signUpUser(one.url, 'lsown');
-  const collaborator = await signUpUser(one.url, 'lscol');
-  const ownerOnTwo = await connectSocket(two.url, owner.client);
-  const collaboratorOnTwo = await connectSocket(two.url, collaborator.client);
-  sockets.push(ownerOnTwo, collaboratorOnTwo);
+  const owner = await signUpUser(app.one.url, 'lsown');
+  const collaborator = await signUpUser(app.one.url, 'lscol');
+  const ownerOnTwo = await app.socket(app.two, owner.client);
+  const collaboratorOnTwo = await app.socket(app.two, collaborator.client);
   const board = (await owner.client.post<Board>('/api/boards/', { name: 'Leaving soon' })).body;
   await owner.client.post(`/api/boards/${board.id}/members`, { username: collaborator.user.username });
   await nextEvent(collaboratorOnTwo, 'board:member-added', (p) => p.boardId === board.id);

@@ -1,9 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { LIMITS } from '../../contract/limits.ts';
 import type { Pin } from '../../contract/pins.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { type ServerView, startServer } from '../support/server.ts';
 import { connectSocket, eventsNamed, nextEvent, type TestSocket, watch } from '../support/sockets.ts';
+import { useTestServer } from '../support/use-test-server.ts';
 
 // What one client may hold of an instance through sockets: pin rooms per socket, sockets per
 // address and per session, messages per window. Real servers, real socket.io-clients. The server
@@ -13,7 +14,6 @@ const PER_ADDRESS = 50;
 const PER_SESSION = 20;
 const CAP = LIMITS.watchedPinsPerSocket;
 
-let server: TestServer;
 /** Why the server refused handshakes, in order (engine.io's connection_error context). */
 const refusals: string[] = [];
 const sockets: TestSocket[] = [];
@@ -45,7 +45,7 @@ const refusedBecause = async (attempt: Promise<TestSocket>): Promise<string | un
   return refusals.at(-1);
 };
 
-const serverSocket = (socket: TestSocket, on: TestServer = server) => on.server.io.of('/').sockets.get(socket.id ?? '');
+const serverSocket = (socket: TestSocket, on: ServerView = server) => on.server.io.of('/').sockets.get(socket.id ?? '');
 const pinRoomsOf = (socket: TestSocket) => [...(serverSocket(socket)?.rooms ?? [])].filter((room) => room.startsWith('pin:'));
 const ids = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
 
@@ -53,15 +53,14 @@ const closeAll = () => {
   for (const socket of sockets.splice(0)) socket.disconnect();
 };
 
-const listenForRefusals = (on: TestServer) =>
+const listenForRefusals = (on: ServerView) =>
   on.server.io.engine.on('connection_error', (error: { context?: { message?: string } }) => refusals.push(error.context?.message ?? ''));
 
+const server = useTestServer({ db: 'postgres', redis: true, env: { TRUST_PROXY: 'loopback', AUTH_RATE_LIMIT_PER_IP: '100000' } });
 beforeAll(async () => {
-  server = await startServer({ db: 'postgres', redis: true, env: { TRUST_PROXY: 'loopback', AUTH_RATE_LIMIT_PER_IP: '100000' } });
   listenForRefusals(server);
 });
 afterEach(closeAll);
-afterAll(() => server?.stop());
 
 describe('pins watched per socket', () => {
   test(`a socket holds at most ${CAP} pin rooms: a watch past the cap is refused whole and joins nothing`, async () => {

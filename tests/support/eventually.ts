@@ -35,7 +35,7 @@ export const BOUNDS = Object.freeze({
   /**
    * An answer while Postgres or Redis is down. With no offline queue a request fails on the first
    * dependency call that cannot be made, and the longest such call waits one connect or command
-   * timeout (DESIGN §8: "within about 2 seconds").
+   * timeout (docs/operations.md: "within about 2 s").
    */
   answerDuringOutageMs: SLACK * Math.max(SETTINGS.postgres.connectTimeoutMs, SETTINGS.redis.commandTimeoutMs),
   /**

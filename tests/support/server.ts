@@ -42,6 +42,9 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
+/** What a test reads of a running server: all but stopping it (a TestServer, or useTestServer's context). */
+export type ServerView = Readonly<Omit<TestServer, 'stop'>>;
+
 export function testDatabaseKind(): TestDatabaseKind {
   return process.env.PINBOARD_TEST_DB === 'pglite' ? 'pglite' : 'postgres';
 }

@@ -1,4 +1,4 @@
-// The home grid's order is fixed once per visit (SPEC §2): a visit draws a seed for
+// The home grid's order is fixed once per visit (docs/product.md §2): a visit draws a seed for
 // GET /api/pins/?order=shuffle&seed=S and keeps it in its history entry (by location.key), so
 // Back from a pin returns to the same order, while a new visit — the logo (a new entry) or a reload
 // of "/" — draws a new one. The seed is also written to sessionStorage, so a Back into a page the

@@ -85,7 +85,7 @@ export function useImageUpload({ onUploaded }: { onUploaded: (image: StoredImage
         },
         (reason: unknown) => {
           if (!isMine() || isAbort(reason)) return;
-          console.error(reason); // SPEC §8: failures are logged
+          console.error(reason); // docs/product.md §8: failures are logged
           setState({ phase: 'failed', file, preview });
           setError(isApiError(reason) ? reason.message : UPLOAD_FAILED);
           setStatus('');
