@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -7,6 +8,11 @@ import tseslint from 'typescript-eslint';
 const FEATURES = ['pins', 'boards', 'favorites', 'comments', 'users', 'auth', 'images', 'imports', 'export', 'search', 'tokens', 'changes', 'realtime'];
 /** The assembly (its files, and server/'s parts): it imports every feature, so reaching it reaches all of them. */
 const ASSEMBLY = ['app', 'server', 'main', 'routes', 'route-deps', 'job-handlers', 'openapi'];
+
+/** The contract's modules that import zod: the client takes only types from them (docs/footprint.md). */
+const ZOD_CONTRACT = readdirSync('contract')
+  .filter((file) => file.endsWith('.ts') && /from 'zod'/.test(readFileSync(`contract/${file}`, 'utf8')))
+  .map((file) => file.replace(/\.ts$/, ''));
 
 /** `no-restricted-imports` options: relative imports matching `regex` are refused with `message`. */
 const refuse = (regex, message) => ({ patterns: [{ regex, message }] });
@@ -90,5 +96,25 @@ export default tseslint.config(
     files: ['frontend/{state,api}/**'],
     ignores: NOT_PRODUCTION,
     rules: { 'no-restricted-imports': ['error', frontendStore] },
+  },
+  {
+    // A value imported from a schema module brings zod (~24 KB gzip) into the client's first
+    // script; its values have zod-free homes beside it (e.g. search-rules.ts beside search.ts).
+    files: ['frontend/**/*.{ts,tsx}'],
+    ignores: NOT_PRODUCTION,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `contract/(${ZOD_CONTRACT.join('|')})\\.ts$`,
+              allowTypeImports: true,
+              message: 'This contract module defines zod schemas: import only types from it (`import type`), and values from its zod-free *-rules.ts or limits module.',
+            },
+          ],
+        },
+      ],
+    },
   },
 );
