@@ -112,12 +112,8 @@ export async function importImage(deps: ImportDeps, data: ImportImageData, ctx: 
     throw error;
   }
   await write(ctx, async (db, record) => {
-    const updated = await db
-      .updateTable('pins')
+    const updated = await updateWaitingPin(db, data)
       .set({ image_sha256: stored.sha256, image_url: stored.image.url, image_failure: null, updated_at: new Date() })
-      .where('id', '=', data.pinId)
-      .where('image_url', '=', data.url)
-      .where('image_sha256', 'is', null)
       .returning('id')
       .executeTakeFirst();
     if (!updated) return;
@@ -141,13 +137,7 @@ function failureOf(error: SafeFetchError): ImportFailure {
  * change anyone is sent: the pin as everyone sees it is the same.
  */
 async function giveUp(ctx: JobContext, data: ImportImageData, reason: ImportFailure): Promise<void> {
-  await ctx.db
-    .updateTable('pins')
-    .set({ image_failure: reason })
-    .where('id', '=', data.pinId)
-    .where('image_url', '=', data.url)
-    .where('image_sha256', 'is', null)
-    .execute();
+  await updateWaitingPin(ctx.db, data).set({ image_failure: reason }).execute();
 }
 
 /**
@@ -156,12 +146,8 @@ async function giveUp(ctx: JobContext, data: ImportImageData, reason: ImportFail
  */
 async function hideRefusedAddress(ctx: JobContext, data: ImportImageData, reason: ImportFailure): Promise<void> {
   await write(ctx, async (db, record) => {
-    const updated = await db
-      .updateTable('pins')
+    const updated = await updateWaitingPin(db, data)
       .set({ image_url: '', refused_image_url: data.url, image_failure: reason, updated_at: new Date() })
-      .where('id', '=', data.pinId)
-      .where('image_url', '=', data.url)
-      .where('image_sha256', 'is', null)
       .returning('id')
       .executeTakeFirst();
     if (!updated) return;
@@ -169,6 +155,11 @@ async function hideRefusedAddress(ctx: JobContext, data: ImportImageData, reason
     await supersedeChanges(db, { pinImageRefused: data.pinId });
     await record('pin:updated', { pin: await getPin(db, data.pinId) }, 'feed');
   });
+}
+
+/** An update of the pin only while it still waits for this address's image (no other address, no image yet). */
+function updateWaitingPin(db: Kysely<DB>, data: ImportImageData) {
+  return db.updateTable('pins').where('id', '=', data.pinId).where('image_url', '=', data.url).where('image_sha256', 'is', null);
 }
 
 function hostOf(url: string): string | undefined {
