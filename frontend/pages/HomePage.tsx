@@ -7,7 +7,7 @@ import { SkeletonGrid } from '../components/grid/SkeletonGrid.tsx';
 import { renderPinGridCard } from '../components/PinGridCard.tsx';
 import { Empty, RetryLoad } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
-import { usePagedList } from '../hooks/usePagedList.ts';
+import { usePinList } from '../hooks/usePinList.ts';
 import { sessionUserAtom, type ById } from '../state/atoms.ts';
 import { visiblePinsByIdAtom } from '../state/hidden.ts';
 import { LIST, updateList } from '../state/lists.ts';
@@ -38,15 +38,7 @@ export function HomePage() {
   const visitKey = useLocation().key;
   const visit = useHomeVisit(visitKey);
   const key = LIST.home(visitKey);
-  const list = usePagedList<Pin>({
-    key: visit ? key : null,
-    fetchPage: async (cursor) => {
-      const page = await fetchPinPage({ order: 'shuffle', seed: visit?.seed ?? 0, cursor });
-      return { items: page.pins, nextCursor: page.nextCursor };
-    },
-    keep: upsertPins,
-    idOf: (pin) => pin.id,
-    entities: visiblePinsByIdAtom,
+  const list = usePinList(visit ? key : null, (cursor) => fetchPinPage({ order: 'shuffle', seed: visit?.seed ?? 0, cursor }), {
     // The visit's pages stay as they are: Back returns to the same order at the same card.
     onShow: 'keep',
     // After a reconnect: the pins created meanwhile, for the pill (the grid itself stays put).

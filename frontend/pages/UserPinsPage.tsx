@@ -1,7 +1,7 @@
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { useParams } from 'react-router';
-import type { Pin, UserProfile } from '../../contract/index.ts';
+import type { UserProfile } from '../../contract/index.ts';
 import { fetchPinPage } from '../api/pins.ts';
 import { lookupUser } from '../api/users.ts';
 import { NotFound } from '../components/ErrorPage.tsx';
@@ -9,11 +9,9 @@ import { SkeletonGrid } from '../components/grid/SkeletonGrid.tsx';
 import { RetryLoad } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useLoad } from '../hooks/useLoad.ts';
-import { usePagedList } from '../hooks/usePagedList.ts';
+import { usePinList } from '../hooks/usePinList.ts';
 import { sessionUserAtom } from '../state/atoms.ts';
-import { visiblePinsByIdAtom } from '../state/hidden.ts';
 import { LIST } from '../state/lists.ts';
-import { upsertPins } from '../state/pins.ts';
 import { ProfileHeader } from './profile/ProfileHeader.tsx';
 import { ProfileSections, useProfileBoards } from './profile/ProfileSections.tsx';
 import { YourPinsPage } from './YourPinsPage.tsx';
@@ -43,16 +41,7 @@ export function UserPinsPage() {
 
 function UserProfilePage({ user }: { user: UserProfile }) {
   const key = LIST.userPins(user.id);
-  const list = usePagedList<Pin>({
-    key,
-    fetchPage: async (cursor) => {
-      const page = await fetchPinPage({ userId: user.id, cursor });
-      return { items: page.pins, nextCursor: page.nextCursor };
-    },
-    keep: upsertPins,
-    idOf: (pin) => pin.id,
-    entities: visiblePinsByIdAtom,
-  });
+  const list = usePinList(key, (cursor) => fetchPinPage({ userId: user.id, cursor }));
   const boards = useProfileBoards(user.id, false);
   return (
     <>

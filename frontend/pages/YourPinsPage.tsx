@@ -1,16 +1,14 @@
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { Pin, UserProfile } from '../../contract/index.ts';
+import type { UserProfile } from '../../contract/index.ts';
 import { fetchPinPage } from '../api/pins.ts';
 import { lookupUser } from '../api/users.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useLoad } from '../hooks/useLoad.ts';
-import { usePagedList } from '../hooks/usePagedList.ts';
+import { usePinList } from '../hooks/usePinList.ts';
 import { sessionUserAtom } from '../state/atoms.ts';
-import { visiblePinsByIdAtom } from '../state/hidden.ts';
 import { LIST } from '../state/lists.ts';
-import { upsertPins } from '../state/pins.ts';
 import { ProfileHeader } from './profile/ProfileHeader.tsx';
 import { ProfileSections, useProfileBoards } from './profile/ProfileSections.tsx';
 
@@ -30,16 +28,7 @@ export function YourPinsPage() {
     if (user) setProfile(await lookupUser(user.username));
   }, `profile:${user?.username ?? ''}`);
   // The signed-in user's own pins, newest first, fetched by the server's userId filter.
-  const list = usePagedList<Pin>({
-    key,
-    fetchPage: async (cursor) => {
-      const page = await fetchPinPage({ userId, cursor });
-      return { items: page.pins, nextCursor: page.nextCursor };
-    },
-    keep: upsertPins,
-    idOf: (pin) => pin.id,
-    entities: visiblePinsByIdAtom,
-  });
+  const list = usePinList(key, (cursor) => fetchPinPage({ userId, cursor }));
   const boards = useProfileBoards(userId ?? 0, true);
   const addPin = (
     <Link to="/pins/new" className="button">

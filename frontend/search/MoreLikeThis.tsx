@@ -1,11 +1,8 @@
 import { useLocation } from 'react-router';
-import type { Pin } from '../../contract/index.ts';
 import { fetchRelatedPage } from '../api/search.ts';
 import { MasonryGrid } from '../components/grid/MasonryGrid.tsx';
 import { renderPinGridCard } from '../components/PinGridCard.tsx';
-import { usePagedList } from '../hooks/usePagedList.ts';
-import { visiblePinsByIdAtom } from '../state/hidden.ts';
-import { upsertPins } from '../state/pins.ts';
+import { usePinList } from '../hooks/usePinList.ts';
 import { SEARCH_LIST } from './lists.ts';
 import './search.css';
 
@@ -17,16 +14,7 @@ import './search.css';
 export function MoreLikeThis({ pinId }: { pinId: number }) {
   const location = useLocation();
   const key = SEARCH_LIST.related(pinId);
-  const list = usePagedList<Pin>({
-    key,
-    fetchPage: async (cursor) => {
-      const page = await fetchRelatedPage(pinId, { cursor });
-      return { items: page.pins, nextCursor: page.nextCursor };
-    },
-    keep: upsertPins,
-    idOf: (pin) => pin.id,
-    entities: visiblePinsByIdAtom,
-  });
+  const list = usePinList(key, (cursor) => fetchRelatedPage(pinId, { cursor }));
   if (list.ids.length === 0 && !list.hasMore) return null;
   return (
     <div className="more-like-this">

@@ -1,13 +1,10 @@
 import { Link, useSearchParams } from 'react-router';
-import type { Pin } from '../../contract/index.ts';
 import { SEARCH_LIMITS } from '../../contract/search-rules.ts';
 import { fetchSearchPage } from '../api/search.ts';
 import { PagedPinGrid } from '../components/PagedPinGrid.tsx';
 import { Empty } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
-import { usePagedList } from '../hooks/usePagedList.ts';
-import { visiblePinsByIdAtom } from '../state/hidden.ts';
-import { upsertPins } from '../state/pins.ts';
+import { usePinList } from '../hooks/usePinList.ts';
 import { SEARCH_LIST } from './lists.ts';
 import './search.css';
 
@@ -36,16 +33,7 @@ export function SearchPage() {
 
 function Results({ query }: { query: string }) {
   const key = SEARCH_LIST.results(query);
-  const list = usePagedList<Pin>({
-    key,
-    fetchPage: async (cursor) => {
-      const page = await fetchSearchPage(query, { cursor });
-      return { items: page.pins, nextCursor: page.nextCursor };
-    },
-    keep: upsertPins,
-    idOf: (pin) => pin.id,
-    entities: visiblePinsByIdAtom,
-  });
+  const list = usePinList(key, (cursor) => fetchSearchPage(query, { cursor }));
   return (
     <>
       <header className="search-page__header">

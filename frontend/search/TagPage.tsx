@@ -1,13 +1,10 @@
 import { Link, useParams } from 'react-router';
-import type { Pin } from '../../contract/index.ts';
 import { normalizeTag } from '../../contract/tag-rules.ts';
 import { fetchPinPage } from '../api/pins.ts';
 import { NotFound } from '../components/ErrorPage.tsx';
 import { PagedPinGrid } from '../components/PagedPinGrid.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
-import { usePagedList } from '../hooks/usePagedList.ts';
-import { visiblePinsByIdAtom } from '../state/hidden.ts';
-import { upsertPins } from '../state/pins.ts';
+import { usePinList } from '../hooks/usePinList.ts';
 import { SEARCH_LIST } from './lists.ts';
 import './search.css';
 
@@ -21,16 +18,7 @@ export function TagPage() {
 
 function TagPins({ tag }: { tag: string }) {
   const key = SEARCH_LIST.tag(tag);
-  const list = usePagedList<Pin>({
-    key,
-    fetchPage: async (cursor) => {
-      const page = await fetchPinPage({ tag, cursor });
-      return { items: page.pins, nextCursor: page.nextCursor };
-    },
-    keep: upsertPins,
-    idOf: (pin) => pin.id,
-    entities: visiblePinsByIdAtom,
-  });
+  const list = usePinList(key, (cursor) => fetchPinPage({ tag, cursor }));
   return (
     <>
       <header className="search-page__header">
