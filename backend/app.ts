@@ -28,6 +28,7 @@ import { MEDIA_PATH } from './images/media-urls.ts';
 import type { MediaStorage } from './images/storage.ts';
 import type { UploadContext } from './http/upload.ts';
 import { createCursorCodec } from './paging/cursor.ts';
+import { listPins } from './pins/pins.service.ts';
 import { sessionMiddleware } from './http/session.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { API_ROUTES } from './routes.ts';
@@ -171,7 +172,13 @@ export function createApp(deps: AppDeps): PinboardApp {
   app.use('/api', api);
 
   // Client-side routes: every other GET gets the single-page app, so deep links work on reload.
-  app.get('/{*path}', clientPage(indexHtml));
+  app.get(
+    '/{*path}',
+    clientPage(indexHtml, {
+      firstPage: (seed) => listPins(database.db, cursors, { order: 'shuffle', seed }),
+      onError: (error) => logger.warn({ err: error }, 'home page served without its first page of pins'),
+    }),
+  );
 
   app.use(errorHandler(logger));
   return { app, session, originPolicy, tokens: { verifier, lastUsed } };

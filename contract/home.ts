@@ -1,5 +1,21 @@
-// The home page's HTML carries its visit's shuffle seed in <meta name="pinboard-home-seed">, with a
-// preload of GET /api/pins/?order=shuffle&seed=S (backend/http/client-page.ts); the client's first
-// home visit in that document adopts it (frontend/pages/home/visit.ts), so the preloaded answer is
-// the one it asks for.
+import type { PinList } from './pins.ts';
+
+// The home page's HTML (backend/http/client-page.ts) carries its visit's shuffle seed in
+// <meta name="pinboard-home-seed"> and, in a JSON <script id="pinboard-home-first-page">, the first
+// page of GET /api/pins/?order=shuffle&seed=S with that seed. The client's first home visit in that
+// document adopts the seed and takes the page instead of fetching it (frontend/pages/home/visit.ts).
+// When the server could not read the page, the HTML preloads that address instead.
 export const HOME_SEED_META = 'pinboard-home-seed';
+export const HOME_FIRST_PAGE_ID = 'pinboard-home-first-page';
+
+/** The JSON of the first-page element. */
+export interface HomeFirstPage {
+  seed: number;
+  page: PinList;
+}
+
+/**
+ * How many of the first page's thumbnails the HTML preloads: a phone's first row (two columns).
+ * Each is ~15–60 KB, and on a slow link every one shares the bandwidth with the script.
+ */
+export const HOME_PRELOADED_IMAGES = 2;

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { PinImage as StoredImage } from '../../contract/images.ts';
+import { GRID_CARD_SIZES } from '../../contract/thumbnails.ts';
 import { useWatchCard } from '../live/hooks.ts';
 import { cardAspect, cardFitsWhole } from './grid/aspect.ts';
 import { useCardLinkProps } from './grid/card-focus.tsx';
@@ -28,12 +29,6 @@ type Props = {
   onImageFailed?: () => void;
 };
 
-/**
- * The width of a card outside a grid (never in practice: every card is a grid's), about a column
- * of the home grid on a desktop.
- */
-const CARD_SIZES_FALLBACK = '236px';
-
 /** One card of a masonry grid: the image and the title both link to the pin. */
 export function PinCard({ pinId, title, imageUrl, image, actions, more, footer, note, onImageFailed }: Props) {
   const to = `/pins/${pinId}`;
@@ -44,7 +39,7 @@ export function PinCard({ pinId, title, imageUrl, image, actions, more, footer, 
     <article className="pin-card" data-pin-id={pinId} ref={watchRef}>
       <div className="pin-card__media">
         <Link to={to} className="pin-card__image-link" tabIndex={-1} aria-hidden="true">
-          <PinImage src={imageUrl} image={image} sizes={width ? `${width}px` : CARD_SIZES_FALLBACK} alt={title} aspect={cardAspect({ image })} whole={cardFitsWhole({ image })} onFailed={onImageFailed} />
+          <PinImage src={imageUrl} image={image} sizes={width ? `${width}px` : GRID_CARD_SIZES} alt={title} aspect={cardAspect({ image })} whole={cardFitsWhole({ image })} onFailed={onImageFailed} />
         </Link>
         {actions ? <div className="pin-card__actions">{actions}</div> : null}
       </div>

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import type { PinImage as StoredImage } from '../../contract/images.ts';
 import { isAllowedImageUrl } from '../../contract/urls.ts';
 import { BrokenImageIcon } from './Icons.tsx';
-import { placeholderDataUrl, thumbnailSrcSet } from './image-sources.ts';
+import { thumbnailSrcSet } from '../../contract/thumbnails.ts';
+import { placeholderDataUrl } from './image-sources.ts';
 
 type Props = {
   /** The pin's image address (`image_url`): what is shown when the pin has no stored image. */

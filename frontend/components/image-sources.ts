@@ -1,19 +1,6 @@
-// What the browser is given for a stored image (docs/images.md): its thumbnails as a `srcset`, and its
-// thumbhash placeholder as a tiny PNG data URL shown until the thumbnail has loaded.
+// A stored image's thumbhash placeholder as a tiny PNG data URL, shown until the thumbnail has
+// loaded (docs/images.md); its thumbnails' srcset is contract/thumbnails.ts.
 import { thumbHashToDataURL } from 'thumbhash';
-import type { PinImage } from '../../contract/images.ts';
-
-/**
- * The thumbnails as a `srcset`, each described by its real width: a thumbnail is never wider than
- * the original, so a 500 px image's "736" file is 500 px wide, and an image of 236 px or less has
- * one size only (two candidates of the same width would be an invalid srcset).
- */
-export function thumbnailSrcSet(image: PinImage): string {
-  const small = Math.min(236, image.width);
-  const large = Math.min(736, image.width);
-  if (large <= small) return `${image.thumbnails['236']} ${small}w`;
-  return `${image.thumbnails['236']} ${small}w, ${image.thumbnails['736']} ${large}w`;
-}
 
 function base64ToBytes(text: string): Uint8Array {
   // Standard base64, or its URL-safe form, with or without padding.

@@ -43,6 +43,30 @@ describe('Home page', () => {
     expect(sent('POST', '/api/favorites/')[0]?.body).toEqual({ pin_id: 1 });
   });
 
+  it('draws the first page the HTML came with, without asking for it; the next page is asked for with its seed', async () => {
+    const served = Array.from({ length: 3 }, (_, i) => makePin(i + 1));
+    document.head.insertAdjacentHTML(
+      'beforeend',
+      `<meta name="pinboard-home-seed" content="77"><script type="application/json" id="pinboard-home-first-page">${JSON.stringify({ seed: 77, page: { pins: served, nextCursor: 'next' } })}</script>`,
+    );
+    const { sent } = renderApp('/', { handlers: { 'GET /api/pins/': { body: { pins: [makePin(4)], nextCursor: null } } } });
+    await waitFor(() => expect(gridCardIds().slice(0, 3)).toEqual([1, 2, 3]));
+    const shuffles = () => sent('GET', '/api/pins/').filter((c) => c.query.get('order') === 'shuffle');
+    await waitFor(() => expect(shuffles().map((c) => `${c.query.get('seed')} ${c.query.get('cursor')}`)).toEqual(['77 next']));
+    await waitFor(() => expect(gridCardIds()).toEqual([1, 2, 3, 4]));
+    expect(document.getElementById('pinboard-home-first-page')).toBeNull(); // taken once
+  });
+
+  it('a served page of another seed is not used: the page is fetched', async () => {
+    document.head.insertAdjacentHTML(
+      'beforeend',
+      `<script type="application/json" id="pinboard-home-first-page">${JSON.stringify({ seed: 5, page: { pins: [makePin(9)], nextCursor: null } })}</script>`,
+    );
+    const { sent } = renderApp('/', { handlers: { 'GET /api/pins/': { body: { pins: [makePin(1)], nextCursor: null } } } });
+    await waitFor(() => expect(gridCardIds()).toEqual([1]));
+    expect(sent('GET', '/api/pins/').filter((c) => c.query.get('order') === 'shuffle' && c.query.get('cursor') === null)).toHaveLength(1);
+  });
+
   it('asks for the shuffle of the visit; live updates patch cards in place and deletions drop out, without reordering', async () => {
     const pins = Array.from({ length: 8 }, (_, i) => makePin(i + 1));
     const { store, sent } = renderApp('/', { handlers: { 'GET /api/pins/': { body: { pins, nextCursor: null } } } });

@@ -14,7 +14,7 @@ import { LIST, updateList } from '../state/lists.ts';
 import { upsertPins } from '../state/pins.ts';
 import type { Pin } from '../../contract/index.ts';
 import { NewPinsPill } from './home/NewPinsPill.tsx';
-import { setNewestId, useHomeVisit } from './home/visit.ts';
+import { setNewestId, takeServedPage, useHomeVisit } from './home/visit.ts';
 
 export const HOME_EMPTY = "No pins yet. Let's get creative!";
 export const HOME_LOADING = 'Loading pins...';
@@ -38,7 +38,9 @@ export function HomePage() {
   const visitKey = useLocation().key;
   const visit = useHomeVisit(visitKey);
   const key = LIST.home(visitKey);
-  const list = usePinList(visit ? key : null, (cursor) => fetchPinPage({ order: 'shuffle', seed: visit?.seed ?? 0, cursor }), {
+  const seed = visit?.seed ?? 0;
+  // The first page may have come with the HTML (the document's first visit): no request then.
+  const list = usePinList(visit ? key : null, async (cursor) => (cursor === null ? takeServedPage(seed) : null) ?? fetchPinPage({ order: 'shuffle', seed, cursor }), {
     // The visit's pages stay as they are: Back returns to the same order at the same card.
     onShow: 'keep',
     // After a reconnect: the pins created meanwhile, for the pill (the grid itself stays put).

@@ -5,8 +5,9 @@
 // browser had to load again (it dropped the document) still finds its order.
 import { atom, useAtomValue, useStore } from 'jotai';
 import { useLayoutEffect } from 'react';
-import { HOME_SEED_META } from '../../../contract/home.ts';
+import { HOME_FIRST_PAGE_ID, HOME_SEED_META, type HomeFirstPage } from '../../../contract/home.ts';
 import { LIMITS } from '../../../contract/limits.ts';
+import type { PinList } from '../../../contract/pins.ts';
 import type { Store } from '../../state/store.ts';
 
 export interface HomeVisit {
@@ -33,6 +34,22 @@ function servedSeed(): number | null {
   meta.remove();
   const raw = meta.getAttribute('content') ?? '';
   return /^[0-9]{1,10}$/.test(raw) && Number(raw) <= LIMITS.maxId ? Number(raw) : null;
+}
+
+/**
+ * The first page of the shuffle for `seed` that the server put in this document's HTML, taken once:
+ * null when there is none, it was taken, or it belongs to another seed (a visit restored by Back).
+ */
+export function takeServedPage(seed: number): PinList | null {
+  const element = document.getElementById(HOME_FIRST_PAGE_ID);
+  if (!element) return null;
+  element.remove();
+  try {
+    const served = JSON.parse(element.textContent ?? '') as HomeFirstPage;
+    return served.seed === seed && Array.isArray(served.page?.pins) ? served.page : null;
+  } catch {
+    return null; // not what the server writes: the page is fetched instead
+  }
 }
 
 /** True when this document was opened by Back/Forward (not by a link or a reload). */
