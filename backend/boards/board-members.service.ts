@@ -77,7 +77,7 @@ export async function addMember(ctx: ServiceContext, userId: number, boardId: nu
     const member: BoardMember = { ...user, role: 'collaborator', added_by: adder };
     const board = await readBoard(trx, boardId, userId);
     // Every member hears of it, the new one included (so the board appears in their list).
-    await record('board:member-added', { boardId, member, board }, { userIds: await memberIdsOf(trx, boardId, access.ownerId) });
+    record('board:member-added', { boardId, member, board }, { userIds: await memberIdsOf(trx, boardId, access.ownerId) });
     return member;
   });
 }
@@ -101,6 +101,6 @@ export async function removeMember(ctx: ServiceContext, userId: number, boardId:
     if (!deleted) throw notFound('Member');
     // The removed user hears of it too: their open board page closes.
     const memberIds = [...(await memberIdsOf(trx, boardId, access.ownerId)), memberId];
-    await record('board:member-removed', { boardId, userId: memberId }, { userIds: memberIds });
+    record('board:member-removed', { boardId, userId: memberId }, { userIds: memberIds });
   });
 }

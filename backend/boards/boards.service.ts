@@ -150,7 +150,7 @@ export async function createBoard(ctx: ServiceContext, userId: number, name: str
   return write(ctx, async (trx, record) => {
     const { id } = await trx.insertInto('boards').values({ user_id: userId, name }).returning('id').executeTakeFirstOrThrow();
     const board = await readBoard(trx, id, userId);
-    await record('board:created', { board }, { userIds: [userId] });
+    record('board:created', { board }, { userIds: [userId] });
     return board;
   });
 }
@@ -162,7 +162,7 @@ export async function renameBoard(ctx: ServiceContext, userId: number, boardId: 
     requireOwner(access);
     await trx.updateTable('boards').set({ name, updated_at: new Date() }).where('id', '=', boardId).execute();
     const board = await readBoard(trx, boardId, userId);
-    await record('board:updated', { board }, { userIds: await memberIdsOf(trx, boardId, access.ownerId) });
+    record('board:updated', { board }, { userIds: await memberIdsOf(trx, boardId, access.ownerId) });
     return board;
   });
 }
@@ -175,7 +175,7 @@ export async function deleteBoard(ctx: ServiceContext, userId: number, boardId: 
     // Read before the delete: the collaborators' rows are deleted with the board.
     const memberIds = await memberIdsOf(trx, boardId, access.ownerId);
     await trx.deleteFrom('boards').where('id', '=', boardId).execute();
-    await record('board:deleted', { boardId }, { userIds: memberIds });
+    record('board:deleted', { boardId }, { userIds: memberIds });
   });
 }
 
@@ -215,7 +215,7 @@ export async function addPinToBoard(
       .executeTakeFirst();
     if (!inserted) return false;
     const pinCount = await countAfterChange(trx, boardId);
-    await record('board:pin-added', { boardId, pin, pinCount }, { userIds: await memberIdsOf(trx, boardId, access.ownerId) });
+    record('board:pin-added', { boardId, pin, pinCount }, { userIds: await memberIdsOf(trx, boardId, access.ownerId) });
     return true;
   });
   return { pin, added };
@@ -233,7 +233,7 @@ export async function removePinFromBoard(ctx: ServiceContext, userId: number, bo
       .executeTakeFirst();
     if (!deleted) throw notFound('Pin on this board');
     const pinCount = await countAfterChange(trx, boardId);
-    await record('board:pin-removed', { boardId, pinId, pinCount }, { userIds: await memberIdsOf(trx, boardId, access.ownerId) });
+    record('board:pin-removed', { boardId, pinId, pinCount }, { userIds: await memberIdsOf(trx, boardId, access.ownerId) });
   });
 }
 

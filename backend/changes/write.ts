@@ -3,7 +3,7 @@ import type { ChangeData, ChangeEventName } from '../../contract/events.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Audience, Change } from '../events/bus-events.ts';
 import type { EventPublisher } from '../events/event-bus.ts';
-import { afterCommit, transaction } from '../events/transaction.ts';
+import { afterCommit, beforeCommit, transaction } from '../events/transaction.ts';
 
 /** What write() needs: the database (or the caller's transaction) and the bus. */
 export interface WriteContext {
@@ -12,51 +12,70 @@ export interface WriteContext {
 }
 
 /**
- * Records one change in the log and returns its `seq`: `event` is its socket event name, `data`
- * its payload without `seq`, `audience` who it is for (bus-events.ts). Call it as the last
- * statement of the write: taking the number locks the counter row until the transaction ends,
- * which is what makes numbers visible in commit order, and every writer waits for that lock.
+ * Records one change: `event` is its socket event name, `data` its payload without `seq`,
+ * `audience` who it is for (bus-events.ts). Its log row is written, and its `seq` taken, when the
+ * transaction's work is done, just before the commit (below).
  */
-export type RecordChange = <E extends ChangeEventName>(event: E, data: ChangeData<E>, audience: Audience) => Promise<number>;
+export type RecordChange = <E extends ChangeEventName>(event: E, data: ChangeData<E>, audience: Audience) => void;
+
+type Recorded = Omit<Change, 'seq'>;
+
+/** The changes recorded in each transaction opened by transaction(), and the bus each goes to. */
+const recordedIn = new WeakMap<Kysely<DB>, Array<{ change: Recorded; events: EventPublisher }>>();
 
 /**
  * The one way to commit changes (docs/change-log.md): runs `work` in the caller's transaction
- * when `ctx.db` is one (opened by write() or transaction()), else in a new one. Each `record` writes
- * the change's log row in that transaction, and once the outermost transaction has committed every
- * recorded change is published on the bus, in order, as `change`: the relays take it to the caches
- * and the sockets. After a rollback nothing is published.
+ * when `ctx.db` is one (opened by write() or transaction()), else in a new one. The changes it
+ * records are written to the log in one statement once the outermost transaction's work is done,
+ * and, once it has committed, published on the bus, in order, as `change`: the relays take them to
+ * the caches and the sockets. After a rollback nothing is published.
  */
 export function write<T>(ctx: WriteContext, work: (trx: Kysely<DB>, record: RecordChange) => Promise<T>): Promise<T> {
-  return transaction(ctx.db, (trx) =>
-    work(trx, async (event, data, audience) => {
-      const seq = await insertChange(trx, event, data, audience);
+  return transaction(ctx.db, (trx) => {
+    let recorded = recordedIn.get(trx);
+    if (!recorded) {
+      const list: Array<{ change: Recorded; events: EventPublisher }> = [];
+      recordedIn.set(trx, list);
+      beforeCommit(trx, () => logChanges(trx, list));
+      recorded = list;
+    }
+    const into = recorded;
+    return work(trx, (event, data, audience) => {
       // A Change of one event: TypeScript cannot tie a generic `event` to its member of the union.
-      const change = { event, data, audience, seq } as Change;
-      afterCommit(trx, () => ctx.events.publish('change', change));
-      return seq;
-    }),
-  );
+      into.push({ change: { event, data, audience } as Recorded, events: ctx.events });
+    });
+  });
 }
 
-async function insertChange<E extends ChangeEventName>(trx: Kysely<DB>, event: E, data: ChangeData<E>, audience: Audience): Promise<number> {
-  const { seq } = await trx
-    .updateTable('change_counter')
-    .set({ seq: sql<string>`seq + 1` })
-    .returning('seq')
-    .executeTakeFirstOrThrow();
-  await trx
-    .insertInto('changes')
-    .values({
-      seq,
-      event,
-      data: JSON.stringify(data),
-      // Who may read it: everyone (the feed's and a pin's changes), or only the users named.
-      public: typeof audience === 'string' || 'pinId' in audience,
-      user_ids: typeof audience === 'object' && 'userIds' in audience ? [...audience.userIds] : [],
-      ...textSubject(event, data),
-    })
-    .execute();
-  return Number(seq);
+/**
+ * Writes the transaction's changes to the log, numbered from the counter row, in one statement:
+ * taking the numbers locks that row until the commit, which is what makes numbers visible in commit
+ * order, and every writer waits for that lock — so it is taken as late as possible, and held for
+ * this statement and the commit only.
+ */
+async function logChanges(trx: Kysely<DB>, recorded: ReadonlyArray<{ change: Recorded; events: EventPublisher }>): Promise<void> {
+  if (recorded.length === 0) return;
+  const rows = recorded.map(({ change }, index) => ({
+    ord: index + 1,
+    event: change.event,
+    data: change.data,
+    // Who may read it: everyone (the feed's and a pin's changes), or only the users named.
+    public: typeof change.audience === 'string' || 'pinId' in change.audience,
+    user_ids: typeof change.audience === 'object' && 'userIds' in change.audience ? [...change.audience.userIds] : [],
+    ...textSubject(change.event, change.data),
+  }));
+  const { rows: [head] } = await sql<{ seq: string }>`
+    with counter as (update change_counter set seq = seq + ${rows.length} returning seq)
+    insert into changes (seq, event, data, public, user_ids, pin_id, comment_id)
+    select counter.seq - ${rows.length} + c.ord, c.event, c.data, c.public, c.user_ids, c.pin_id, c.comment_id
+    from counter, jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+      as c(ord integer, event text, data jsonb, public boolean, user_ids integer[], pin_id integer, comment_id integer)
+    returning (select seq from counter)`.execute(trx);
+  if (!head) throw new Error('change_counter has no row');
+  const first = Number(head.seq) - rows.length + 1;
+  afterCommit(trx, () => {
+    recorded.forEach(({ change, events }, index) => events.publish('change', { ...change, seq: first + index } as Change));
+  });
 }
 
 /** Whose text a change carries: a pin's (its own events) or a comment's (which belongs to a pin too). */

@@ -59,7 +59,7 @@ export async function createComment(ctx: ServiceContext, userId: number, pinId: 
   return write(ctx, async (db, record) => {
     const { id } = await db.insertInto('comments').values({ user_id: userId, pin_id: pinId, text, ...(createdAt ? { created_at: createdAt, updated_at: createdAt } : {}) }).returning('id').executeTakeFirstOrThrow();
     const comment = await getComment(db, id);
-    await record('comment:created', { comment }, { pinId });
+    record('comment:created', { comment }, { pinId });
     return comment;
   });
 }
@@ -84,7 +84,7 @@ export async function updateComment(ctx: ServiceContext, userId: number, id: num
     const comment = await getComment(db, id);
     // The log's earlier rows of this comment stop carrying the old text (docs/change-log.md).
     await supersedeChanges(db, { commentEdited: comment });
-    await record('comment:updated', { comment }, { pinId: comment.pin_id });
+    record('comment:updated', { comment }, { pinId: comment.pin_id });
     return comment;
   });
 }
@@ -101,7 +101,7 @@ export async function deleteComment(ctx: ServiceContext, userId: number, id: num
     if (!deleted) throw notFound('Comment');
     await supersedeChanges(db, { commentDeleted: id });
     const pinId = deleted.pin_id;
-    await record('comment:deleted', { commentId: id, pinId }, { pinId });
+    record('comment:deleted', { commentId: id, pinId }, { pinId });
     return { pinId };
   });
 }

@@ -42,13 +42,14 @@ type FavoriteRemoveRow =
  */
 export async function addFavorite(ctx: ServiceContext, userId: number, pinId: number): Promise<Favorite | undefined> {
   return write(ctx, async (db, record) => {
+    // The function predates stored images; their fields are one primary-key read more (an add is
+    // rare next to reads), not a change of the function's signature. Read first: the function
+    // locks the pin's row until the commit, and every favorite of that pin waits for it.
+    const image = await db.selectFrom('pins').select((eb) => imageOf(eb).as('image')).where('pins.id', '=', pinId).executeTakeFirst();
     const { rows } = await sql<FavoriteAddRow>`select * from favorite_add(${userId}, ${pinId})`.execute(db);
     const row = rows[0];
     if (row?.outcome === 'already') return undefined;
     if (row?.outcome !== 'added') throw notFound('Pin');
-    // The function predates stored images; their fields are one primary-key read more (an add is
-    // rare next to reads), not a change of the function's signature.
-    const image = await db.selectFrom('pins').select((eb) => imageOf(eb).as('image')).where('pins.id', '=', pinId).executeTakeFirst();
     const favorite: Favorite = {
       id: row.favorite_id,
       pin_id: pinId,
@@ -57,8 +58,8 @@ export async function addFavorite(ctx: ServiceContext, userId: number, pinId: nu
       image: image?.image ? toPinImage(image.image) : null,
       likes_count: row.likes_count,
     };
-    await record('favorite:added', { favorite }, { userIds: [userId] });
-    await record('pin:likes', { pinId, likesCount: row.likes_count, version: row.likes_version }, { pinId });
+    record('favorite:added', { favorite }, { userIds: [userId] });
+    record('pin:likes', { pinId, likesCount: row.likes_count, version: row.likes_version }, { pinId });
     return favorite;
   });
 }
@@ -75,8 +76,8 @@ export async function removeFavorite(
     if (row?.outcome === 'not_yours') throw forbidden();
     if (row?.outcome !== 'removed') throw notFound('Favorite');
     const pinId = row.pin_id;
-    await record('favorite:removed', { favoriteId, pinId }, { userIds: [userId] });
-    await record('pin:likes', { pinId, likesCount: row.likes_count, version: row.likes_version }, { pinId });
+    record('favorite:removed', { favoriteId, pinId }, { userIds: [userId] });
+    record('pin:likes', { pinId, likesCount: row.likes_count, version: row.likes_version }, { pinId });
     return { pinId, likesCount: row.likes_count };
   });
 }

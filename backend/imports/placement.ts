@@ -69,7 +69,7 @@ async function fillBoard(ctx: ServiceContext, userId: number, boardId: number, p
         const pin = byId.get(row.pin_id) as BoardPin;
         // The count as of this entry: the board's count once all of them are in, less those after it.
         const pinCount = finalCount - (inserted.length - 1 - index);
-        await record('board:pin-added', { boardId, pin, pinCount }, { userIds: memberIds });
+        record('board:pin-added', { boardId, pin, pinCount }, { userIds: memberIds });
       }
     });
   }

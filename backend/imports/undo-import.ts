@@ -40,7 +40,7 @@ export async function undoImport(ctx: ServiceContext, userId: number, id: number
       for (const pin of gone) {
         // As deletePin does: its text, and its comments', leave the log with it.
         await supersedeChanges(trx, { pinDeleted: pin.id });
-        await record('pin:deleted', { pinId: pin.id }, 'feed');
+        record('pin:deleted', { pinId: pin.id }, 'feed');
       }
       return gone.length;
     });

@@ -117,7 +117,7 @@ export async function importImage(deps: ImportDeps, data: ImportImageData, ctx: 
       .returning('id')
       .executeTakeFirst();
     if (!updated) return;
-    await record('pin:updated', { pin: await getPin(db, data.pinId) }, 'feed');
+    record('pin:updated', { pin: await getPin(db, data.pinId) }, 'feed');
   });
 }
 
@@ -153,7 +153,7 @@ async function hideRefusedAddress(ctx: JobContext, data: ImportImageData, reason
     if (!updated) return;
     // Its creation went out with the address: the change log stops serving it too.
     await supersedeChanges(db, { pinImageRefused: data.pinId });
-    await record('pin:updated', { pin: await getPin(db, data.pinId) }, 'feed');
+    record('pin:updated', { pin: await getPin(db, data.pinId) }, 'feed');
   });
 }
 

@@ -211,7 +211,7 @@ export async function createPin(
       .executeTakeFirstOrThrow();
     await intake.queue(db, row.id);
     const pin = await getPin(db, row.id);
-    await record('pin:created', { pin }, 'feed');
+    record('pin:created', { pin }, 'feed');
     return pin;
   });
 }
@@ -250,7 +250,7 @@ export async function updatePin(
     const pin = await getPin(db, id);
     // The log's earlier rows of this pin stop carrying the old text (docs/change-log.md).
     await supersedeChanges(db, { pinEdited: pin });
-    await record('pin:updated', { pin }, 'feed');
+    record('pin:updated', { pin }, 'feed');
     return pin;
   });
 }
@@ -284,6 +284,6 @@ export async function deletePin(ctx: ServiceContext, userId: number, id: number)
     if (!deleted) throw notFound('Pin');
     // Its text, and its comments', leaves the log with it; the deletion is logged by id only.
     await supersedeChanges(db, { pinDeleted: id });
-    await record('pin:deleted', { pinId: id }, 'feed');
+    record('pin:deleted', { pinId: id }, 'feed');
   });
 }
