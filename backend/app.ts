@@ -22,7 +22,8 @@ import { connectSources, type OriginPolicy, type TrustProxy } from './http/origi
 import { createRateLimiters } from './http/rate-limits.ts';
 import type { ReadCache } from './http/read-cache.ts';
 import { requestLogger } from './http/request-logger.ts';
-import { routerFor } from './http/route.ts';
+import { publicReadsFirst } from './http/public-reads.ts';
+import { type RouteDeps, routerFor } from './http/route.ts';
 import { mediaRoutes } from './images/media-route.ts';
 import { MEDIA_PATH } from './images/media-urls.ts';
 import type { MediaStorage } from './images/storage.ts';
@@ -137,7 +138,24 @@ export function createApp(deps: AppDeps): PinboardApp {
     onError: (error) => logger.warn({ err: error }, 'token last-used times not written'),
   });
 
+  const routeDeps: RouteDeps = {
+    ctx,
+    csrf,
+    limits,
+    throttle,
+    cursors,
+    reads: deps.reads,
+    originPolicy,
+    demoEmail: config.demoLogin ? config.demo.email : undefined,
+    media: deps.media,
+    importFiles: config.importDir,
+    tokens: verifier,
+    uploads: deps.uploads,
+  };
+
   app.use(cookieParser());
+  // A cached public read by a visitor whose token is known good needs none of what follows.
+  app.use('/api', publicReadsFirst({ routes: API_ROUTES, deps: routeDeps, limit: limits.apiPerIp, knowsValidToken: csrf.knowsValidToken }));
   // A request with a personal access token is the token's alone: no session, no anti-forgery
   // cookie, nothing set (docs/tokens-and-capture.md).
   app.use(unlessBearer(session));
@@ -152,22 +170,7 @@ export function createApp(deps: AppDeps): PinboardApp {
   });
   // A token cannot be sent by another site's form or image, so it needs no anti-forgery check.
   api.use(unlessBearer(csrf.protect));
-  api.use(
-    routerFor('/api', API_ROUTES, {
-      ctx,
-      csrf,
-      limits,
-      throttle,
-      cursors,
-      reads: deps.reads,
-      originPolicy,
-      demoEmail: config.demoLogin ? config.demo.email : undefined,
-      media: deps.media,
-      importFiles: config.importDir,
-      tokens: verifier,
-      uploads: deps.uploads,
-    }),
-  );
+  api.use(routerFor('/api', API_ROUTES, routeDeps));
   api.use(apiNotFound);
   app.use('/api', api);
 

@@ -4,6 +4,7 @@ import { doubleCsrf } from 'csrf-csrf';
 import { MSG } from '../../contract/messages.ts';
 import { HttpError } from '../errors.ts';
 import { isAllowedOrigin, type OriginPolicy } from './origin.ts';
+import { SESSION_COOKIE } from './session.ts';
 
 const CSRF_COOKIE = 'XSRF-TOKEN';
 const CSRF_HEADER = 'x-xsrf-token';
@@ -27,6 +28,54 @@ export interface Csrf {
   requireToken: RequestHandler;
   /** A fresh token after login or logout changed what the token is bound to. */
   rotate(req: Request, res: Response): void;
+  /**
+   * Whether this instance found the request's cookies (session, anonymous id, token) to hold a
+   * valid token within the last minute: no HMAC, no session needed (the cached public reads ask it
+   * before the session is loaded, backend/http/public-reads.ts). False means "not known", not
+   * "invalid".
+   */
+  knowsValidToken(req: Request): boolean;
+}
+
+/** How long a set of cookies found to hold a valid token is believed without checking it again. */
+const KNOWN_VALID_MS = 60_000;
+/** At most this many sets are remembered (oldest out first): one per recent visitor. */
+const KNOWN_VALID_MAX = 20_000;
+
+/**
+ * The cookie sets found valid recently, by their values, with when that belief ends. A token is
+ * valid for its cookie set until the session behind it ends (logout, expiry): the logout of this
+ * visitor forgets their set at once (rotate), one on another instance within the minute; a write
+ * checks its token in full either way.
+ */
+class KnownValidTokens {
+  readonly #until = new Map<string, number>();
+
+  static keyOf(req: Request): string | undefined {
+    const cookies = req.cookies as Record<string, unknown>;
+    const token = cookies[CSRF_COOKIE];
+    if (typeof token !== 'string') return undefined;
+    return `${String(cookies[SESSION_COOKIE] ?? '')}\n${String(cookies[ANON_COOKIE] ?? '')}\n${token}`;
+  }
+
+  has(req: Request): boolean {
+    const key = KnownValidTokens.keyOf(req);
+    const until = key === undefined ? undefined : this.#until.get(key);
+    return until !== undefined && until > Date.now();
+  }
+
+  remember(req: Request): void {
+    const key = KnownValidTokens.keyOf(req);
+    if (key === undefined) return;
+    this.#until.delete(key);
+    if (this.#until.size >= KNOWN_VALID_MAX) this.#until.delete(this.#until.keys().next().value as string);
+    this.#until.set(key, Date.now() + KNOWN_VALID_MS);
+  }
+
+  forget(req: Request): void {
+    const key = KnownValidTokens.keyOf(req);
+    if (key !== undefined) this.#until.delete(key);
+  }
 }
 
 /**
@@ -63,12 +112,20 @@ export function createCsrf(sessionSecret: string, originPolicy: OriginPolicy): C
     },
   });
 
-  /** Whether the visitor's XSRF-TOKEN cookie is a token of ours, bound to who they are now. */
+  const known = new KnownValidTokens();
+
+  /**
+   * Whether the visitor's XSRF-TOKEN cookie is a token of ours, bound to who they are now (the
+   * session must be loaded). The HMAC is checked once a minute per visitor, not on every read.
+   */
   const holdsValidToken = (req: Request): boolean => {
     if (typeof (req.cookies as Record<string, unknown>)[CSRF_COOKIE] !== 'string') return false;
+    if (known.has(req)) return true;
     checkingCookie.add(req);
     try {
-      return validateRequest(req);
+      const valid = validateRequest(req);
+      if (valid) known.remember(req);
+      return valid;
     } finally {
       checkingCookie.delete(req);
     }
@@ -112,7 +169,9 @@ export function createCsrf(sessionSecret: string, originPolicy: OriginPolicy): C
       else next();
     },
     rotate: (req, res) => {
+      known.forget(req);
       generateCsrfToken(req, res, { overwrite: true, cookieOptions: cookieOptions(req) });
     },
+    knowsValidToken: (req) => known.has(req),
   };
 }

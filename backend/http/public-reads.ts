@@ -1,0 +1,32 @@
+import type { Request, RequestHandler } from 'express';
+import { carriesBearer } from './caller.ts';
+import { type ApiRoute, type RouteDeps, routerFor } from './route.ts';
+
+/**
+ * The cached public reads (routes marked `cached`: a pin, a page of pins, a pin's comments), answered
+ * before the session and anti-forgery middleware, for a visitor whose anti-forgery cookie this
+ * instance has recently found valid (`knowsValidToken`): such an answer is the same for everyone,
+ * needs no session, and has no cookie to hand out (docs/api.md). It keeps the API's limit per
+ * address and its log line. Any other request — a bearer token, a visitor without a known token
+ * (who may need one issued), another method, another path — goes on to the full stack, where it
+ * is answered exactly as before; a visitor's first read does, and teaches the instance their token.
+ */
+export function publicReadsFirst(options: {
+  routes: readonly ApiRoute[];
+  deps: RouteDeps;
+  /** The API's limit per address, counted once the path is one of these reads. */
+  limit: RequestHandler;
+  knowsValidToken: (req: Request) => boolean;
+}): RequestHandler {
+  const reads = options.routes.filter((declared) => declared.cached);
+  for (const declared of reads) {
+    // Answered before any session is loaded: a cached read must be the same for every caller.
+    if (declared.method !== 'get' || declared.auth !== 'public') throw new Error(`${declared.path}: a cached route must be a public GET`);
+  }
+  const router = routerFor('/api', reads, options.deps, [options.limit]);
+  return (req, res, next) => {
+    // GET and HEAD only: the router would answer OPTIONS for these paths with their GET alone.
+    if ((req.method === 'GET' || req.method === 'HEAD') && !carriesBearer(req) && options.knowsValidToken(req)) router(req, res, next);
+    else next();
+  };
+}
