@@ -23,7 +23,8 @@ export function publicReadsFirst(options: {
     // Answered before any session is loaded: a cached read must be the same for every caller.
     if (declared.method !== 'get' || declared.auth !== 'public') throw new Error(`${declared.path}: a cached route must be a public GET`);
   }
-  const router = routerFor('/api', reads, options.deps, [options.limit]);
+  // Every route in its place (a path another route declares first is not one of these reads).
+  const router = routerFor('/api', options.routes, options.deps, { only: (declared) => declared.cached === true, first: [options.limit] });
   return (req, res, next) => {
     // GET and HEAD only: the router would answer OPTIONS for these paths with their GET alone.
     if ((req.method === 'GET' || req.method === 'HEAD') && !carriesBearer(req) && options.knowsValidToken(req)) router(req, res, next);

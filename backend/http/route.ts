@@ -167,13 +167,27 @@ export function route<const P extends string, A extends Auth, Q extends Query = 
  * before the API's catch-all 404. Express routes loosely, so a trailing slash is optional:
  * '/api/pins/' answers '/api/pins' too.
  */
-export function routerFor(base: string, routes: readonly ApiRoute[], deps: RouteDeps, first: readonly RequestHandler[] = []): Router {
+export function routerFor(
+  base: string,
+  routes: readonly ApiRoute[],
+  deps: RouteDeps,
+  options: {
+    /** Only these routes are served: a request that matches another one first leaves the router. */
+    only?: (declared: ApiRoute) => boolean;
+    /** What runs before a served route's own middlewares, once its path has matched. */
+    first?: readonly RequestHandler[];
+  } = {},
+): Router {
   const router = express.Router();
   for (const declared of routes) {
     if (!declared.path.startsWith(`${base}/`)) throw new Error(`${declared.path} is not under ${base}`);
     const path = declared.path.slice(base.length).replace(/\{(\w+)\}/g, ':$1');
-    // `first`: what runs before the route's own middlewares, once its path has matched.
-    const before: RequestHandler[] = [...first];
+    if (options.only && !options.only(declared)) {
+      // Declared all the same, in its place: '/pins/lookup' must not fall to '/pins/:id'.
+      router[declared.method](path, (_req, _res, next) => next('router'));
+      continue;
+    }
+    const before: RequestHandler[] = [...(options.first ?? [])];
     if (declared.sessionOnly) before.push(refuseTokens);
     if (declared.errorFieldsAtTop) before.push(liftErrorFields(declared.errorFieldsAtTop));
     if (declared.attempt) before.push(deps.limits.authPerIp);

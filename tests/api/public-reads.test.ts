@@ -60,6 +60,16 @@ describe('a browser that keeps its cookies', () => {
   });
 });
 
+test('a path that another route declares before a cached one gets that route, from a known visitor too', async () => {
+  const { client } = await signUpUser(server.url, 'looker');
+  await client.get(`/api/pins/${pin.id}`);
+  expect((await client.get(`/api/pins/${pin.id}`)).status).toBe(200);
+  // GET /api/pins/lookup comes before GET /api/pins/{id} (which would call "lookup" a bad id).
+  const lookup = await client.get<{ pins: Pin[] }>('/api/pins/lookup?sourceUrl=https%3A%2F%2Fexample.com%2Fpage');
+  expect(lookup.status).toBe(200);
+  expect(lookup.body.pins).toEqual([]);
+});
+
 describe('the API limit per address', () => {
   const limited = useTestServer({ env: { API_RATE_LIMIT_PER_IP: '12', API_RATE_LIMIT_WINDOW_SECONDS: '60' } });
 

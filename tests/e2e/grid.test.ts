@@ -9,6 +9,7 @@ import { demoImageUrl } from '../../db/demo-catalog.ts';
 import { DEMO_PINS, DRAWING_URL, seededImages } from '../support/demo.ts';
 import { useBrowserServer } from '../support/use-browser-server.ts';
 import { DESKTOP, PHONE, createPin, expectAccessible, newAccount, expectPath, screenshot, signUp, expectVisible } from './browser.ts';
+import { holdEntryScript, homeSeedOf, watchShuffles } from './ux-helpers.ts';
 
 const BULK = 3000;
 /** Far more than one screen and its overscan hold at 1280×800, far fewer than the pins scrolled. */
@@ -59,23 +60,6 @@ function centreCard(page: Page): Promise<number> {
   });
 }
 
-/** The shuffle requests of a page: their seed and cursor. */
-function followShuffles(page: Page): Array<{ seed: string | null; cursor: string | null }> {
-  const seen: Array<{ seed: string | null; cursor: string | null }> = [];
-  page.on('request', (request) => {
-    const url = new URL(request.url());
-    if (url.pathname === '/api/pins/' && url.searchParams.get('order') === 'shuffle') seen.push({ seed: url.searchParams.get('seed'), cursor: url.searchParams.get('cursor') });
-  });
-  return seen;
-}
-
-/** The shuffle seed a home page's HTML was served with (its <meta name="pinboard-home-seed">). */
-function homeSeedOf(html: string | undefined): string {
-  const seed = /<meta name="pinboard-home-seed" content="([0-9]+)">/.exec(html ?? '')?.[1];
-  if (!seed) throw new Error('the home page came without its seed');
-  return seed;
-}
-
 /** Resolves once the page's live socket is connected (Socket.IO's "40" frame), set up before it opens. */
 function liveConnected(page: Page): Promise<void> {
   return new Promise((resolve) => {
@@ -115,7 +99,7 @@ async function scrollTo(page: Page, y: number): Promise<void> {
 describe('home grid at scale', () => {
   it('scrolling thousands of pins keeps the mounted cards bounded, pages ahead, and shows each pin once', async () => {
     const tab = await app.openTab();
-    const shuffles = followShuffles(tab.page);
+    const shuffles = watchShuffles(tab.page);
     const started = Date.now();
     await tab.page.goto('/');
     await expectVisible(tab.page.locator('article[data-pin-id]'));
@@ -145,7 +129,7 @@ describe('home grid at scale', () => {
 
   it('a pin and Back: the same order, with the same card at the centre; the logo starts a new visit', async () => {
     const tab = await app.openTab();
-    const shuffles = followShuffles(tab.page);
+    const shuffles = watchShuffles(tab.page);
     const servedSeed = homeSeedOf(await (await tab.page.goto('/'))?.text());
     await expectVisible(tab.page.locator('article[data-pin-id]'));
     await scrollTo(tab.page, 5000);
@@ -227,13 +211,8 @@ describe('home grid at scale', () => {
     for (const viewport of [DESKTOP, PHONE]) {
       const tab = await app.openTab(viewport);
       const connected = liveConnected(tab.page);
-      // Hold page one back to see the skeleton.
-      let release: () => void = () => undefined;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      await tab.page.route(/\/api\/pins\/\?.*order=shuffle/, async (route) => {
-        await held;
-        await route.continue();
-      });
+      // Hold the script back to see the skeleton (the static shell).
+      const release = await holdEntryScript(tab.page);
       await tab.page.goto('/');
       await expectVisible(tab.page.locator('.skeleton-card'));
       await screenshot(tab.page, 'grid-skeleton', { overlay: true });

@@ -106,6 +106,28 @@ export function watchShuffles(page: Page): Array<{ seed: string | null; cursor: 
   return seen;
 }
 
+/**
+ * Holds the client's entry script back until the returned function is called: until then the page
+ * shows the static shell of its HTML (the navigation bar and the grid skeleton), as a slow phone
+ * does. The home page's first page of pins comes with the HTML, so holding its request would not.
+ */
+export async function holdEntryScript(page: Page): Promise<() => void> {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
+/** The shuffle seed a home page's HTML was served with (its <meta name="pinboard-home-seed">). */
+export function homeSeedOf(html: string | undefined): string {
+  const seed = /<meta name="pinboard-home-seed" content="([0-9]+)">/.exec(html ?? '')?.[1];
+  if (!seed) throw new Error('the home page came without its seed');
+  return seed;
+}
+
 /** The page's anti-forgery token (its cookie), for API calls made with its session. */
 export async function xsrf(page: Page): Promise<string> {
   return (await page.context().cookies()).find((cookie) => cookie.name === 'XSRF-TOKEN')?.value ?? '';
