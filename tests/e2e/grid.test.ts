@@ -9,7 +9,7 @@ import { demoImageUrl } from '../../db/demo-catalog.ts';
 import { DEMO_PINS, DRAWING_URL, seededImages } from '../support/demo.ts';
 import { useBrowserServer } from '../support/use-browser-server.ts';
 import { DESKTOP, PHONE, createPin, expectAccessible, newAccount, expectPath, screenshot, signUp, expectVisible } from './browser.ts';
-import { holdEntryScript, homeSeedOf, watchShuffles } from './ux-helpers.ts';
+import { gotoWithScriptHeld, homeSeedOf, watchShuffles } from './ux-helpers.ts';
 
 const BULK = 3000;
 /** Far more than one screen and its overscan hold at 1280×800, far fewer than the pins scrolled. */
@@ -212,8 +212,7 @@ describe('home grid at scale', () => {
       const tab = await app.openTab(viewport);
       const connected = liveConnected(tab.page);
       // Hold the script back to see the skeleton (the static shell).
-      const release = await holdEntryScript(tab.page);
-      await tab.page.goto('/');
+      const release = await gotoWithScriptHeld(tab.page, '/');
       await expectVisible(tab.page.locator('.skeleton-card'));
       await screenshot(tab.page, 'grid-skeleton', { overlay: true });
       await expectAccessible(tab.page, `skeleton ${viewport.width}`);

@@ -10,7 +10,7 @@ import { DEMO_PINS, seededImages } from '../support/demo.ts';
 import { jpeg } from '../support/image-fixtures.ts';
 import { useBrowserServer } from '../support/use-browser-server.ts';
 import { DESKTOP, PHONE, boardPinIds, expectGone, expectPath, expectVisible, newAccount, screenshot, signUp } from './browser.ts';
-import { cardsInView, coveredShare, layoutShift, readCells, recordLayoutShifts, uploadPin, holdEntryScript, homeSeedOf, watchShuffles } from './ux-helpers.ts';
+import { cardsInView, coveredShare, layoutShift, readCells, recordLayoutShifts, uploadPin, gotoWithScriptHeld, homeSeedOf, watchShuffles } from './ux-helpers.ts';
 
 const BULK = 120;
 
@@ -283,8 +283,7 @@ describe('11. smaller things', () => {
   it('the skeleton has the grid\'s columns at 390 and 1280; the feed says when it has shown everything', async () => {
     for (const [viewport, touch] of [[DESKTOP, false], [PHONE, true]] as const) {
       const tab = await app.openTab(viewport, { touch });
-      const release = await holdEntryScript(tab.page);
-      await tab.page.goto('/');
+      const release = await gotoWithScriptHeld(tab.page, '/');
       await expectVisible(tab.page.locator('.skeleton-card'));
       const skeleton = await tab.page.locator('.skeleton-grid__column').evaluateAll((els) => els.filter((el) => getComputedStyle(el).display !== 'none').map((el) => Math.round(el.getBoundingClientRect().left)));
       release();

@@ -107,17 +107,19 @@ export function watchShuffles(page: Page): Array<{ seed: string | null; cursor: 
 }
 
 /**
- * Holds the client's entry script back until the returned function is called: until then the page
- * shows the static shell of its HTML (the navigation bar and the grid skeleton), as a slow phone
- * does. The home page's first page of pins comes with the HTML, so holding its request would not.
+ * Opens `path` with the client's entry script held back until the returned function is called:
+ * until then the page shows the static shell of its HTML (the navigation bar and the grid
+ * skeleton), as a slow phone does. The home page's first page of pins comes with the HTML, so
+ * holding its request would not show it. Waits for the HTML only: "load" waits for the script.
  */
-export async function holdEntryScript(page: Page): Promise<() => void> {
+export async function gotoWithScriptHeld(page: Page, path: string): Promise<() => void> {
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
     await held;
     await route.continue();
   });
+  await page.goto(path, { waitUntil: 'commit' });
   return release;
 }
 
