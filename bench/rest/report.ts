@@ -14,6 +14,8 @@ export interface Row {
   measured: Measured;
   /** The median over rounds of req/s ÷ the Express baseline's req/s in the same round. */
   share?: number | undefined;
+  /** The median over rounds of pairs/s ÷ pgbench's pairs/s in the same round (the writes). */
+  pgbenchShare?: number | undefined;
 }
 
 /** Several rounds' measurements as one (their windows' answers pooled; the first round's window). */
@@ -60,7 +62,10 @@ const shareOf = (row: Row, express: number | undefined): number | undefined =>
 function target(row: Row, express: number | undefined, showTargets: boolean): string {
   const t = row.scenario.target;
   if (!t || !showTargets) return '';
-  if (t.kind === 'rate') return `≥ ${int(t.perSecond)}/s ${perSecond(row.measured) >= t.perSecond ? '✓' : '✗'}`;
+  if (t.kind === 'pgbench') {
+    const text = `≥ ${Math.round(t.ratio * 100)} % of pgbench`;
+    return row.pgbenchShare === undefined ? `${text} (not run)` : `${text} ${row.pgbenchShare >= t.ratio ? '✓' : '✗'}`;
+  }
   const text = `≥ ${Math.round(t.ratio * 100)} %`;
   const share = shareOf(row, express);
   if (share === undefined) return `${text} (no baseline)`;
