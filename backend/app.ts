@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { LIMITS } from '../contract/limits.ts';
 import type { Database } from '../db/connect.ts';
 import { createLoginThrottle } from './auth/login-throttle.ts';
+import { sessionOf } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
 import type { ServiceContext } from './context.ts';
 import type { EventBus } from './events/event-bus.ts';
@@ -178,8 +179,9 @@ export function createApp(deps: AppDeps): PinboardApp {
   app.get(
     '/{*path}',
     clientPage(indexHtml, {
+      session: (req) => sessionOf(database.db, req.session?.userId),
       firstPage: (seed) => listPins(database.db, cursors, { order: 'shuffle', seed }),
-      onError: (error) => logger.warn({ err: error }, 'home page served without its first page of pins'),
+      onError: (error) => logger.warn({ err: error }, 'page served without its session or first page of pins'),
     }),
   );
 

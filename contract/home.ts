@@ -1,4 +1,5 @@
 import type { PinList } from './pins.ts';
+import type { User } from './users.ts';
 
 // The home page's HTML (backend/http/client-page.ts) carries its visit's shuffle seed in
 // <meta name="pinboard-home-seed"> and, in a JSON <script id="pinboard-home-first-page">, the first
@@ -19,3 +20,15 @@ export interface HomeFirstPage {
  * Each is ~15–60 KB, and on a slow link every one shares the bandwidth with the script.
  */
 export const HOME_PRELOADED_IMAGES = 2;
+
+/**
+ * Every page's HTML also carries the session check's answer (what GET /api/auth/ would say, in a
+ * JSON <script id="pinboard-session">), so the layout shows the page without asking first
+ * (frontend/api/auth.ts). Absent when the server could not read it: the client asks then.
+ */
+export const SESSION_DATA_ID = 'pinboard-session';
+
+/** The JSON of the session element. */
+export interface ServedSession {
+  user: User | null;
+}

@@ -7,7 +7,7 @@ import type { Csrf } from '../http/csrf.ts';
 import { ipKeyGenerator } from 'express-rate-limit';
 import { type ApiRoute, route } from '../http/route.ts';
 import { SESSION_COOKIE, sessionAdmission } from '../http/session.ts';
-import { deleteNewAccount, findUser, findUserIdByEmail, login, signup } from './auth.service.ts';
+import { deleteNewAccount, findUser, findUserIdByEmail, login, sessionOf, signup } from './auth.service.ts';
 
 function regenerate(req: Request): Promise<void> {
   return new Promise((resolve, reject) => req.session.regenerate((error) => (error ? reject(error) : resolve())));
@@ -62,8 +62,7 @@ export const authRoutes: ApiRoute[] = [
     auth: 'public',
     responses: { 200: SessionBody },
     handler: async ({ ctx, res, userId }) => {
-      const user = userId === undefined ? undefined : await findUser(ctx.db, userId);
-      res.json({ user: user ?? null });
+      res.json(await sessionOf(ctx.db, userId));
     },
   }),
 

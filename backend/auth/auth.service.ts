@@ -23,6 +23,12 @@ export async function findUser(db: Kysely<DB>, id: number): Promise<User | undef
   return row && toUser(row);
 }
 
+/** What GET /api/auth/ answers (and every page's HTML carries): the caller, or null when anonymous or gone. */
+export async function sessionOf(db: Kysely<DB>, userId: number | undefined): Promise<{ user: User | null }> {
+  const user = userId === undefined ? undefined : await findUser(db, userId);
+  return { user: user ?? null };
+}
+
 export async function findUserIdByEmail(db: Kysely<DB>, email: string): Promise<number | undefined> {
   const row = await db.selectFrom('users').select('id').where(sql`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();
   return row?.id;

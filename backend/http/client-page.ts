@@ -1,27 +1,30 @@
 import { randomInt } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import type { Request, Response } from 'express';
-import { HOME_FIRST_PAGE_ID, HOME_PRELOADED_IMAGES, HOME_SEED_META, type HomeFirstPage } from '../../contract/home.ts';
+import { HOME_FIRST_PAGE_ID, HOME_PRELOADED_IMAGES, HOME_SEED_META, type HomeFirstPage, SESSION_DATA_ID, type ServedSession } from '../../contract/home.ts';
 import { LIMITS } from '../../contract/limits.ts';
 import type { PinList } from '../../contract/pins.ts';
 import { GRID_CARD_SIZES, thumbnailSrcSet } from '../../contract/thumbnails.ts';
 
-// The single-page app's HTML. For the home page it also carries the first page of the feed, so the
+// The single-page app's HTML. Every page carries the session check's answer, so the layout needs no
+// request before it shows the page. The home page also carries the first page of the feed, so the
 // grid can be drawn as soon as the script has run, and preloads that page's first thumbnails, which
 // then load beside the script instead of after it (docs/footprint.md). The feed is a per-visit
 // shuffle: the page is given its visit's seed in a meta tag, and the page of that seed.
 
 export interface ClientPageOptions {
+  /** What GET /api/auth/ answers this request's caller. */
+  session: (req: Request) => Promise<ServedSession>;
   /** The first page of the home feed's shuffle for `seed` (what GET /api/pins/?order=shuffle&seed= answers). */
   firstPage: (seed: number) => Promise<PinList>;
-  /** Told when the first page could not be read: the HTML is sent without it, and the client fetches it. */
+  /** Told when the session or the first page could not be read: the HTML is sent without it, and the client asks. */
   onError: (error: unknown) => void;
 }
 
 const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-/** JSON inside a <script> element: `<` escaped, so no text of a pin can close the element. */
-const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+/** JSON in a <script> element: `<` escaped, so no text in it (a pin's, a name) can close the element. */
+const jsonScript = (id: string, value: unknown) => `<script type="application/json" id="${id}">${JSON.stringify(value).replace(/</g, '\\u003c')}</script>`;
 
 /** The home page's additions to <head>: its seed, its first page (or a preload of it), the first thumbnails. */
 function homeHead(seed: number, page: PinList | undefined): string {
@@ -32,7 +35,7 @@ function homeHead(seed: number, page: PinList | undefined): string {
     .flatMap((pin) => (pin.image ? [pin.image] : []))
     .slice(0, HOME_PRELOADED_IMAGES)
     .map((image) => `<link rel="preload" as="image" fetchpriority="high" imagesrcset="${escapeAttribute(thumbnailSrcSet(image))}" imagesizes="${GRID_CARD_SIZES}">`);
-  return `${meta}${images.join('')}<script type="application/json" id="${HOME_FIRST_PAGE_ID}">${scriptJson(served)}</script>`;
+  return `${meta}${images.join('')}${jsonScript(HOME_FIRST_PAGE_ID, served)}`;
 }
 
 export function clientPage(indexHtml: string, options: ClientPageOptions): (req: Request, res: Response) => Promise<void> {
@@ -49,19 +52,20 @@ export function clientPage(indexHtml: string, options: ClientPageOptions): (req:
       res.status(503).type('text').send('The web client is not built yet: run `npm run build`.');
       return;
     }
-    // Each answer differs (the home page's seed), so none is cached; the scripts and styles are.
+    // Each answer differs (the session, the home page's seed), so none is cached; the scripts and styles are.
     res.set('Cache-Control', 'no-cache');
-    if (req.path !== '/') {
-      res.type('html').send(html);
-      return;
-    }
+    const attempt = async <T>(read: () => Promise<T>): Promise<T | undefined> => {
+      try {
+        return await read();
+      } catch (error) {
+        options.onError(error);
+        return undefined;
+      }
+    };
+    const home = req.path === '/';
     const seed = randomInt(0, LIMITS.maxId + 1);
-    let page: PinList | undefined;
-    try {
-      page = await options.firstPage(seed);
-    } catch (error) {
-      options.onError(error);
-    }
-    res.type('html').send(html.replace('</head>', `${homeHead(seed, page)}</head>`));
+    const [session, page] = await Promise.all([attempt(() => options.session(req)), home ? attempt(() => options.firstPage(seed)) : undefined]);
+    const head = (session ? jsonScript(SESSION_DATA_ID, session) : '') + (home ? homeHead(seed, page) : '');
+    res.type('html').send(head ? html.replace('</head>', `${head}</head>`) : html);
   };
 }

@@ -30,6 +30,14 @@ describe('Layout and navigation', () => {
     expect(await screen.findByText("No pins yet. Let's get creative!")).toBeTruthy();
   });
 
+  it('takes the session the HTML came with, without asking', async () => {
+    document.head.insertAdjacentHTML('beforeend', `<script type="application/json" id="pinboard-session">${JSON.stringify({ user: alice })}</script>`);
+    const { sent } = renderApp('/', { handlers: { ...pins, 'GET /api/auth/': { body: { user: null } } } });
+    expect(await screen.findByRole('link', { name: 'Add New Pin' })).toBeTruthy();
+    expect(sent('GET', '/api/auth/')).toHaveLength(0);
+    expect(document.getElementById('pinboard-session')).toBeNull();
+  });
+
   it('accepts a session answer that is the user itself', async () => {
     renderApp('/', { handlers: { ...pins, 'GET /api/auth/': { body: alice } } });
     expect(await screen.findByRole('link', { name: 'Add New Pin' })).toBeTruthy();

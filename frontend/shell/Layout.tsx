@@ -1,7 +1,8 @@
 import { useAtomValue, useStore } from 'jotai';
 import { useEffect } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
-import { fetchSession } from '../api/auth.ts';
+import type { User } from '../../contract/users.ts';
+import { fetchSession, takeServedSession } from '../api/auth.ts';
 import { sessionCheckedAtom, sessionUserAtom } from '../state/atoms.ts';
 import { useBoardList } from '../hooks/useBoardList.ts';
 import { useHeartFavorites } from '../hooks/useFavoriteToggle.ts';
@@ -24,9 +25,11 @@ export function Layout() {
 
   useEffect(() => {
     if (store.get(sessionCheckedAtom)) return;
-    fetchSession()
-      .then((found) => (found ? setSessionUser(store, found) : clearSession(store)))
-      .catch(() => clearSession(store));
+    const apply = (found: User | null) => (found ? setSessionUser(store, found) : clearSession(store));
+    // The page's HTML usually says who is signed in; otherwise ask.
+    const served = takeServedSession();
+    if (served !== undefined) apply(served);
+    else fetchSession().then(apply, () => clearSession(store));
   }, [store]);
 
   useHeartFavorites(userId);

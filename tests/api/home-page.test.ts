@@ -10,7 +10,7 @@ import path from 'node:path';
 import express from 'express';
 import { beforeAll, expect, test } from 'vitest';
 import { clientPage } from '../../backend/http/client-page.ts';
-import { HOME_PRELOADED_IMAGES, type HomeFirstPage } from '../../contract/home.ts';
+import { HOME_PRELOADED_IMAGES, type HomeFirstPage, type ServedSession } from '../../contract/home.ts';
 import type { ImageUploaded } from '../../contract/images.ts';
 import type { PinList } from '../../contract/pins.ts';
 import { thumbnailSrcSet } from '../../contract/thumbnails.ts';
@@ -78,19 +78,39 @@ test('the first thumbnails of that page are preloaded, as the grid will ask for 
   }
 });
 
+function servedSession(html: string): ServedSession {
+  const json = /<script type="application\/json" id="pinboard-session">(.*?)<\/script>/s.exec(html)?.[1];
+  if (json === undefined) throw new Error('no session in the HTML');
+  return JSON.parse(json) as ServedSession;
+}
+
+test('every page carries what GET /api/auth/ would answer: null for a visitor, the user once signed in', async () => {
+  for (const path of ['/', '/pins/1', '/boards']) {
+    expect(servedSession(await (await fetch(`${server.url}${path}`)).text()), path).toEqual({ user: null });
+  }
+  const { client } = await signUpUser(server.url, 'served');
+  const me = await client.get<ServedSession>('/api/auth/');
+  expect(me.body.user).not.toBeNull();
+  for (const path of ['/', '/pins/1']) {
+    const page = await client.request('GET', path);
+    expect(servedSession(String(page.body)), path).toEqual(me.body);
+  }
+});
+
 test('each visit gets its own seed; other pages carry none', async () => {
   const seeds = new Set<number>();
   for (let i = 0; i < 5; i++) seeds.add(servedPage(await homeHtml()).seed);
   expect(seeds.size).toBeGreaterThan(1);
   const other = await (await fetch(`${server.url}/pins/1`)).text();
-  expect(other).not.toContain('pinboard-home');
+  expect(other).not.toContain('pinboard-home-');
   expect(other).not.toContain('rel="preload"');
 });
 
-test('when the first page cannot be read, the home page is still served, with a preload of that page instead', async () => {
+test('when the session and the first page cannot be read, the home page is still served, with a preload of that page instead', async () => {
   const failures: unknown[] = [];
   const app = express();
-  app.get('/{*path}', clientPage(path.join(staticDir, 'index.html'), { firstPage: () => Promise.reject(new Error('database down')), onError: (error) => failures.push(error) }));
+  const down = () => Promise.reject(new Error('database down'));
+  app.get('/{*path}', clientPage(path.join(staticDir, 'index.html'), { session: down, firstPage: down, onError: (error) => failures.push(error) }));
   const listening = app.listen(0);
   try {
     await once(listening, 'listening');
@@ -101,7 +121,8 @@ test('when the first page cannot be read, the home page is still served, with a 
     const seed = /<meta name="pinboard-home-seed" content="([0-9]+)">/.exec(html)?.[1];
     expect(html).toContain(`<link rel="preload" as="fetch" crossorigin href="/api/pins/?order=shuffle&amp;seed=${seed}">`);
     expect(html).not.toContain('pinboard-home-first-page');
-    expect(failures).toHaveLength(1);
+    expect(html).not.toContain('pinboard-session');
+    expect(failures).toHaveLength(2);
   } finally {
     listening.close();
   }
