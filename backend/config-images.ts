@@ -41,7 +41,10 @@ export const IMAGE_ENV = {
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
   // Images being read and thumbnailed at once per process (each holds a libuv thread), how many
   // may wait before an upload is told the server is busy, and how long one image may take.
-  IMAGE_PROCESS_CONCURRENCY: positiveInt(2),
+  // Default: 1 in the embedded mode (one small server: each image being processed holds its file
+  // and its decoded pixels, 16 parallel 19 MB uploads added 158 MB at 2 and 90 MB at 1), 2 with
+  // services (bench:footprint).
+  IMAGE_PROCESS_CONCURRENCY: z.coerce.number().int().positive().optional(),
   IMAGE_PROCESS_QUEUE: positiveInt(20),
   IMAGE_PROCESS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(300).default(10),
   // The per-user image budget: images (uploads and imports by URL alike) per window.
@@ -130,7 +133,7 @@ function parseMedia(e: ImageEnv): ImageConfig['media'] {
   };
 }
 
-export function imageConfig(e: ImageEnv): ImageConfig {
+export function imageConfig(e: ImageEnv, mode: { embedded: boolean }): ImageConfig {
   if (e.UPLOADS_IN_FLIGHT_PER_USER > e.UPLOADS_IN_FLIGHT) throw new ImageConfigError('UPLOADS_IN_FLIGHT_PER_USER cannot be more than UPLOADS_IN_FLIGHT');
   return {
     imports: {
@@ -143,7 +146,7 @@ export function imageConfig(e: ImageEnv): ImageConfig {
     },
     imageSweep: { graceHours: e.IMAGE_SWEEP_GRACE_HOURS, intervalMs: e.IMAGE_SWEEP_INTERVAL_SECONDS * 1000 },
     media: parseMedia(e),
-    imageProcessing: { concurrency: e.IMAGE_PROCESS_CONCURRENCY, queue: e.IMAGE_PROCESS_QUEUE, timeoutSeconds: e.IMAGE_PROCESS_TIMEOUT_SECONDS },
+    imageProcessing: { concurrency: e.IMAGE_PROCESS_CONCURRENCY ?? (mode.embedded ? 1 : 2), queue: e.IMAGE_PROCESS_QUEUE, timeoutSeconds: e.IMAGE_PROCESS_TIMEOUT_SECONDS },
     imageBudget: { perUser: e.IMAGE_BUDGET_PER_USER ?? e.UPLOAD_RATE_LIMIT_PER_USER ?? 100, windowMs: e.IMAGE_BUDGET_WINDOW_SECONDS * 1000 },
     uploads: {
       inFlight: e.UPLOADS_IN_FLIGHT,

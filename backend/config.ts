@@ -162,7 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   let images: ImageConfig;
   try {
-    images = imageConfig(e);
+    images = imageConfig(e, { embedded: e.DATABASE_URL === undefined });
   } catch (error) {
     if (error instanceof ImageConfigError) throw new ConfigError(error.message);
     throw error;

@@ -25,6 +25,13 @@ test('the demo button is on in the embedded mode and off with a database server 
   expect(loadConfig({ DEMO_LOGIN: 'false' }).demoLogin).toBe(false);
 });
 
+test('images are processed one at a time in the embedded mode and two at a time with a database server, unless set', () => {
+  expect(loadConfig({}).imageProcessing.concurrency).toBe(1);
+  expect(loadConfig({ DATABASE_URL: 'postgres://db/pinboard' }).imageProcessing.concurrency).toBe(2);
+  expect(loadConfig({ IMAGE_PROCESS_CONCURRENCY: '3' }).imageProcessing.concurrency).toBe(3);
+  expect(() => loadConfig({ IMAGE_PROCESS_CONCURRENCY: '0' })).toThrow(/IMAGE_PROCESS_CONCURRENCY/);
+});
+
 test('presence: TTL and heartbeat have defaults (crash bound 60 s); PRESENCE_* set them', () => {
   expect(loadConfig({}).presence).toEqual({ ttlMs: 45_000, heartbeatMs: 15_000 });
   expect(loadConfig({ PRESENCE_TTL_SECONDS: '3', PRESENCE_HEARTBEAT_SECONDS: '1' }).presence).toEqual({ ttlMs: 3_000, heartbeatMs: 1_000 });
