@@ -52,8 +52,9 @@ export function clientPage(indexHtml: string, options: ClientPageOptions): (req:
       res.status(503).type('text').send('The web client is not built yet: run `npm run build`.');
       return;
     }
-    // Each answer differs (the session, the home page's seed), so none is cached; the scripts and styles are.
-    res.set('Cache-Control', 'no-cache');
+    // Each answer is the visitor's own (their session, the home page's seed): never stored by a
+    // shared cache, and checked again before reuse; the scripts and styles are cached.
+    res.set('Cache-Control', 'private, no-cache');
     const attempt = async <T>(read: () => Promise<T>): Promise<T | undefined> => {
       try {
         return await read();

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import type { PinImage as StoredImage } from '../../contract/images.ts';
+import { thumbnailSrcSet } from '../../contract/thumbnails.ts';
 import { isAllowedImageUrl } from '../../contract/urls.ts';
 import { BrokenImageIcon } from './Icons.tsx';
-import { thumbnailSrcSet } from '../../contract/thumbnails.ts';
 import { placeholderDataUrl } from './image-sources.ts';
 
 type Props = {

@@ -38,7 +38,7 @@ beforeAll(async () => {
 async function homeHtml(): Promise<string> {
   const response = await fetch(`${server.url}/`);
   expect(response.status).toBe(200);
-  expect(response.headers.get('cache-control')).toBe('no-cache');
+  expect(response.headers.get('cache-control')).toBe('private, no-cache');
   return response.text();
 }
 
