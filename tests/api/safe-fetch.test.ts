@@ -340,7 +340,8 @@ test('the import, upload and image budget settings have their defaults', () => {
   expect(config.imports).toMatchObject({ headersTimeoutMs: 5_000, hostCooldownMs: 60_000, pendingPerUser: 20, concurrencyPerUser: 1 });
   expect(config.uploads).toMatchObject({ inFlight: 16, inFlightPerUser: 4, timeoutMs: 60_000 });
   expect(config.imageBudget).toEqual({ perUser: 100, windowMs: 900_000 });
-  expect(config.imageProcessing).toEqual({ concurrency: 2, queue: 20, timeoutSeconds: 10 });
+  // One image at a time in the embedded mode ({} has no DATABASE_URL); config.test.ts checks both modes.
+  expect(config.imageProcessing).toEqual({ concurrency: 1, queue: 20, timeoutSeconds: 10 });
 });
 
 test("the image budget's former name, UPLOAD_RATE_LIMIT_PER_USER, is still read; IMAGE_BUDGET_PER_USER wins", () => {
