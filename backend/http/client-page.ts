@@ -64,7 +64,7 @@ export function clientPage(indexHtml: string, options: ClientPageOptions): (req:
       }
     };
     const home = req.path === '/';
-    const seed = randomInt(0, LIMITS.maxId + 1);
+    const seed = home ? randomInt(0, LIMITS.maxId + 1) : 0;
     const [session, page] = await Promise.all([attempt(() => options.session(req)), home ? attempt(() => options.firstPage(seed)) : undefined]);
     const head = (session ? jsonScript(SESSION_DATA_ID, session) : '') + (home ? homeHead(seed, page) : '');
     res.type('html').send(head ? html.replace('</head>', `${head}</head>`) : html);
