@@ -149,7 +149,7 @@ export function createApp(deps: AppDeps): PinboardApp {
     originPolicy,
     demoEmail: config.demoLogin ? config.demo.email : undefined,
     media: deps.media,
-    importFiles: config.importDir,
+    bulkImports: config.bulkImports,
     tokens: verifier,
     uploads: deps.uploads,
   };

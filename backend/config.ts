@@ -71,10 +71,13 @@ const EnvSchema = z.object({
   API_RATE_LIMIT_PER_TOKEN: positiveInt(2_000),
   TOKEN_LAST_USED_FLUSH_SECONDS: z.coerce.number().min(0.1).max(3600).default(60),
   STATIC_DIR: z.string().default('./dist/public'),
-  // Where the entries of an imported ZIP wait for their items (docs/import-export.md): a folder of
-  // one import's own under it, removed once its items are done. Instances that share a database
-  // must share it (like MEDIA_DIR), as any of them may run an import's items.
+  // Where an imported ZIP waits, whole, for its items (docs/import-export.md): a folder of one
+  // import's own under it, removed once the import is over. Instances that share a database must
+  // share it (like MEDIA_DIR), as any of them may run an import's items. A user may have this many
+  // imports queued or running, holding this much disk (their archives) between them.
   IMPORT_DIR: z.string().min(1).default('./data/imports'),
+  IMPORTS_OPEN_PER_USER: positiveInt(3),
+  IMPORT_DISK_PER_USER_MB: positiveInt(400),
   // Background jobs (backend/jobs/): whether this instance runs handlers (every instance can send),
   // how many at once per job type, how long one attempt may run before it counts as failed (and a
   // job whose worker died runs again), and how often an idle worker looks for new jobs.
@@ -245,8 +248,8 @@ function toConfig(e: Env, images: ImageConfig) {
       deployment: e.SOCKET_CHANNEL,
     },
     staticDir: e.STATIC_DIR,
-    /** Where the entries of an imported ZIP wait for their items. */
-    importDir: e.IMPORT_DIR,
+    /** Bulk imports: where an imported ZIP waits for its items, and what one user may have open. */
+    bulkImports: { dir: e.IMPORT_DIR, openPerUser: e.IMPORTS_OPEN_PER_USER, diskPerUserBytes: e.IMPORT_DISK_PER_USER_MB * 1024 * 1024 },
     /** Personal access tokens: how often "last used" times are written. */
     tokens: { lastUsedFlushMs: Math.round(e.TOKEN_LAST_USED_FLUSH_SECONDS * 1000) },
     jobs: {

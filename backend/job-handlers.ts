@@ -19,7 +19,7 @@ export function appJobs(deps: Omit<ImportDeps, 'cooldown'> & { changeRetentionHo
     'image.import': (data, ctx) => importImage(imports, data, ctx),
     // Each item of a bulk import takes one image from the same per-user budget (image-budget.ts).
     'imports.run': (data, ctx) =>
-      runImport({ storage: deps.storage, imports: deps.imports, takeImage: (userId) => deps.budget.take(userId) }, data, ctx),
+      runImport({ storage: deps.storage, imports: deps.imports, takeImage: (userId) => deps.budget.take(userId), cooldown: imports.cooldown }, data, ctx),
     'changes.prune': async (_data, ctx) => {
       const deleted = await pruneChanges(ctx.db, deps.changeRetentionHours);
       if (deleted) ctx.logger.info({ deleted }, 'old change-log rows pruned');

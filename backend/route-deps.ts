@@ -1,4 +1,5 @@
 import type { LoginThrottle } from './auth/login-throttle.ts';
+import type { BulkImportSettings } from './imports/create-import.ts';
 import type { MediaStorage } from './images/storage.ts';
 
 // The features' part of what every route handler gets (backend/http/route.ts: RouteDeps holds the
@@ -11,8 +12,8 @@ declare module './http/route.ts' {
     demoEmail: string | undefined;
     /** Where stored images are kept (backend/images/storage.ts). */
     media: MediaStorage;
-    /** Where the entries of an imported ZIP wait for their items (IMPORT_DIR). */
-    importFiles: string;
+    /** Bulk imports: where a ZIP waits for its items (IMPORT_DIR), what one user may have open. */
+    bulkImports: BulkImportSettings;
     /** Personal access tokens' caches (backend/tokens/token-verifier.ts): a revoke must reach them all. */
     tokens: { revoked(secretHash: string): Promise<void> };
   }

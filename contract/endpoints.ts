@@ -121,6 +121,7 @@ export const ENDPOINTS = endpoints({
   'GET /api/imports': { query: PageQuery, responses: { 200: ImportList } },
   'GET /api/imports/{id}': { responses: { 200: ImportDetail } },
   'POST /api/imports/{id}/retry': { responses: { 200: ImportDetail } },
+  'POST /api/imports/{id}/cancel': { responses: { 200: ImportDetail } },
   'DELETE /api/imports/{id}': { responses: { 200: ImportUndone } },
   'GET /api/export': {
     responses: { 200: { schema: ExportZip, description: 'The export, streamed', contentType: 'application/zip' } },

@@ -12,10 +12,12 @@ export const IMPORT_LIMITS = {
   zipEntries: 10_000,
   /** What a ZIP's entries may inflate to, all together (2 GiB). */
   zipInflatedBytes: 2 * 1024 * 1024 * 1024,
-  /** No entry may inflate to more than this many times its compressed size. */
+  /** No entry, and not the archive as a whole, may inflate to more than this many times its compressed size. */
   zipRatio: 100,
-  /** Entries this small are never judged by their ratio (a few bytes of deflate say nothing). */
+  /** Entries this small are not judged by their own ratio (a few bytes of deflate say nothing); the whole archive still is. */
   zipRatioFloorBytes: 64 * 1024,
+  /** Items (pins to make) one import may hold, whatever its kind. */
+  items: 20_000,
   /** Failures GET /api/imports/{id} lists at most. */
   failuresListed: 1000,
   /** Files one bulk upload takes at once (the New Pin page, a board page). */
@@ -32,19 +34,28 @@ export const IMPORT_MSG = {
   zipUnsafePath: 'This ZIP has an entry whose path leaves its folder.',
   zipTooBig: 'This ZIP inflates to more than 2 GB.',
   zipRatio: `This ZIP has an entry that inflates to more than ${IMPORT_LIMITS.zipRatio} times its size.`,
+  zipArchiveRatio: `This ZIP inflates to more than ${IMPORT_LIMITS.zipRatio} times its size.`,
+  tooManyItems: `This file holds more than ${IMPORT_LIMITS.items.toLocaleString('en-US')} pins: split it into smaller files.`,
+  tooManyOpen: (open: number) => `You already have ${open} import${open === 1 ? '' : 's'} waiting or running: let one finish, or stop one, before starting another.`,
+  diskAllowance: (megabytes: number) => `Your imports waiting or running already hold ${megabytes} MB of files: let one finish, or stop one, before starting another.`,
+  notRunning: 'This import is not running: there is nothing to stop.',
   zipDamaged: 'This ZIP is damaged or incomplete.',
   zipEncrypted: 'This ZIP is encrypted.',
   exportInvalid: 'This Pinboard export is damaged: its pinboard.json does not read.',
-  notFinished: 'This import is still running: undo it once it has finished.',
   nothingToRetry: 'This import has no failed items to try again.',
   retryWhileRunning: 'This import is still running: try its failures again once it has finished.',
 } as const;
+
+/** An import that will run no more: finished, failed, or stopped by its owner. */
+export const isImportOver = (status: string): boolean => status === 'done' || status === 'failed' || status === 'cancelled';
 
 /** Why an item failed (the `reason` of a failure), as the import page shows it. */
 export const IMPORT_REASONS = {
   noImage: 'no image',
   notReinvited: 'not re-invited',
   alreadyImported: 'already imported',
+  /** A ZIP entry read when its item's turn came, which was not there or not whole any more. */
+  entryGone: 'the file is gone: import the ZIP again',
 } as const;
 
 /** The export's file names inside its ZIP. */

@@ -12,7 +12,8 @@ export const IMPORT_KINDS = ['netscape', 'pinboard', 'images'] as const;
 export const ImportKind = z.enum(IMPORT_KINDS);
 export type ImportKind = z.infer<typeof ImportKind>;
 
-export const IMPORT_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
+/** `cancelled`: stopped by its owner before its end (POST /api/imports/{id}/cancel); the pins it made so far are kept. */
+export const IMPORT_STATUSES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
 export const ImportStatus = z.enum(IMPORT_STATUSES);
 export type ImportStatus = z.infer<typeof ImportStatus>;
 

@@ -1,3 +1,5 @@
+import { hasHiddenCharacters } from './visible-text.ts';
+
 // Plain functions (no zod, no tables) so the client can import them too. The confusable skeleton
 // that catches look-alike names lives on the server (backend/auth/usernames.ts): its table is too
 // large for the client bundle.
@@ -11,11 +13,6 @@ export function normalizeUsername(value: string): string {
   return value.normalize('NFKC').trim();
 }
 
-// Characters that show nothing, or change the order of what is shown: controls, format characters
-// (bidi controls such as U+202E, zero-width space and joiners, BOM, soft hyphen, word joiner), line
-// and paragraph separators, and the other default-ignorable code points (Hangul fillers, variation
-// selectors), which fonts draw as nothing.
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]/u;
 // Letters, combining marks, digits and other numbers, and three separators. No spaces, no symbols;
 // a lone surrogate is no letter either.
 const ALLOWED = /^[\p{L}\p{M}\p{N}_.-]+$/u;
@@ -35,7 +32,9 @@ export type UsernameProblem = 'invisible' | 'characters' | 'start' | 'mixedScrip
  */
 export function usernameProblem(value: string): UsernameProblem | undefined {
   if (value === '') return undefined;
-  if (INVISIBLE.test(value)) return 'invisible';
+  // Characters that show nothing or reorder what is shown (contract/visible-text.ts), emoji joiners
+  // included: a username takes no emoji.
+  if (hasHiddenCharacters(value, { emoji: false })) return 'invisible';
   if (!ALLOWED.test(value)) return 'characters';
   if (!STARTS_WELL.test(value)) return 'start';
   if (LOOK_ALIKE_ALPHABETS.filter((alphabet) => alphabet.test(value)).length > 1) return 'mixedScripts';

@@ -184,7 +184,7 @@ export interface ImportsTable {
   id: Generated<number>;
   user_id: number;
   kind: 'netscape' | 'pinboard' | 'images';
-  status: ColumnType<'queued' | 'running' | 'done' | 'failed', 'queued' | 'running' | 'done' | 'failed' | undefined, 'queued' | 'running' | 'done' | 'failed'>;
+  status: ColumnType<ImportStatusValue, ImportStatusValue | undefined, ImportStatusValue>;
   total: Generated<number>;
   done: Generated<number>;
   failed: Generated<number>;
@@ -192,11 +192,15 @@ export interface ImportsTable {
   started_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   finished_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   progress_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
-  /** Where a ZIP's extracted entries wait for their items; null for a bookmark file. */
+  /** The folder of a ZIP kept whole (`archive.zip`) until its items are done; null for a bookmark file and once done. */
   files_dir: ColumnType<string | null, string | null | undefined, string | null>;
+  /** What the import holds on disk (its archive), counted against its owner's allowance. `bigint`: read as a string by pg. */
+  archive_bytes: ColumnType<string, number | undefined, number>;
   /** A `jsonb` column: written as JSON text, read back parsed. */
   extra: ColumnType<unknown, string | null | undefined, string | null>;
 }
+
+type ImportStatusValue = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 
 /** One item of an import: a pin to make. */
 export interface ImportItemsTable {

@@ -1,6 +1,7 @@
 // Hosts that just timed out are left alone for a while: asked again at once, a host that accepts
 // connections and never answers would hold an import worker for every pin that names it. Their
-// imports wait instead (backend/pins/image-import-job.ts), without taking a worker. Kept per instance (each instance
+// imports wait instead (backend/pins/image-import-job.ts, and a bulk import's items:
+// backend/imports/import-item.ts), without taking a worker. Kept per instance (each instance
 // learns it from one timeout of its own), bounded in size.
 
 const MAX_HOSTS = 10_000;
@@ -34,5 +35,14 @@ export class HostCooldown {
       return 0;
     }
     return end - now;
+  }
+}
+
+/** The host an address names, as the cooldown knows it (undefined for an address that does not parse). */
+export function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).host.toLowerCase();
+  } catch {
+    return undefined;
   }
 }

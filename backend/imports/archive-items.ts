@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
+import { IMAGE_LIMITS } from '../../contract/images.ts';
 import { EXPORT_FILES, IMPORT_MSG } from '../../contract/import-rules.ts';
 import { PinboardExport } from '../../contract/pinboard-export.ts';
 import { boardNameOf, descriptionOf, type ItemData, itemKey, sourceOf, titleOf, withTags } from './items.ts';
@@ -8,8 +8,10 @@ import { type OpenedZip, refused, type ZipEntryInfo } from './zip-archive.ts';
 
 // What a ZIP holds, as items (docs/import-export.md): a Pinboard export (pinboard.json at its root)
 // or a ZIP of images (each folder a board, each image a pin titled from its file name, an optional
-// pins.csv `file,title,description,source,board` overriding those). Entries are inflated into
-// `filesDir` (named by their index) for the job to read; nothing else of the archive is kept.
+// pins.csv `file,title,description,source,board` overriding those). pinboard.json and pins.csv are
+// inflated into memory; an image entry is inflated into nothing (to check it is what it says) and
+// named by its index in the central directory; the job inflates it from the archive, kept whole,
+// when the item's turn comes.
 
 /** pinboard.json and pins.csv are read whole: these bound them (a 10,000-pin export's is ~4 MB). */
 const MAX_JSON_BYTES = 64 * 1024 * 1024;
@@ -29,44 +31,38 @@ export interface ArchiveContents {
   extra: Pick<PinboardExport, 'boards' | 'favorites' | 'comments'> | null;
 }
 
-async function extractText(zip: OpenedZip, entry: ZipEntryInfo, filesDir: string, max: number): Promise<string> {
-  if (entry.uncompressedSize > max) throw refused(IMPORT_MSG.exportInvalid);
-  const target = path.join(filesDir, 'text.tmp');
-  await zip.extract(entry, target);
-  const text = await readFile(target, 'utf8');
-  return text.replace(/^\uFEFF/, '');
+async function readText(zip: OpenedZip, entry: ZipEntryInfo, max: number): Promise<string> {
+  const bytes = await zip.read(entry, max, () => refused(IMPORT_MSG.exportInvalid));
+  return bytes.toString('utf8').replace(/^\uFEFF/, '');
 }
 
-/** Reads the archive's items, inflating what they need into `filesDir`; throws a 400 for a ZIP it cannot import. */
-export async function readArchive(zip: OpenedZip, filesDir: string): Promise<ArchiveContents> {
+/** Reads the archive's items, inflating only pinboard.json or pins.csv; throws a 400 for a ZIP it cannot import. */
+export async function readArchive(zip: OpenedZip): Promise<ArchiveContents> {
   const files = zip.entries.filter((entry) => !entry.isDirectory && !isNoise(entry.name));
-  const byName = new Map(files.map((entry, index) => [entry.name, { entry, index }]));
-  const extracted = new Map<string, string>();
-  const extractAs = async (name: string): Promise<string | undefined> => {
-    const found = byName.get(name);
-    if (!found) return undefined;
-    // Several pins of an export may share one stored image: it is inflated once.
-    let file = extracted.get(name);
-    if (file === undefined) {
-      file = String(found.index);
-      await zip.extract(found.entry, path.join(filesDir, file));
-      extracted.set(name, file);
-    }
-    return file;
+  const byName = new Map(files.map((entry) => [entry.name, entry]));
+  // An item's image, checked now (the ZIP is refused whole if it lies) and inflated again when its turn comes.
+  // Several pins of an export may share one stored image: it is checked once.
+  const checked = new Set<ZipEntryInfo>();
+  const fileOf = async (name: string): Promise<string | undefined> => {
+    const entry = byName.get(name);
+    if (!entry) return undefined;
+    if (!checked.has(entry) && entry.uncompressedSize <= IMAGE_LIMITS.maxBytes) await zip.check(entry);
+    checked.add(entry);
+    return String(entry.index);
   };
 
   const manifest = byName.get(EXPORT_FILES.json);
   if (manifest) {
     let parsed: PinboardExport;
     try {
-      parsed = PinboardExport.parse(JSON.parse(await extractText(zip, manifest.entry, filesDir, MAX_JSON_BYTES)));
+      parsed = PinboardExport.parse(JSON.parse(await readText(zip, manifest, MAX_JSON_BYTES)));
     } catch (error) {
       if (error instanceof Error && 'status' in error) throw error;
       throw refused(IMPORT_MSG.exportInvalid);
     }
     const items: ItemData[] = [];
     for (const pin of parsed.pins) {
-      const file = pin.image ? await extractAs(pin.image) : undefined;
+      const file = pin.image ? await fileOf(pin.image) : undefined;
       const remote = !file && /^https?:\/\//i.test(pin.imageUrl) ? pin.imageUrl : undefined;
       const title = titleOf(pin.title) || 'Untitled';
       items.push({
@@ -91,7 +87,7 @@ export async function readArchive(zip: OpenedZip, filesDir: string): Promise<Arc
   if (csvEntry) {
     let records: Array<Record<string, string>>;
     try {
-      records = parseCsv(await extractText(zip, csvEntry.entry, filesDir, MAX_CSV_BYTES), { columns: true, skip_empty_lines: true, relax_column_count: true, trim: true });
+      records = parseCsv(await readText(zip, csvEntry, MAX_CSV_BYTES), { columns: true, skip_empty_lines: true, relax_column_count: true, trim: true });
     } catch (error) {
       if (error instanceof Error && 'status' in error) throw error;
       throw refused(IMPORT_MSG.exportInvalid);
@@ -100,7 +96,6 @@ export async function readArchive(zip: OpenedZip, filesDir: string): Promise<Arc
   }
   const items: ItemData[] = [];
   for (const entry of images) {
-    const file = (await extractAs(entry.name)) as string;
     const row = rows.get(entry.name);
     rows.delete(entry.name);
     const folder = path.posix.dirname(entry.name);
@@ -113,7 +108,7 @@ export async function readArchive(zip: OpenedZip, filesDir: string): Promise<Arc
       title,
       description: descriptionOf(row?.description ?? ''),
       sourceUrl: sourceOf(row?.source),
-      image: { file },
+      image: { file: (await fileOf(entry.name)) as string },
       boards: boardNameOf(board) ? [boardNameOf(board)] : [],
       createdAt: null,
     });

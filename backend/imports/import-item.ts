@@ -2,11 +2,13 @@ import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../context.ts';
 import { transaction } from '../events/transaction.ts';
+import { type HostCooldown, hostOf } from '../images/host-cooldown.ts';
 import { storeImage } from '../images/images.service.ts';
 import type { MediaStorage } from '../images/storage.ts';
 import type { ImageConfig } from '../config-images.ts';
 import type { JobContext } from '../jobs/define.ts';
 import { createPin } from '../pins/pins.service.ts';
+import type { ArchiveEntries } from './files.ts';
 import { ItemFailure, loadItemImage, storeFailure } from './item-image.ts';
 import { ItemData } from './items.ts';
 
@@ -21,6 +23,8 @@ export interface ImportItemDeps {
   imports: ImageConfig['imports'];
   /** One image from the user's budget, or how long to wait for one. */
   takeImage(userId: number): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }>;
+  /** Hosts that just timed out, shared with imports by URL: their items wait without a worker. */
+  cooldown: HostCooldown;
 }
 
 export type ItemOutcome = { kind: 'done' } | { kind: 'failed' } | { kind: 'later' } | { kind: 'wait'; seconds: number };
@@ -32,11 +36,12 @@ const RETRY_BASE_SECONDS = 15;
 interface ImportRow {
   id: number;
   user_id: number;
-  files_dir: string | null;
 }
 
-async function settle(db: Kysely<DB>, importId: number, position: number, set: { state: 'done' | 'failed' | 'pending'; reason?: string | null; pin_id?: number | null; attempts?: number; not_before?: Date | null }): Promise<void> {
-  await db.updateTable('import_items').set(set).where('import_id', '=', importId).where('position', '=', position).where('state', '=', 'pending').execute();
+/** Settles a pending item; answers false when it is pending no more (its import was stopped meanwhile). */
+async function settle(db: Kysely<DB>, importId: number, position: number, set: { state: 'done' | 'failed' | 'pending'; reason?: string | null; pin_id?: number | null; attempts?: number; not_before?: Date | null }): Promise<boolean> {
+  const result = await db.updateTable('import_items').set(set).where('import_id', '=', importId).where('position', '=', position).where('state', '=', 'pending').executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 /** The pin an earlier import made of the same item, if it still exists. */
@@ -45,7 +50,7 @@ async function importedBefore(db: Kysely<DB>, userId: number, key: string): Prom
   return row?.pin_id;
 }
 
-export async function importItem(deps: ImportItemDeps, imp: ImportRow, item: { position: number; data: unknown; attempts: number }, ctx: JobContext): Promise<ItemOutcome> {
+export async function importItem(deps: ImportItemDeps, imp: ImportRow, item: { position: number; data: unknown; attempts: number }, ctx: JobContext, archive: ArchiveEntries | null): Promise<ItemOutcome> {
   const { db } = ctx;
   const parsed = ItemData.safeParse(item.data);
   if (!parsed.success) {
@@ -64,16 +69,24 @@ export async function importItem(deps: ImportItemDeps, imp: ImportRow, item: { p
     return { kind: 'done' };
   }
   if (!data.image) return fail('no image');
+  // A host that just timed out: the item waits for it without holding a worker (nor an attempt).
+  const host = 'url' in data.image ? hostOf(data.image.url) : undefined;
+  const coolingMs = host ? deps.cooldown.remainingMs(host) : 0;
+  if (coolingMs > 0) {
+    await settle(db, imp.id, item.position, { state: 'pending', not_before: new Date(Date.now() + coolingMs) });
+    return { kind: 'later' };
+  }
 
   let stored: Awaited<ReturnType<typeof storeImage>>;
   try {
     const budget = await deps.takeImage(imp.user_id);
     if (!budget.ok) return { kind: 'wait', seconds: budget.retryAfterSeconds };
-    const bytes = await loadItemImage(data.image, { filesDir: imp.files_dir, imports: deps.imports, signal: ctx.signal });
+    const bytes = await loadItemImage(data.image, { archive, imports: deps.imports, signal: ctx.signal });
     stored = await storeImage({ db, storage: deps.storage }, { bytes });
   } catch (error) {
     const failure = error instanceof ItemFailure ? error : storeFailure(error);
     if (!failure) throw error;
+    if (failure.hostTimedOut && host) deps.cooldown.timedOut(host);
     if (failure.passing && item.attempts + 1 < ATTEMPTS) {
       const notBefore = new Date(Date.now() + RETRY_BASE_SECONDS * 1000 * 2 ** item.attempts);
       await settle(db, imp.id, item.position, { state: 'pending', attempts: item.attempts + 1, not_before: notBefore });
@@ -101,12 +114,15 @@ export async function importItem(deps: ImportItemDeps, imp: ImportRow, item: { p
       .executeTakeFirst();
     // The same item made into a pin meanwhile (the same file imported twice at once): that one stands.
     if (!recorded) throw new DuplicateItem();
-    await settle(trx, imp.id, item.position, { state: 'done', pin_id: pin.id });
+    // Its import was stopped meanwhile: the pin is not made (an undo that follows the stop cannot miss it).
+    if (!(await settle(trx, imp.id, item.position, { state: 'done', pin_id: pin.id }))) throw new ItemCalledOff();
     return pin.id;
   }).catch((error: unknown) => {
     if (error instanceof DuplicateItem) return undefined;
+    if (error instanceof ItemCalledOff) return null;
     throw error;
   });
+  if (made === null) return { kind: 'later' };
   if (made === undefined) {
     const pinId = await importedBefore(db, imp.user_id, data.key);
     await settle(db, imp.id, item.position, { state: 'done', pin_id: pinId ?? null });
@@ -115,6 +131,7 @@ export async function importItem(deps: ImportItemDeps, imp: ImportRow, item: { p
 }
 
 class DuplicateItem extends Error {}
+class ItemCalledOff extends Error {}
 
 /** The services' view of the import settings (the pin made here names a stored image: no import by URL follows). */
 export function serviceImports(imports: ImageConfig['imports']): ServiceContext['imports'] {

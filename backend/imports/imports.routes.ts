@@ -4,6 +4,7 @@ import { PageQuery } from '../../contract/paging.ts';
 import { type ApiRoute, route } from '../http/route.ts';
 import { createImport } from './create-import.ts';
 import { getImport, listImports, retryImport } from './imports.service.ts';
+import { cancelImport } from './stop-import.ts';
 import { undoImport } from './undo-import.ts';
 import { looksLikeNetscape } from './netscape.ts';
 import { looksLikeZip, refused } from './zip-archive.ts';
@@ -29,8 +30,9 @@ export const importRoutes: ApiRoute[] = [
       sniff: async (head: Buffer) => (looksLikeZip(head) || looksLikeNetscape(head.toString('utf8')) ? undefined : refused(IMPORT_MSG.notRecognised)),
     },
     responses: { 202: { schema: ImportCreated, description: 'Accepted: queued behind the caller\'s import in progress, if any' } },
-    handler: async ({ ctx, res, file, userId, importFiles }) => {
-      const created = await createImport(ctx, { filesRoot: importFiles }, userId, file.path);
+    errors: [429],
+    handler: async ({ ctx, res, file, userId, bulkImports }) => {
+      const created = await createImport(ctx, bulkImports, userId, file.path);
       res.status(202).json({ import: created } satisfies ImportCreated);
     },
   }),
@@ -68,12 +70,23 @@ export const importRoutes: ApiRoute[] = [
     },
   }),
   route({
+    method: 'post',
+    path: '/api/imports/{id}/cancel',
+    summary: 'Stop a queued or running import, keeping the pins it made so far (status cancelled)',
+    auth: 'user',
+    responses: { 200: ImportDetail },
+    errors: [404, 409],
+    handler: async ({ ctx, res, params, userId }) => {
+      res.json(await cancelImport(ctx, userId, params.id));
+    },
+  }),
+  route({
     method: 'delete',
     path: '/api/imports/{id}',
-    summary: 'Undo a finished import (the pins and boards it made that were not changed since) or call off a queued one',
+    summary: 'Undo an import (the pins and boards it made that were not changed since), stopping it first if it is queued or running',
     auth: 'user',
     responses: { 200: ImportUndone },
-    errors: [404, 409],
+    errors: [404],
     handler: async ({ ctx, res, params, userId }) => {
       res.json(await undoImport(ctx, userId, params.id));
     },

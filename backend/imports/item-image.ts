@@ -1,21 +1,23 @@
-import { readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { IMAGE_LIMITS } from '../../contract/images.ts';
 import { HttpError, ImageRefusedError } from '../errors.ts';
 import { SafeFetchError, safeFetch } from '../images/safe-fetch.ts';
 import type { ImageConfig } from '../config-images.ts';
+import { type ArchiveEntries, EntryGone } from './files.ts';
 import type { ItemData } from './items.ts';
 
-// The bytes of an item's image: fetched from its address through the SSRF guard, or read from the
-// file its ZIP entry was inflated to. Either way they then go through storeImage like an upload's.
+// The bytes of an item's image: fetched from its address through the SSRF guard, or inflated from
+// its entry of the import's ZIP. Either way they then go through storeImage like an upload's.
 
 /** Why an item failed, for good or for now, in words the import page shows. */
 export class ItemFailure extends Error {
   /** A passing failure (a server down or slow): the item is tried again later. */
   readonly passing: boolean;
-  constructor(reason: string, passing = false) {
+  /** The image's host did not answer in time: it is left alone for a while (host-cooldown.ts). */
+  readonly hostTimedOut: boolean;
+  constructor(reason: string, passing = false, hostTimedOut = false) {
     super(reason);
     this.passing = passing;
+    this.hostTimedOut = hostTimedOut;
   }
 }
 
@@ -38,24 +40,24 @@ function fetchFailure(error: SafeFetchError): ItemFailure {
     const passing = status >= 500 || status === 429 || status === 408;
     return new ItemFailure(status === 404 || status === 410 ? `not found (${status})` : `the image server answered ${status}`, passing);
   }
-  return new ItemFailure(FETCH_REASONS[error.reason], error.reason === 'timeout' || error.reason === 'network');
+  return new ItemFailure(FETCH_REASONS[error.reason], error.reason === 'timeout' || error.reason === 'network', error.reason === 'timeout');
 }
 
 export interface ImageLoadOptions {
-  /** The extracted entries of the import's ZIP. */
-  filesDir: string | null;
+  /** The entries of the import's ZIP (null for a bookmark file). */
+  archive: ArchiveEntries | null;
   imports: ImageConfig['imports'];
   signal?: AbortSignal;
 }
 
+const tooLarge = () => new ItemFailure('image over 20 MB');
+
 export async function loadItemImage(image: NonNullable<ItemData['image']>, options: ImageLoadOptions): Promise<Buffer> {
   if ('file' in image) {
-    if (!options.filesDir || !/^\d+$/.test(image.file)) throw new ItemFailure('no image');
-    const file = path.join(options.filesDir, image.file);
-    const info = await stat(file).catch(() => undefined);
-    if (!info) throw new ItemFailure('the file is gone: import the ZIP again');
-    if (info.size > IMAGE_LIMITS.maxBytes) throw new ItemFailure('image over 20 MB');
-    return readFile(file);
+    if (!options.archive) throw new ItemFailure('no image');
+    return options.archive.read(image.file, tooLarge).catch((error: unknown) => {
+      throw error instanceof EntryGone ? new ItemFailure(error.message) : error;
+    });
   }
   try {
     const { allowCidrs: cidrs, allowPorts: ports, headersTimeoutMs } = options.imports;

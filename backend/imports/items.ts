@@ -4,6 +4,7 @@ import { LIMITS } from '../../contract/limits.ts';
 import { normalizeSourceUrl } from '../../contract/source-url-rules.ts';
 import { parseTags } from '../../contract/tags.ts';
 import { normalizeTag, TAG_LIMITS } from '../../contract/tag-rules.ts';
+import { visibleText } from '../../contract/visible-text.ts';
 
 // What one item of an import is, whatever file it came from: a pin to make (docs/import-export.md).
 // The parsers (netscape.ts, images-zip.ts, pinboard-file.ts) make these; the job (run-import.ts)
@@ -27,23 +28,27 @@ export const ItemData = z.object({
 });
 export type ItemData = z.infer<typeof ItemData>;
 
-/** Text as a pin field takes it: no NUL, whitespace runs of a title folded, cut to `max` characters. */
+// An import's text was typed into no form of ours, yet others read it (a shared board's invitees):
+// it is made into what the API would take from the form, by the API's own rule of what a name may
+// not hold (contract/visible-text.ts). Empty when nothing visible is left.
+
+/** Text of several lines (a description, a comment) as a pin field takes it, cut to `max`. */
 export function clip(text: string, max: number): string {
-  const clean = text.replaceAll('\u0000', '').trim();
-  return [...clean].slice(0, max).join('').trim();
+  return visibleText(text, max, 'lines');
 }
 
 /** A title from text: one line, cut to the title limit. */
 export function titleOf(text: string): string {
-  return clip(text.replace(/\s+/g, ' '), LIMITS.title);
+  return visibleText(text, LIMITS.title);
 }
 
 export function descriptionOf(text: string): string {
   return clip(text, LIMITS.description);
 }
 
+/** A board's name from text, as POST /api/boards would take it (BoardBody). */
 export function boardNameOf(text: string): string {
-  return clip(text.replace(/\s+/g, ' '), LIMITS.boardName);
+  return visibleText(text, LIMITS.boardName);
 }
 
 /** The page a pin came from, normalised as POST /api/pins/ would, or null. */

@@ -10,7 +10,7 @@ import type { ServiceContext } from '../context.ts';
 import { HttpError } from '../errors.ts';
 import { addFavorite } from '../favorites/favorites.service.ts';
 import { imageOf, toPinImage } from '../images/media-urls.ts';
-import { clip } from './items.ts';
+import { boardNameOf, clip } from './items.ts';
 import { ImportExtra } from './extra.ts';
 
 // Once an import's pins exist, they go in their boards (docs/import-export.md), in order: a board
@@ -29,7 +29,13 @@ interface ImportRow {
   extra: unknown;
 }
 
-async function boardNamed(ctx: ServiceContext, imp: ImportRow, name: string): Promise<number> {
+/**
+ * The user's board named `text` (as boardNameOf cleans it; "Untitled" when nothing visible is left),
+ * made if there is none. Cleaned here, where every board an import makes is made, whatever file
+ * the name came from and whenever its items were read.
+ */
+async function boardNamed(ctx: ServiceContext, imp: ImportRow, text: string): Promise<number> {
+  const name = boardNameOf(text) || 'Untitled';
   const existing = await ctx.db.selectFrom('boards').select('id').where('user_id', '=', imp.user_id).where('name', '=', name).orderBy('id').limit(1).executeTakeFirst();
   if (existing) return existing.id;
   const board = await createBoard(ctx, imp.user_id, name);
@@ -103,7 +109,7 @@ export async function applyPlacements(ctx: ServiceContext, imp: ImportRow): Prom
   const byRef = new Map(made.filter((row) => row.ref !== null).map((row) => [row.ref as string, row.pin_id as number]));
   const pinsOf = (keys: string[]) => keys.map((key) => byRef.get(key)).filter((id): id is number => id !== undefined);
   const ids: number[] = [];
-  for (const board of [...extra.boards].reverse()) ids.unshift(await boardNamed(ctx, imp, clip(board.name.replace(/\s+/g, ' '), LIMITS.boardName) || 'Untitled'));
+  for (const board of [...extra.boards].reverse()) ids.unshift(await boardNamed(ctx, imp, board.name));
   for (const [index, board] of extra.boards.entries()) await fillBoard(ctx, imp.user_id, ids[index] as number, pinsOf(board.pins));
   for (const pinId of pinsOf(extra.favorites)) await addFavorite(ctx, imp.user_id, pinId);
   for (const comment of extra.comments) {

@@ -1,24 +1,30 @@
-import { rm } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import type { Kysely } from 'kysely';
+import { isImportOver } from '../../contract/import-rules.ts';
 import type { DB } from '../../db/schema.ts';
 import type { JobContext, JobSender } from '../jobs/define.ts';
 import type { AppJobs } from '../job-catalog.ts';
 import { applyPlacements } from './placement.ts';
 import { type ImportItemDeps, importItem, type ItemOutcome, serviceImports } from './import-item.ts';
 import { recount, reportProgress } from './progress.ts';
-import { pruneFiles } from './files.ts';
+import { archiveEntries, dropArchive } from './files.ts';
 
 // Runs imports (docs/import-export.md): a job `imports.run {importId}` does one batch of the
 // import's items and sends itself again for the next, until none is left; then the import's boards
 // (and an export's favorites and comments) are put in place and the user's next import is started.
 // One import per user runs at a time: a job whose import is not in turn (importInTurn) stops, and
 // the import that finishes starts the next. Jobs go in the user's group, so the
-// queue runs one of them at a time per user and other users' imports use the other workers.
+// queue runs one of them at a time per user and other users' imports use the other workers; and as
+// each batch is short and sends the next as a new job, the queue takes the users' imports in turns.
 
 /** Items per job, and how many of them are worked on at once (fetches overlap; processing is bounded by the image pipeline). */
 const BATCH = 24;
 const PARALLEL = 4;
+/**
+ * No item of a batch starts after this long: with a fetch's own deadline (15 s) the batch ends well
+ * inside any job lease, and the worker goes back to the queue, where other users' imports wait.
+ */
+const BATCH_START_WINDOW_MS = 15_000;
 
 export type ImportJobDeps = ImportItemDeps;
 
@@ -49,7 +55,7 @@ export async function startNextImport(jobs: JobSender<AppJobs>, db: Kysely<DB>, 
 export async function runImport(deps: ImportJobDeps, data: { importId: number }, ctx: JobContext): Promise<void> {
   const { db } = ctx;
   const found = await db.selectFrom('imports').selectAll().where('id', '=', data.importId).executeTakeFirst();
-  if (!found || found.status === 'done' || found.status === 'failed') return;
+  if (!found || isImportOver(found.status)) return;
   const imp = found;
   const again = (seconds = 0) => ctx.jobs.send(db, 'imports.run', { importId: imp.id }, { group: importGroup(imp.user_id), ...(seconds > 0 ? { startAfterSeconds: Math.ceil(seconds) } : {}) });
   // Not its turn: the import in turn starts it when it finishes.
@@ -70,18 +76,22 @@ export async function runImport(deps: ImportJobDeps, data: { importId: number },
     .execute();
   if (due.length) {
     const limit = pLimit(PARALLEL);
+    const startBy = Date.now() + BATCH_START_WINDOW_MS;
+    const archive = imp.files_dir ? archiveEntries(imp.files_dir) : null;
     let waitSeconds = 0;
     const outcomes: ItemOutcome[] = await Promise.all(
       due.map((item) =>
         limit(async () => {
           // The image budget is spent: the rest of the batch waits with it.
           if (waitSeconds > 0) return { kind: 'wait', seconds: waitSeconds } as const;
-          const outcome = await importItem(deps, imp, item, ctx);
+          // Out of time: the rest goes in the next batch (still pending, nothing to record).
+          if (Date.now() > startBy) return { kind: 'later' } as const;
+          const outcome = await importItem(deps, imp, item, ctx, archive);
           if (outcome.kind === 'wait') waitSeconds = Math.max(waitSeconds, outcome.seconds);
           return outcome;
         }),
       ),
-    );
+    ).finally(() => archive?.close());
     await recount(db, imp.id);
     await reportProgress(db, ctx.events, imp.id);
     const wait = Math.max(0, ...outcomes.map((outcome) => (outcome.kind === 'wait' ? outcome.seconds : 0)));
@@ -108,14 +118,12 @@ async function finishImport(deps: ImportJobDeps, imp: { id: number; user_id: num
   const row = await db.selectFrom('imports').select(['done', 'failed']).where('id', '=', imp.id).executeTakeFirstOrThrow();
   // Nothing of it could be imported: the import failed (its failures say why).
   const status = row.done === 0 && row.failed > 0 ? 'failed' : 'done';
-  await db.updateTable('imports').set({ status, finished_at: new Date() }).where('id', '=', imp.id).execute();
-  if (imp.files_dir) {
-    const left = await pruneFiles(db, imp.id, imp.files_dir);
-    if (!left) {
-      await rm(imp.files_dir, { recursive: true, force: true });
-      await db.updateTable('imports').set({ files_dir: null }).where('id', '=', imp.id).execute();
-    }
-  }
+  // Stopped meanwhile: the stop has put it in its place.
+  const finished = await db.updateTable('imports').set({ status, finished_at: new Date() }).where('id', '=', imp.id).where('status', '=', 'running').executeTakeFirst();
+  if (finished.numUpdatedRows === 0n) return;
+  // Its archive goes with it: the allowance is for imports that wait or run (a failed item of a ZIP
+  // is tried again by importing the ZIP again, which makes nothing twice).
+  await dropArchive(db, imp.id, imp.files_dir);
   await reportProgress(db, ctx.events, imp.id, { final: true });
   ctx.logger.info({ importId: imp.id, status, done: row.done, failed: row.failed }, 'import finished');
   await startNextImport(ctx.jobs, db, imp.user_id);

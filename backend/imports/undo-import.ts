@@ -1,27 +1,27 @@
 import { sql } from 'kysely';
 import type { ImportUndone } from '../../contract/imports.ts';
-import { IMPORT_MSG } from '../../contract/import-rules.ts';
 import { deleteBoard } from '../boards/boards.service.ts';
 import { supersedeChanges } from '../changes/supersede.ts';
 import { write } from '../changes/write.ts';
 import type { ServiceContext } from '../context.ts';
-import { HttpError, notFound } from '../errors.ts';
+import { notFound } from '../errors.ts';
 import { removeFiles } from './imports.service.ts';
 import { startNextImport } from './run-import.ts';
+import { stopImport } from './stop-import.ts';
 
-// DELETE /api/imports/{id} (docs/import-export.md): a queued import is called off; a finished one is
-// undone — the pins it made that nobody edited since are deleted (their favorites, comments and
-// board entries with them), then the boards it made that are left as it made them (not renamed,
-// nobody invited, no pin of anyone else's in them) — and the import is gone from the list. A pin
-// edited since, or a board in use, stays. A running import must finish first (409).
+// DELETE /api/imports/{id} (docs/import-export.md): an import that is queued or running is stopped
+// first (stop-import.ts); then it is undone — the pins it made that nobody edited since are deleted
+// (their favorites, comments and board entries with them), then the boards it made that are left
+// as it made them (not renamed, nobody invited, no pin of anyone else's in them) — and the import
+// is gone from the list. A pin edited since, or a board in use, stays.
 
 /** Pins deleted per transaction: each is a change of its own in the log. */
 const CHUNK = 200;
 
 export async function undoImport(ctx: ServiceContext, userId: number, id: number): Promise<ImportUndone> {
-  const row = await ctx.db.selectFrom('imports').select(['user_id', 'status', 'files_dir']).where('id', '=', id).executeTakeFirst();
+  const row = await ctx.db.selectFrom('imports').select(['user_id', 'files_dir']).where('id', '=', id).executeTakeFirst();
   if (!row || row.user_id !== userId) throw notFound('Import');
-  if (row.status === 'running') throw new HttpError(409, IMPORT_MSG.notFinished);
+  await stopImport(ctx, userId, id);
   let removedPins = 0;
   for (;;) {
     const deleted = await write(ctx, async (trx, record) => {
@@ -63,8 +63,8 @@ export async function undoImport(ctx: ServiceContext, userId: number, id: number
     .execute();
   for (const board of boards) await deleteBoard(ctx, userId, board.id);
   await ctx.db.deleteFrom('imports').where('id', '=', id).execute();
+  // An import made before archives were dropped at its end may still hold its folder.
   await removeFiles(row.files_dir);
-  // A queued import called off may have been the one in turn: the next one starts instead.
   await startNextImport(ctx.jobs, ctx.db, userId);
   return { removedPins, removedBoards: boards.length, keptPins: Number(keptPins.n) };
 }

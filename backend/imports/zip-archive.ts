@@ -1,24 +1,27 @@
-import { createWriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { Transform } from 'node:stream';
+import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { IMPORT_LIMITS, IMPORT_MSG } from '../../contract/import-rules.ts';
 import { HttpError } from '../errors.ts';
 
 // A ZIP someone sent (docs/import-export.md): judged from its central directory before anything is
-// inflated, then inflated entry by entry with the same limits enforced on the bytes that come out,
-// because a central directory can lie. yauzl reads lazily (one entry at a time, never the whole
-// archive) and with `validateEntrySizes` fails an entry that inflates to more than it declared.
+// inflated, its entries then checked by inflating them into nothing, because a central directory
+// can lie; then kept whole. An entry is inflated into memory only when its item's turn comes, with
+// the same limits enforced on what comes out again. yauzl
+// reads lazily (one entry at a time, never the whole archive) and with `validateEntrySizes` fails
+// an entry that inflates to more than it declared.
 //
 // Refused, with nothing kept: more than IMPORT_LIMITS.zipEntries entries; an entry path that leaves
 // its folder (`../`, an absolute path, a drive letter, a backslash); more than 2 GiB inflated in
-// all; an entry larger than 64 KiB that inflates to more than 100 times its compressed size; an
-// encrypted entry; a damaged archive.
+// all; an entry larger than 64 KiB that inflates to more than 100 times its compressed size, or an
+// archive whose entries together do (small entries included: ten thousand 64 KiB entries of zeros
+// are a bomb too); an encrypted entry; a damaged archive.
 
 export const refused = (message: string) => new HttpError(400, message, { fields: { [IMPORT_LIMITS.field]: message } });
 
 export interface ZipEntryInfo {
+  /** The entry's place in the central directory, from 0: how an item names it. */
+  index: number;
   /** The entry's path inside the archive, with forward slashes. */
   name: string;
   isDirectory: boolean;
@@ -29,8 +32,10 @@ export interface ZipEntryInfo {
 
 export interface OpenedZip {
   entries: ZipEntryInfo[];
-  /** Inflates `entry` into the file `target`, the limits enforced on what comes out. */
-  extract(entry: ZipEntryInfo, target: string): Promise<void>;
+  /** Inflates `entry` into memory, the limits enforced on what comes out; an entry declaring more than `maxBytes` is refused with `tooLarge()`. */
+  read(entry: ZipEntryInfo, maxBytes: number, tooLarge: () => Error): Promise<Buffer>;
+  /** Inflates `entry` and forgets what came out: refuses it (400) if it is not what the central directory said. */
+  check(entry: ZipEntryInfo): Promise<void>;
   close(): void;
 }
 
@@ -60,27 +65,32 @@ function openZip(path: string): Promise<ZipFile> {
   });
 }
 
-/** Every entry of the central directory, each judged as it is read. */
+/** Every entry of the central directory, each judged as it is read, then the archive as a whole. */
 function readEntries(zip: ZipFile): Promise<ZipEntryInfo[]> {
   return new Promise((resolve, reject) => {
     const entries: ZipEntryInfo[] = [];
     let inflated = 0;
+    let compressed = 0;
     const fail = (error: HttpError) => {
       zip.removeAllListeners('entry');
       reject(error);
     };
     zip.on('error', (error: unknown) => fail(asRefusal(error)));
-    zip.on('end', () => resolve(entries));
+    zip.on('end', () => {
+      if (inflated > IMPORT_LIMITS.zipRatioFloorBytes && inflated > IMPORT_LIMITS.zipRatio * Math.max(1, compressed)) return fail(refused(IMPORT_MSG.zipArchiveRatio));
+      resolve(entries);
+    });
     zip.on('entry', (entry: Entry) => {
       const name = entry.fileName;
       if (!isSafeEntryPath(name)) return fail(refused(IMPORT_MSG.zipUnsafePath));
       if (entry.isEncrypted()) return fail(refused(IMPORT_MSG.zipEncrypted));
       inflated += entry.uncompressedSize;
+      compressed += entry.compressedSize;
       if (inflated > IMPORT_LIMITS.zipInflatedBytes) return fail(refused(IMPORT_MSG.zipTooBig));
       if (entry.uncompressedSize > IMPORT_LIMITS.zipRatioFloorBytes && entry.uncompressedSize > IMPORT_LIMITS.zipRatio * Math.max(1, entry.compressedSize)) {
         return fail(refused(IMPORT_MSG.zipRatio));
       }
-      entries.push({ name, isDirectory: name.endsWith('/'), uncompressedSize: entry.uncompressedSize, crc32: entry.crc32, entry });
+      entries.push({ index: entries.length, name, isDirectory: name.endsWith('/'), uncompressedSize: entry.uncompressedSize, crc32: entry.crc32, entry });
       zip.readEntry();
     });
     zip.readEntry();
@@ -88,21 +98,21 @@ function readEntries(zip: ZipFile): Promise<ZipEntryInfo[]> {
 }
 
 /**
- * Counts what an entry inflates to: more than it declared (which the central directory checks
- * already judged) or more than is left of the archive's budget stops it. yauzl checks the first
- * too; this one does not depend on it.
+ * Collects what an entry inflates to: more than it declared (which the central directory checks and
+ * the caller's limit already judged) stops it. yauzl checks this too; this one does not depend on it.
  */
-function meter(declared: number, budget: { left: number }): Transform {
+function collect(declared: number, keep: boolean): { sink: Writable; bytes: () => Buffer } {
+  const chunks: Buffer[] = [];
   let seen = 0;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
       seen += chunk.length;
-      budget.left -= chunk.length;
       if (seen > declared) return done(refused(IMPORT_MSG.zipRatio));
-      if (budget.left < 0) return done(refused(IMPORT_MSG.zipTooBig));
-      done(null, chunk);
+      if (keep) chunks.push(chunk);
+      done();
     },
   });
+  return { sink, bytes: () => Buffer.concat(chunks) };
 }
 
 /** Opens the ZIP at `path` and judges its central directory; throws a 400 HttpError for any refusal. */
@@ -112,20 +122,24 @@ export async function openArchive(path: string): Promise<OpenedZip> {
     // Known from the end record before a single entry is read.
     if (zip.entryCount > IMPORT_LIMITS.zipEntries) throw refused(IMPORT_MSG.zipTooManyEntries);
     const entries = await readEntries(zip);
-    const budget = { left: IMPORT_LIMITS.zipInflatedBytes };
+    const inflate = async (info: ZipEntryInfo, keep: boolean): Promise<Buffer> => {
+      const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) => {
+        zip.openReadStream(info.entry, (error, readable) => (error ? reject(asRefusal(error)) : resolve(readable)));
+      });
+      const out = collect(info.uncompressedSize, keep);
+      await pipeline(stream, out.sink).catch((error: unknown) => {
+        throw asRefusal(error);
+      });
+      return out.bytes();
+    };
     return {
       entries,
-      async extract(info, target) {
-        const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) => {
-          zip.openReadStream(info.entry, (error, readable) => (error ? reject(asRefusal(error)) : resolve(readable)));
-        });
-        try {
-          await pipeline(stream, meter(info.uncompressedSize, budget), createWriteStream(target, { flags: 'wx', mode: 0o600 }));
-        } catch (error) {
-          // What came out before the refusal is not kept.
-          await rm(target, { force: true });
-          throw asRefusal(error);
-        }
+      async read(info, maxBytes, tooLarge) {
+        if (info.uncompressedSize > maxBytes) throw tooLarge();
+        return inflate(info, true);
+      },
+      async check(info) {
+        await inflate(info, false);
       },
       close: () => zip.close(),
     };

@@ -12,7 +12,7 @@ import { HttpError, ImageRefusedError } from '../errors.ts';
 import type { AppJobs } from '../job-catalog.ts';
 import type { JobContext, JobSender } from '../jobs/define.ts';
 import { getPin } from './pins.service.ts';
-import type { HostCooldown } from '../images/host-cooldown.ts';
+import { type HostCooldown, hostOf } from '../images/host-cooldown.ts';
 import type { ImageBudget } from '../images/image-budget.ts';
 import { storeImage } from '../images/images.service.ts';
 import { importGroup, REFUSED_ADDRESS } from '../images/import-policy.ts';
@@ -160,14 +160,6 @@ async function hideRefusedAddress(ctx: JobContext, data: ImportImageData, reason
 /** An update of the pin only while it still waits for this address's image (no other address, no image yet). */
 function updateWaitingPin(db: Kysely<DB>, data: ImportImageData) {
   return db.updateTable('pins').where('id', '=', data.pinId).where('image_url', '=', data.url).where('image_sha256', 'is', null);
-}
-
-function hostOf(url: string): string | undefined {
-  try {
-    return new URL(url).host.toLowerCase();
-  } catch {
-    return undefined;
-  }
 }
 
 function isPassing(error: SafeFetchError): boolean {

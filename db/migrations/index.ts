@@ -15,6 +15,7 @@ import * as tokensAndSources from './20261127_0013_tokens_and_sources.ts';
 import * as pinCountsAndImageFailures from './20261127_0014_pin_counts_and_image_failures.ts';
 import * as changeRedaction from './20261127_0015_change_redaction.ts';
 import * as imports from './20261127_0021_imports.ts';
+import * as importArchives from './20261129_0022_import_archives.ts';
 
 // Migrations are listed here explicitly (rather than read from the folder at run time) so that the
 // same list works from source, in tests and in a bundled build. Names sort by timestamp.
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '20261127_0014_pin_counts_and_image_failures': pinCountsAndImageFailures,
   '20261127_0015_change_redaction': changeRedaction,
   '20261127_0021_imports': imports,
+  '20261129_0022_import_archives': importArchives,
 };
 
 export const migrationProvider: MigrationProvider = {

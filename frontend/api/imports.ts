@@ -36,6 +36,10 @@ export function retryImport(id: number) {
   return call('POST /api/imports/{id}/retry', { params: { id } });
 }
 
+export function cancelImport(id: number) {
+  return call('POST /api/imports/{id}/cancel', { params: { id } });
+}
+
 export function undoImport(id: number) {
   return call('DELETE /api/imports/{id}', { params: { id } });
 }

@@ -1,17 +1,19 @@
 import { useAtomValue, useStore } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import type { Import, ImportDetail } from '../../contract/imports.ts';
+import { isImportOver } from '../../contract/import-rules.ts';
 import { isApiError } from '../api/client.ts';
-import { fetchImport, retryImport, undoImport } from '../api/imports.ts';
+import { cancelImport, fetchImport, retryImport, undoImport } from '../api/imports.ts';
 import { ConfirmModal } from '../components/ConfirmModal.tsx';
 import { showToast } from '../state/toasts.ts';
 import { KIND_NAMES } from './file-preview.ts';
 import { importProgressAtom } from '../state/import-progress.ts';
+import { StopImportModal } from './StopImport.tsx';
 
 /** How often a running import is read besides its live events. */
 const READ_EVERY_MS = 5_000;
 
-const STATUS_TEXT: Record<Import['status'], string> = { queued: 'Queued', running: 'Importing', done: 'Finished', failed: 'Failed' };
+const STATUS_TEXT: Record<Import['status'], string> = { queued: 'Queued', running: 'Importing', done: 'Finished', failed: 'Failed', cancelled: 'Stopped' };
 
 /** "About 3 minutes left", from how fast items went lately. */
 export function timeLeft(samples: Array<{ at: number; processed: number }>, remaining: number): string | null {
@@ -24,25 +26,26 @@ export function timeLeft(samples: Array<{ at: number; processed: number }>, rema
   return `About ${Math.round(seconds / 3600)} hour${Math.round(seconds / 3600) === 1 ? '' : 's'} left`;
 }
 
-/** One import, live: its progress bar (done, failed, total, time left), failures with Retry, Undo. */
+/** One import, live: its progress bar (done, failed, total, time left), failures with Retry, Stop, Undo. */
 export function ImportStatus({ id, onGone, onChanged }: { id: number; onGone: () => void; onChanged: (next: Import) => void }) {
   const store = useStore();
   const live = useAtomValue(importProgressAtom).get(id);
   const [detail, setDetail] = useState<ImportDetail | null>(null);
   const [confirmUndo, setConfirmUndo] = useState(false);
+  const [confirmStop, setConfirmStop] = useState(false);
   const [busy, setBusy] = useState(false);
   const samples = useRef<Array<{ at: number; processed: number }>>([]);
 
   const base = detail?.import;
   // The socket's figures, unless the last read is further along (an event missed while the socket
   // was away: progress is not in the change log, so nothing replays it).
-  const ahead = (one: { status: string; done: number; failed: number }) => (one.status === 'done' || one.status === 'failed' ? 1e12 : 0) + one.done + one.failed;
+  const ahead = (one: { status: string; done: number; failed: number }) => (isImportOver(one.status) ? 1e12 : 0) + one.done + one.failed;
   const latest = live && (!base || ahead(live) >= ahead(base)) ? live : base;
   const status = latest?.status;
   const total = latest?.total ?? 0;
   const done = latest?.done ?? 0;
   const failed = latest?.failed ?? 0;
-  const finished = status === 'done' || status === 'failed';
+  const finished = status !== undefined && isImportOver(status);
 
   useEffect(() => {
     let gone = false;
@@ -75,6 +78,14 @@ export function ImportStatus({ id, onGone, onChanged }: { id: number; onGone: ()
     }
   }
 
+  async function stop() {
+    try {
+      setDetail(await cancelImport(id));
+    } catch (error) {
+      showToast(store, isApiError(error) ? error.message : 'Could not stop the import. Please try again.');
+    }
+  }
+
   async function undo() {
     try {
       const undone = await undoImport(id);
@@ -102,9 +113,11 @@ export function ImportStatus({ id, onGone, onChanged }: { id: number; onGone: ()
         {finished && failed > 0 ? (
           <button type="button" className="button button--secondary" disabled={busy} onClick={() => void retry()}>Retry failed</button>
         ) : null}
-        {status !== 'running' ? (
+        {status === 'running' ? (
+          <button type="button" className="button button--secondary" onClick={() => setConfirmStop(true)}>Stop</button>
+        ) : (
           <button type="button" className="button button--secondary" onClick={() => setConfirmUndo(true)}>{status === 'queued' ? 'Cancel' : 'Undo'}</button>
-        ) : null}
+        )}
       </div>
       {detail?.failures.length ? (
         <details className="import-failures" open={finished}>
@@ -118,6 +131,7 @@ export function ImportStatus({ id, onGone, onChanged }: { id: number; onGone: ()
           </ul>
         </details>
       ) : null}
+      {confirmStop ? <StopImportModal made={done} onKeep={stop} onUndo={undo} onClose={() => setConfirmStop(false)} /> : null}
       {confirmUndo ? (
         <ConfirmModal
           title={status === 'queued' ? 'Cancel this import?' : 'Undo this import?'}

@@ -21,7 +21,7 @@ async function nothingStored(): Promise<void> {
   const db = server.server.database.db;
   const { rows } = await sql<{ imports: number; items: number }>`select (select count(*) from imports)::int as imports, (select count(*) from import_items)::int as items`.execute(db);
   expect(rows[0]).toEqual({ imports: 0, items: 0 });
-  expect(await readdir(server.config.importDir).catch(() => [])).toEqual([]);
+  expect(await readdir(server.config.bulkImports.dir).catch(() => [])).toEqual([]);
 }
 
 const png = Buffer.from('not really a png');

@@ -122,7 +122,7 @@ describe('a declared route with a query string', () => {
       // The probes store no images; a folder that is never written will do.
       media: new LocalMediaStorage(tmpdir()),
       // Nor any import.
-      importFiles: tmpdir(),
+      bulkImports: { dir: tmpdir(), openPerUser: 3, diskPerUserBytes: 1024 ** 3 },
       tokens: { revoked: async () => {} },
       uploads: { tmpDir: tmpdir(), timeoutMs: 1_000, admit: () => Promise.reject(new Error('no uploads here')) },
     };

@@ -62,8 +62,9 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     databaseUrl = created.url;
     drop = created.drop;
   }
-  // Stored images get a folder per database, so a second instance on the same data shares it (as
-  // instances on one host do) and test files never see each other's files. Removed with the database.
+  // Stored images (and imported ZIPs) get a folder per database, so a second instance on the same
+  // data shares it (as instances on one host do) and test files never see each other's files.
+  // Removed with the database.
   const mediaDir = path.join(
     tmpdir(),
     'pinboard-test-media',
@@ -93,6 +94,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     // mode's default is one): the PGlite suites then see the same queue as the Postgres ones.
     IMAGE_PROCESS_CONCURRENCY: '2',
     MEDIA_DIR: mediaDir,
+    // Imported ZIPs, likewise: a test file sees only its own.
+    IMPORT_DIR: path.join(mediaDir, 'imports'),
     ...options.env,
   });
   let server: RunningServer;
