@@ -6,7 +6,7 @@ import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useLoad } from '../hooks/useLoad.ts';
 import { KIND_NAMES } from './file-preview.ts';
 import { ImportPicker } from './ImportPicker.tsx';
-import { ImportStatus } from './ImportStatus.tsx';
+import { ImportStatus, STATUS_TEXT } from './ImportStatus.tsx';
 import './imports.css';
 
 const dateOf = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
@@ -69,7 +69,7 @@ export function ImportExportPage() {
               <button type="button" className={`imports-history__item${item.id === selected ? ' imports-history__item--selected' : ''}`} aria-pressed={item.id === selected} onClick={() => setSelected(item.id)}>
                 <span className="imports-history__kind">{KIND_NAMES[item.kind]}</span>
                 <span>{dateOf(item.createdAt)}</span>
-                <span className={`import-badge import-badge--${item.status}`}>{item.status}</span>
+                <span className={`import-badge import-badge--${item.status}`}>{STATUS_TEXT[item.status]}</span>
                 <span>{item.done.toLocaleString('en-US')} of {item.total.toLocaleString('en-US')}{item.failed ? `, ${item.failed.toLocaleString('en-US')} failed` : ''}</span>
               </button>
             </li>

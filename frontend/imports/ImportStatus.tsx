@@ -13,7 +13,8 @@ import { StopImportModal } from './StopImport.tsx';
 /** How often a running import is read besides its live events. */
 const READ_EVERY_MS = 5_000;
 
-const STATUS_TEXT: Record<Import['status'], string> = { queued: 'Queued', running: 'Importing', done: 'Finished', failed: 'Failed', cancelled: 'Stopped' };
+/** What the page calls each status (the list's badges too). */
+export const STATUS_TEXT: Record<Import['status'], string> = { queued: 'Queued', running: 'Importing', done: 'Finished', failed: 'Failed', cancelled: 'Stopped' };
 
 /** "About 3 minutes left", from how fast items went lately. */
 export function timeLeft(samples: Array<{ at: number; processed: number }>, remaining: number): string | null {

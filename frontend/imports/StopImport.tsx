@@ -26,7 +26,7 @@ export function StopImportModal({ made, onKeep, onUndo, onClose }: Props) {
     <Modal title="Stop this import?" onClose={onClose} role="alertdialog" className="modal--confirm">
       <p className="modal__message">The items not imported yet are dropped. It has made {pins} so far.</p>
       <p className="modal__detail">Undo removes them and the boards it made; pins you edited since are kept.</p>
-      <div className="modal__actions">
+      <div className="modal__actions modal__actions--stacked">
         <button type="button" className="button button--secondary" onClick={() => void run(onKeep)} disabled={busy}>
           Stop and keep {pins}
         </button>

@@ -1,6 +1,9 @@
 // Moving in, in the system Chromium (docs/import-export.md): 200 images dropped on a board page
 // become 200 pins with per-file progress; the Import / Export page shows a bookmark file's kind and
-// count before it starts, its progress live, its failures, and undoes it.
+// count before it starts, its progress live, its failures, and undoes it; a running import is
+// stopped, keeping what it made.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Board } from '../../contract/boards.ts';
 import { basePictures, type ImageHost, pinbackFile, startImageHost } from '../support/import-fixtures.ts';
@@ -8,17 +11,34 @@ import { useBrowserServer } from '../support/use-browser-server.ts';
 import { DESKTOP, expectAccessible, expectPath, expectVisible, newAccount, screenshot, signUp } from './browser.ts';
 
 let host: ImageHost;
+/** Answers its headers, then a byte every few seconds: an import from it runs until it is stopped. */
+let trickle: Server;
+const trickling: Socket[] = [];
 const FILES = 200;
 const LONG_MS = 240_000;
 
 beforeAll(async () => {
   host = await startImageHost(await basePictures(6, 400, 300));
+  trickle = createServer((req, res) => {
+    trickling.push(req.socket);
+    res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': '100000' });
+    const drip = setInterval(() => res.write(Buffer.from([0])), 4_000);
+    req.socket.on('close', () => clearInterval(drip));
+  });
+  await new Promise<void>((resolve) => trickle.listen(0, '127.0.0.1', resolve));
 }, 120_000);
 afterAll(async () => {
   await host?.close();
+  for (const socket of trickling) socket.destroy();
+  await new Promise<void>((resolve) => trickle?.close(() => resolve()));
 });
 const app = useBrowserServer(() => ({
-  env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: host.port, IMAGE_BUDGET_PER_USER: '5000', UPLOAD_RATE_LIMIT_PER_USER: '5000' },
+  env: {
+    IMPORT_ALLOW_CIDRS: '127.0.0.1/32',
+    IMPORT_ALLOW_PORTS: `${host.port},${(trickle.address() as AddressInfo).port}`,
+    IMAGE_BUDGET_PER_USER: '5000',
+    UPLOAD_RATE_LIMIT_PER_USER: '5000',
+  },
 }));
 
 describe('bulk upload', () => {
@@ -101,5 +121,30 @@ describe('the Import / Export page', () => {
     expect(after.boards).toHaveLength(0);
     expect(errors).toEqual([]);
   }, LONG_MS + 60_000);
-});
 
+  it('stops a running import, keeping the pins it made so far', async () => {
+    const { page, errors } = await app.openTab(DESKTOP);
+    await signUp(page, newAccount('stopper'));
+    await page.goto('/import-export');
+    // Three pictures that come at once, then ten from a host that never finishes sending.
+    const slow = `http://127.0.0.1:${(trickle.address() as AddressInfo).port}`;
+    const links = [0, 1, 2].map((n) => `${host.url}/img/${n}.jpg`).concat(Array.from({ length: 10 }, (_, n) => `${slow}/slow-${n}.jpg`));
+    const html = `<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n<DT><H3>Slow ones</H3>\n<DL><p>\n${links.map((url, i) => `<DT><A HREF="https://example.com/${i}" IMAGE="${url}">Picture ${i}</A>`).join('\n')}\n</DL><p>\n</DL><p>\n`;
+    await page.locator('input[type="file"]').setInputFiles({ name: 'slow.html', mimeType: 'text/html', buffer: Buffer.from(html) });
+    await page.getByRole('button', { name: 'Start import' }).click();
+    const status = await expectVisible(page.getByTestId('import-status'));
+    await expectVisible(status.getByText('3 imported'), LONG_MS);
+    await expectVisible(status.getByRole('heading', { name: 'Bookmark file · Importing' }));
+    await status.getByRole('button', { name: 'Stop' }).click();
+    const dialog = await expectVisible(page.getByRole('alertdialog', { name: 'Stop this import?' }));
+    await screenshot(page, 'import-stop-dialog', { overlay: true });
+    await dialog.getByRole('button', { name: 'Stop and keep 3 pins' }).click();
+    await expectVisible(status.getByRole('heading', { name: 'Bookmark file · Stopped' }));
+    await expectVisible(status.getByText('3 imported'));
+    await expectVisible(status.getByRole('button', { name: 'Undo' }));
+    await screenshot(page, 'import-stopped');
+    const boards = (await (await page.request.get('/api/boards/')).json()) as { boards: Board[] };
+    expect(boards.boards.map((board) => [board.name, board.pin_count])).toEqual([['Slow ones', 3]]);
+    expect(errors).toEqual([]);
+  }, LONG_MS + 60_000);
+});
