@@ -2,7 +2,8 @@
 // build:extension` writes extension/dist/chromium/ and extension/dist/firefox/.
 // The permissions are the fewest that do the job (docs/extension.md, "Permissions"):
 // - host access to every http(s) site: the content script (hover Save, the picker, the page's image
-//   list) runs on any page, and the background fetches an image with that site's cookies;
+//   list) runs on any page, and the background fetches an image (with the tab's own origin's
+//   cookies when it is of that origin: docs/extension.md, "Which picture, which cookies…");
 // - contextMenus: "Save to Pinboard" on images; storage: the server, the token, recent boards.
 import { defineConfig } from 'wxt';
 import { iconPaths, writeIcons } from './icons.ts';

@@ -1,24 +1,42 @@
-// The page's images for the popup: each picture once, at the best resolution the page offers
-// (the widest `srcset` candidate), largest first. Icons and tracking pixels are left out.
+// The page's images for the popup: each picture once, as the browser shows it (or a larger file
+// of the same picture from the same origin), largest first. Icons and tracking pixels are left out.
 import type { ImageList, PageImage } from '../lib/messages.ts';
 
 /** Smaller than this on either side is an icon, a spacer or a tracking pixel, not a picture. */
 export const LIST_MIN_PX = 100;
 
-/** The widest candidate of a `srcset` with width descriptors, else the one the browser chose. */
+function originOf(url: string): string {
+  try {
+    return new URL(url, document.baseURI).origin;
+  } catch {
+    return 'null';
+  }
+}
+
+/**
+ * The picture to save: the candidate the browser shows (`currentSrc`; the `src` attribute before
+ * it has loaded), or a wider `srcset` candidate of the same origin as that one. A candidate of
+ * another origin is never taken: the page chooses what its srcset names, and a candidate the
+ * browser does not show is one the user never saw (docs/extension.md, "Which picture…").
+ */
 export function bestSource(image: HTMLImageElement): string {
-  let best = image.currentSrc || image.src;
+  const shown = image.currentSrc || image.src;
+  const origin = originOf(shown);
+  // Opaque origins (data:, blob:) are never the same as anything.
+  if (!shown || origin === 'null') return shown;
+  let best = shown;
   let bestWidth = 0;
   for (const candidate of (image.srcset || '').split(/,\s+/)) {
     const [url, descriptor] = candidate.trim().split(/\s+/);
     const width = descriptor?.endsWith('w') ? Number.parseInt(descriptor, 10) : 0;
-    if (url && width > bestWidth) {
-      try {
-        best = new URL(url, document.baseURI).href;
-        bestWidth = width;
-      } catch {
-        // a malformed candidate: keep the one the browser chose
-      }
+    if (!url || width <= bestWidth) continue;
+    try {
+      const absolute = new URL(url, document.baseURI);
+      if (absolute.origin !== origin) continue;
+      best = absolute.href;
+      bestWidth = width;
+    } catch {
+      // a malformed candidate: keep the one the browser chose
     }
   }
   return best;

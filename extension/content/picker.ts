@@ -1,12 +1,15 @@
 // The board picker the page shows after Save (the hover button or the context menu): recent boards
 // first, then the others; one click on a board saves there. A new board is made inline. The
-// title comes from the image's alt text, else the page's title, and can be changed here.
+// title comes from the image's alt text, else the page's title, and can be changed here. Its
+// thumbnail is the very bytes that will be uploaded (lib/preview.ts); the boards show, and so
+// the saving click can come, only once it is there.
 import { LIMITS } from '../../contract/limits.ts';
 import { ask, isFailure } from '../lib/ask.ts';
 import { h, fill } from '../lib/dom.ts';
 import type { BoardChoices } from '../lib/messages.ts';
 import { outcomeText, undoneText } from '../lib/outcome-text.ts';
 import { pinTitle } from '../lib/pin-text.ts';
+import { loadPreview, type ShownPreview } from '../lib/preview.ts';
 import type { BoardRef } from '../lib/settings.ts';
 import { showToast } from './toast.ts';
 import { uiRoot } from './ui-root.ts';
@@ -35,6 +38,29 @@ function position(panel: HTMLElement, rect: DOMRect | null): void {
   panel.style.top = `${top}px`;
 }
 
+/** The thumbnail made of the bytes that will be uploaded, or a note that there are none. */
+function showPreview(thumb: HTMLImageElement, note: HTMLElement, src: string, pageUrl: string) {
+  let released = false;
+  let url: string | null = null;
+  const ready = loadPreview(src, pageUrl).then((loaded) => {
+    url = loaded.url;
+    if (url && released) URL.revokeObjectURL(url);
+    else if (url) thumb.src = url;
+    else {
+      note.textContent = `No preview (${loaded.reason}): Pinboard will import the picture from its address.`;
+      note.hidden = false;
+    }
+    return loaded;
+  });
+  return {
+    ready,
+    release() {
+      released = true;
+      if (url) URL.revokeObjectURL(url);
+    },
+  };
+}
+
 export function openPicker(image: PickerImage, server: string): void {
   openPanel?.close();
   const page = { url: location.href, title: document.title };
@@ -47,14 +73,17 @@ export function openPicker(image: PickerImage, server: string): void {
   const title = h('input', { type: 'text', maxlength: LIMITS.title, value: pinTitle(image.alt, page.title, page.url), 'aria-label': 'Title' });
   const list = h('div', { class: 'boards', role: 'group', 'aria-label': 'Boards' }, h('p', { class: 'message' }, 'Loading your boards…'));
   const newName = h('input', { type: 'text', maxlength: LIMITS.boardName, placeholder: 'New board name', 'aria-label': 'New board name' });
+  const thumb = h('img', { class: 'panel__thumb', alt: '' });
+  const note = h('p', { class: 'message', hidden: true });
   const panel = h(
     'div',
     { class: 'ui panel', role: 'dialog', 'aria-label': 'Save to Pinboard' },
     h('div', { class: 'panel__head' },
-      h('img', { class: 'panel__thumb', src: image.src, alt: '' }),
+      thumb,
       h('h2', { class: 'panel__title' }, 'Save to Pinboard'),
       h('button', { type: 'button', class: 'icon', 'aria-label': 'Close', onclick: () => close() }, '×'),
     ),
+    note,
     h('label', { class: 'field' }, 'Title', title),
     list,
     h('form', { class: 'create', onsubmit: (event: Event) => { event.preventDefault(); void createAndSave(); } }, newName, h('button', { type: 'submit', class: 'pill' }, 'Create')),
@@ -62,8 +91,12 @@ export function openPicker(image: PickerImage, server: string): void {
     h('div', { class: 'panel__foot' }, h('button', { type: 'button', class: 'pill pill--quiet', onclick: () => void save(null) }, 'Save without a board')),
   );
   let busy = false;
+  const preview = showPreview(thumb, note, image.src, page.url);
+  let shown: ShownPreview | null = null;
+  void preview.ready.then((loaded) => (shown = loaded));
 
   function close() {
+    preview.release();
     panel.remove();
     document.removeEventListener('mousedown', onOutside, true);
     if (openPanel === handle) openPanel = null;
@@ -80,9 +113,11 @@ export function openPicker(image: PickerImage, server: string): void {
 
   async function save(board: BoardRef | null) {
     if (busy) return;
+    // The last click comes after the preview: what was not shown is not saved.
+    if (!shown) return setMessage('The picture is still loading…');
     busy = true;
     setMessage(board ? `Saving to ${board.name}…` : 'Saving…');
-    const answer = await ask({ type: 'save', images: [{ src: image.src, alt: image.alt, title: title.value }], page, board });
+    const answer = await ask({ type: 'save', images: [{ src: image.src, alt: image.alt, title: title.value, shown: shown.shown }], page, board });
     busy = false;
     if (isFailure(answer)) return setMessage(answer.message, true);
     if (answer.saved.length === 0) return setMessage(outcomeText(answer, board), true);
@@ -126,7 +161,7 @@ export function openPicker(image: PickerImage, server: string): void {
 
   let recent: BoardRef[] = [];
   async function load(cursor: string | null, previous: BoardRef[]) {
-    const answer = await ask({ type: 'boards', cursor });
+    const [answer] = await Promise.all([ask({ type: 'boards', cursor }), preview.ready]);
     if (isFailure(answer)) return fill(list, h('p', { class: 'message message--error' }, answer.message));
     if (!cursor) recent = answer.recent;
     render({ ...answer, recent }, previous);

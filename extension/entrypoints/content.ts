@@ -19,6 +19,12 @@ function pickerFor(src: string, image: HTMLImageElement | null, server: string) 
   openPicker({ src, alt: (image?.alt || image?.title || '').trim(), rect: image?.getBoundingClientRect() ?? null }, server);
 }
 
+/** The context menu's picture: the browser names the one it shows; the same rule as hover Save. */
+function menuPicture(srcUrl: string): { src: string; image: HTMLImageElement | null } {
+  const image = imageFor(srcUrl);
+  return { src: image ? bestSource(image) : srcUrl, image };
+}
+
 export default defineContentScript({
   matches: ['http://*/*', 'https://*/*'],
   runAt: 'document_idle',
@@ -29,7 +35,8 @@ export default defineContentScript({
     browser.runtime.onMessage.addListener((request: ContentRequest, _sender, sendResponse) => {
       if (request.type === 'list-images') sendResponse(listImages());
       else if (request.type === 'open-picker') {
-        void status.then((s) => pickerFor(request.src, imageFor(request.src), s?.server ?? ''));
+        const { src, image } = menuPicture(request.src);
+        void status.then((s) => pickerFor(src, image, s?.server ?? ''));
         sendResponse({ ok: true });
       }
       return false;

@@ -2,6 +2,7 @@
 // background does every server call; content scripts and the popup ask it.
 import type { ImageToSave, PageRef, SaveOutcome } from './save.ts';
 import type { BoardRef } from './settings.ts';
+import type { Preview } from './shown-images.ts';
 
 /** An image of the page as the content script sees it (natural size: the file's own pixels). */
 export interface PageImage {
@@ -16,6 +17,8 @@ export type BackgroundRequest =
   | { type: 'status' }
   | { type: 'boards'; cursor: string | null }
   | { type: 'create-board'; name: string }
+  /** The picture's bytes for the confirmation's preview (kept for the save: lib/shown-images.ts). */
+  | { type: 'preview'; src: string; pageUrl: string }
   | { type: 'save'; images: ImageToSave[]; page: PageRef; board: BoardRef | null }
   | { type: 'undo'; pinIds: number[]; pageUrl: string }
   | { type: 'connect'; server: string; token: string }
@@ -42,11 +45,16 @@ export type BackgroundAnswer<R extends BackgroundRequest> = R extends { type: 's
     ? ({ ok: true } & BoardChoices) | Failure
     : R extends { type: 'create-board' }
       ? { ok: true; board: BoardRef } | Failure
-      : R extends { type: 'save' }
-        ? ({ ok: true; board: BoardRef | null } & SaveOutcome) | Failure
-        : R extends { type: 'connect' }
-          ? { ok: true; username: string } | Failure
-          : { ok: true } | Failure;
+      : R extends { type: 'preview' }
+        ? PreviewAnswer | Failure
+        : R extends { type: 'save' }
+          ? ({ ok: true; board: BoardRef | null } & SaveOutcome) | Failure
+          : R extends { type: 'connect' }
+            ? { ok: true; username: string } | Failure
+            : { ok: true } | Failure;
+
+/** `preview` null: the bytes cannot be had (`reason`); saving then asks the server to import the address. */
+export type PreviewAnswer = { ok: true; preview: Preview; reason?: undefined } | { ok: true; preview: null; reason: string };
 
 /** To a tab's content script (top frame). */
 export type ContentRequest =

@@ -2,10 +2,11 @@
 // with the stored token; the parts that run in web pages never see it.
 import { browser, type Browser } from './browser.ts';
 import { forgetAllPages, refreshPageBadges } from './badge.ts';
-import type { BackgroundAnswer, BackgroundRequest, BoardChoices, Failure } from './messages.ts';
+import type { BackgroundAnswer, BackgroundRequest, BoardChoices, Failure, PreviewAnswer } from './messages.ts';
 import { PinboardApi, PinboardError } from './pinboard-api.ts';
-import { saveImages } from './save.ts';
+import { type PageRef, saveImages } from './save.ts';
 import { type BoardRef, dropBoard, forgetToken, readConnection, recentBoards, serverOrigin, setServer, setToken, useBoard } from './settings.ts';
+import { previewImage } from './shown-images.ts';
 
 type Sender = Browser.runtime.MessageSender;
 
@@ -38,6 +39,23 @@ function originOf(url: string | undefined): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The page a request speaks for. From a content script, the page it runs in is the one the
+ * browser names: which origin gets cookies and whether private addresses may be reached depend on
+ * it (lib/image-bytes.ts), so a message claiming another origin is not taken at its word.
+ */
+function pageOf(claimed: PageRef, sender: Sender): PageRef {
+  if (fromExtensionPage(sender)) return claimed;
+  const actual = sender.url ?? '';
+  return originOf(actual) === originOf(claimed.url) ? claimed : { ...claimed, url: actual };
+}
+
+async function preview(request: Extract<BackgroundRequest, { type: 'preview' }>, sender: Sender): Promise<PreviewAnswer> {
+  const page = pageOf({ url: request.pageUrl, title: '' }, sender);
+  const shown = await previewImage(request.src, page.url);
+  return 'preview' in shown ? { ok: true, preview: shown.preview } : { ok: true, preview: null, reason: shown.failed };
 }
 
 async function boardChoices(api: PinboardApi, cursor: string | null): Promise<BoardChoices> {
@@ -103,8 +121,10 @@ export async function answer(request: BackgroundRequest, sender: Sender): Promis
         await useBoard(board);
         return { ok: true, board };
       }
+      case 'preview':
+        return await preview(request, sender);
       case 'save':
-        return await save(api, request);
+        return await save(api, { ...request, page: pageOf(request.page, sender) });
       case 'undo':
         await Promise.all(request.pinIds.map((id) => api.deletePin(id).catch((error: unknown) => {
           if (!(error instanceof PinboardError && error.status === 404)) throw error; // already gone

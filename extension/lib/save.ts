@@ -1,17 +1,24 @@
-// Saving images as pins, in the background: for each image, its bytes (fetched by the extension,
-// with the site's cookies) are uploaded and the pin made from the stored copy; when the bytes
-// cannot be had, or the server refuses them, the pin is made from the image's URL and the server
-// imports it. Every pin keeps the page as its source, and goes onto the chosen board.
-import { fetchImageBytes } from './image-bytes.ts';
+// Saving images as pins, in the background: for each image, the bytes the user was shown in the
+// preview (lib/shown-images.ts) are uploaded and the pin made from the stored copy; when no bytes
+// could be had (so none were shown) the pin is made from the image's URL and the server imports
+// it. Every pin keeps the page as its source, and goes onto the chosen board.
+import { fetchImageBytes, type ImageBytes } from './image-bytes.ts';
 import { PinboardError, type PinboardApi } from './pinboard-api.ts';
 import { importableUrl, pinTitle, sourceUrlOf } from './pin-text.ts';
 import type { BoardRef } from './settings.ts';
+import { shownBytes } from './shown-images.ts';
 
 export interface ImageToSave {
   src: string;
   alt: string;
   /** A title the user typed; else from `alt` and the page. */
   title?: string;
+  /**
+   * What the confirmation showed: the SHA-256 of the previewed bytes (exactly those are uploaded,
+   * or nothing), or null when it could show none (the server imports `src`). Absent only where no
+   * confirmation is shown: the context menu in a tab without the content script.
+   */
+  shown?: string | null;
 }
 
 export interface PageRef {
@@ -35,17 +42,29 @@ export interface SaveOutcome {
 /** Images saved at once: the server thumbnails two at a time, so more would only queue there. */
 const PARALLEL = 4;
 
-async function imageUrlFor(api: PinboardApi, src: string): Promise<{ imageUrl: string; via: SavedPin['via'] }> {
-  const bytes = await fetchImageBytes(src);
+/** The bytes to upload, or why there are none (then the server may import the address). */
+async function bytesFor(image: ImageToSave, pageUrl: string): Promise<ImageBytes | { failed: string }> {
+  if (image.shown === null) return { failed: 'no preview could be shown' };
+  if (image.shown === undefined) return fetchImageBytes(image.src, pageUrl);
+  const bytes = await shownBytes(image.src, pageUrl, image.shown);
+  // The user saw these bytes or none: the server's own import of the address could get others.
+  if ('failed' in bytes) throw new Error(bytes.failed);
+  return bytes;
+}
+
+async function imageUrlFor(api: PinboardApi, image: ImageToSave, pageUrl: string): Promise<{ imageUrl: string; via: SavedPin['via'] }> {
+  const { src } = image;
+  const bytes = await bytesFor(image, pageUrl);
   if ('blob' in bytes) {
     try {
       const stored = await api.uploadImage(bytes.blob, bytes.fileName);
       return { imageUrl: stored.url, via: 'upload' };
     } catch (error) {
-      // A refused token stops everything; a refused file (a format the server does not take, a
-      // busy server) still has its address to fall back on.
+      // A refused token stops everything; so does a refused file the user was shown (the server's
+      // import could fetch other bytes). Without a preview, a refused file (a format the server
+      // does not take, a busy server) still has its address to fall back on.
       if (error instanceof PinboardError && (error.unauthorized || error.status === 403)) throw error;
-      if (!importableUrl(src)) throw error;
+      if (typeof image.shown === 'string' || !importableUrl(src)) throw error;
     }
   } else if (!importableUrl(src)) {
     throw new Error(`The image could not be read (${bytes.failed}).`);
@@ -54,7 +73,7 @@ async function imageUrlFor(api: PinboardApi, src: string): Promise<{ imageUrl: s
 }
 
 async function saveOne(api: PinboardApi, image: ImageToSave, page: PageRef, board: BoardRef | null): Promise<SavedPin> {
-  const { imageUrl, via } = await imageUrlFor(api, image.src);
+  const { imageUrl, via } = await imageUrlFor(api, image, page.url);
   const title = image.title?.trim() ? pinTitle(image.title, '', page.url) : pinTitle(image.alt, page.title, page.url);
   const pin = await api.createPin({ title, imageUrl, description: '', sourceUrl: sourceUrlOf(page.url) });
   if (board) {

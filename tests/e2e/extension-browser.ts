@@ -15,6 +15,12 @@ const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const EXTENSION_DIR = path.join(repoRoot, 'extension/dist/chromium');
 export const FIREFOX_BUILD_DIR = path.join(repoRoot, 'extension/dist/firefox');
 export const WEB_EXT_BIN = path.join(repoRoot, 'node_modules/web-ext/bin/web-ext.js');
+/**
+ * A public-looking host name the browser resolves to 127.0.0.1 (`--host-resolver-rules`): a
+ * fixture page reached under it is, to the extension, a page on the public web (its rules about
+ * private addresses judge the name, as they must: it cannot resolve names itself).
+ */
+export const PUBLIC_HOST = 'public-site.example';
 
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -71,6 +77,7 @@ export async function launchWithExtension(baseURL: string): Promise<ExtensionBro
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      `--host-resolver-rules=MAP ${PUBLIC_HOST} 127.0.0.1`,
     ],
   });
   const worker = context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ?? (await context.waitForEvent('serviceworker', { timeout: 30_000 }));

@@ -2,18 +2,19 @@
 // against the real server and fixture sites on 127.0.0.1 (pages on one port, their pictures on
 // another): connecting through the app's Connect page, the hover Save on a page that allows no
 // script, the context menu on a members-only picture, twenty pictures from the popup at once, the
-// fallback to import by URL, Undo, and the toolbar badge. Every save is checked on the server.
+// fallback to import by URL, Undo, the toolbar badge, and a hostile page whose srcset names an
+// intranet picture. Every save is checked on the server.
 import { spawnSync } from 'node:child_process';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BoardPage } from '../../contract/boards.ts';
 import type { PinLookup } from '../../contract/pin-lookup.ts';
 import type { Pin } from '../../contract/pins.ts';
-import { type FixtureSites, startFixtureSites } from '../support/fixture-sites.ts';
+import { type FixtureSites, INTRANET_COOKIE, KITTEN_SIZE, startFixtureSites } from '../support/fixture-sites.ts';
 import { useTestServer } from '../support/use-test-server.ts';
 import { ensureClientBuilt } from '../../scripts/lib/browser.ts';
 import { DESKTOP, expectAccessible, expectVisible, newAccount, PAGE_WAIT_MS, PHONE, screenshot, signUp } from './browser.ts';
-import { clickShadow, type ExtensionBrowser, ensureExtensionBuilt, FIREFOX_BUILD_DIR, launchWithExtension, shadowElements, shadowMode, shadowStyle, waitForShadow, WEB_EXT_BIN } from './extension-browser.ts';
+import { clickShadow, type ExtensionBrowser, ensureExtensionBuilt, FIREFOX_BUILD_DIR, launchWithExtension, PUBLIC_HOST, shadowElements, shadowMode, shadowStyle, waitForShadow, WEB_EXT_BIN } from './extension-browser.ts';
 
 let sites: FixtureSites;
 let ext: ExtensionBrowser;
@@ -88,10 +89,10 @@ async function pinsFrom(pageUrl: string): Promise<Pin[]> {
  * Opens a fixture page and waits until the extension's content script in it answers (it starts
  * once the page is idle), as a user's first right-click comes after the page is there.
  */
-async function openSite(file: string): Promise<Page> {
+async function openSite(file: string, base = sites.site): Promise<Page> {
   const page = await ext.context.newPage();
   page.setDefaultTimeout(PAGE_WAIT_MS);
-  await page.goto(`${sites.site}/${file}`);
+  await page.goto(`${base}/${file}`);
   const tabId = await tabIdOf(page.url());
   const answers = () =>
     ext.worker.evaluate((id) => (globalThis as unknown as WorkerScope).chrome.tabs.sendMessage(id, { type: 'list-images' }, { frameId: 0 }).then(() => true, () => false), tabId);
@@ -191,11 +192,11 @@ describe('the browser extension', () => {
     await page.close();
   });
 
-  it('context menu on a members-only picture: the extension sends the site’s cookie, uploads the bytes, and 2 clicks reach “Saved to Kites”; Undo deletes the pin', async () => {
-    const page = await openSite('cookie.html');
+  it('context menu on a members-only picture of the page’s own origin: the extension sends the site’s cookie, uploads the bytes, and 2 clicks reach “Saved to Kites”; Undo deletes the pin', async () => {
+    const page = await openSite('members-here.html');
     await expectVisible(page.locator('#member'));
     expect(await page.locator('#member').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(400); // the page itself shows it
-    const before = sites.imageRequests.length;
+    const before = sites.siteImageRequests.length;
 
     let clicks = 0;
     await contextMenuSave(page, '#member'); // click 1: "Save to Pinboard" in the image's menu
@@ -208,11 +209,11 @@ describe('the browser extension', () => {
     console.log('screenshot', await screenshot(page, 'extension-toast', { overlay: true }));
     expect(clicks).toBeLessThanOrEqual(2);
 
-    const [pin] = await pinsFrom(`${sites.site}/cookie.html`);
-    expect(pin).toMatchObject({ title: 'A members-only photo', source_url: `${sites.site}/cookie.html` });
+    const [pin] = await pinsFrom(`${sites.site}/members-here.html`);
+    expect(pin).toMatchObject({ title: 'A members-only photo', source_url: `${sites.site}/members-here.html` });
     expect(isStoredCopy(pin as Pin)).toBe(true);
-    // The extension's own fetch (not an <img>) carried the member cookie.
-    expect(sites.imageRequests.slice(before)).toContainEqual({ path: '/members/photo.jpg', cookie: true, dest: 'empty' });
+    // The extension's own fetch (not an <img>) carried the member cookie: the picture is of the tab's own origin.
+    expect(sites.siteImageRequests.slice(before)).toContainEqual({ path: '/members/photo.jpg', cookie: true, dest: 'empty' });
     const board = (await (await app.request.get(`${server.url}/api/boards/`)).json()) as { boards: BoardPage[] };
     expect(board.boards.find((b) => b.name === 'Kites')?.pin_count).toBe(2);
 
@@ -284,6 +285,57 @@ describe('the browser extension', () => {
     // A page saved before shows it on the toolbar button when it is opened again.
     await page.goto(`${sites.site}/csp.html`);
     await expect.poll(async () => badgeText(await tabIdOf(`${sites.site}/csp.html`)), { timeout: PAGE_WAIT_MS }).toBe('1');
+    await page.close();
+  });
+
+  it('a hostile page’s srcset names a cookie-protected intranet picture: Save shows and uploads the kitten the user sees, and no cookie goes to the intranet', async () => {
+    // The user is signed in to the intranet (its cookie is on `localhost`, another host).
+    const intranetTab = await ext.context.newPage();
+    await intranetTab.goto(`${sites.intranet}/login.html`);
+    expect((await ext.context.cookies(sites.intranet)).map((c) => `${c.name}=${c.value}`)).toContain(INTRANET_COOKIE);
+    await intranetTab.close();
+    const kittenBytes = Buffer.from(await (await fetch(`${sites.site}/photo/${KITTEN_SIZE.width}x${KITTEN_SIZE.height}.jpg`)).arrayBuffer());
+    const before = sites.intranetRequests.length;
+
+    // A page on the public web (by its name), showing a kitten whose 4000w candidate is the intranet's.
+    const base = `http://${PUBLIC_HOST}:${sites.sitePort}`;
+    const page = await openSite('hostile.html', base);
+    const shown = await page.locator('#kitten').evaluate((img: HTMLImageElement) => ({ src: img.currentSrc, width: img.naturalWidth }));
+    expect(shown).toEqual({ src: `${base}/photo/${KITTEN_SIZE.width}x${KITTEN_SIZE.height}.jpg`, width: KITTEN_SIZE.width });
+
+    // Hover Save: the picker's preview is the fetched bytes themselves, byte for byte the kitten.
+    // (Soft checks up to the server's answer: a failure still shows what was stored and sent.)
+    await hoverForSave(page, '#kitten');
+    await clickShadow(page, '.save');
+    await waitForShadow(page, '.board', 'Kites');
+    const thumb = (await shadowElements(page, '.panel__thumb'))[0];
+    const previewSrc = /src="([^"]+)"/.exec(thumb?.html ?? '')?.[1] ?? '';
+    expect.soft(previewSrc).toMatch(/^blob:/);
+    if (previewSrc.startsWith('blob:')) {
+      const previewBytes = await page.evaluate(async (url) => Array.from(new Uint8Array(await (await fetch(url)).arrayBuffer())), previewSrc);
+      expect.soft(Buffer.from(previewBytes).equals(kittenBytes)).toBe(true);
+    }
+    await clickShadow(page, '.board', 'Kites');
+    await waitForShadow(page, '.toast', 'Saved to Kites');
+
+    // The server stored the kitten (its size), not the intranet's picture.
+    const [pin] = await pinsFrom(`${base}/hostile.html`);
+    expect(pin).toMatchObject({ title: 'A kitten' });
+    expect(isStoredCopy(pin as Pin)).toBe(true);
+    expect.soft((pin as Pin).image).toMatchObject({ width: KITTEN_SIZE.width, height: KITTEN_SIZE.height });
+    // The intranet was never asked, with its cookie or without.
+    expect(sites.intranetRequests.slice(before)).toEqual([]);
+
+    // The popup lists the kitten, previewed from the very bytes it would upload (an object URL).
+    const popup = await ext.context.newPage();
+    popup.setDefaultTimeout(PAGE_WAIT_MS);
+    await popup.goto(ext.extensionUrl(`popup.html?tab=${await tabIdOf(page.url())}`));
+    const tile = popup.locator('.tile img');
+    await expect
+      .poll(() => tile.evaluateAll((imgs: HTMLImageElement[]) => imgs.map((i) => ({ blob: i.src.startsWith('blob:'), width: i.naturalWidth }))), { timeout: PAGE_WAIT_MS })
+      .toEqual([{ blob: true, width: KITTEN_SIZE.width }]);
+    expect(sites.intranetRequests.slice(before)).toEqual([]);
+    await popup.close();
     await page.close();
   });
 

@@ -1,6 +1,8 @@
-// Two small web sites on 127.0.0.1 for the extension's tests: `site` serves the pages a user saves
-// from, `images` (another port: another origin) serves their pictures, as a CDN or a photo host
-// would. Pictures are drawn on request with sharp (nothing binary is checked in).
+// Small web sites on 127.0.0.1 for the extension's tests: `site` serves the pages a user saves
+// from (and a few pictures of its own origin), `images` (another port: another origin) serves their
+// pictures, as a CDN or a photo host would, and `intranet` (reached as `localhost`: another host,
+// so cookies of its own) plays a company's internal picture host behind a sign-in. Pictures are
+// drawn on request with sharp (nothing binary is checked in).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
@@ -8,12 +10,29 @@ import sharp from 'sharp';
 /** The cookie the cookie page sets, which the members-only picture demands. */
 export const MEMBER_COOKIE = 'fixture_session=letmein';
 
+/** The cookie the intranet's sign-in page sets (on `localhost`), which its secret picture demands. */
+export const INTRANET_COOKIE = 'intranet_session=staff';
+/** The intranet's secret picture: its size tells it apart from every other fixture picture. */
+export const INTRANET_SECRET_SIZE = { width: 640, height: 480 } as const;
+/** The kitten the hostile page shows (served from the page's own origin). */
+export const KITTEN_SIZE = { width: 420, height: 315 } as const;
+
+type RequestLog = Array<{ path: string; cookie: boolean; dest: string | undefined }>;
+
 export interface FixtureSites {
   site: string;
   images: string;
   imagesPort: number;
   /** Requests each picture path got, with whether they carried the member cookie. */
-  imageRequests: Array<{ path: string; cookie: boolean; dest: string | undefined }>;
+  imageRequests: RequestLog;
+  /** The port of `site`, for tests that reach it under another host name. */
+  sitePort: number;
+  /** Requests for pictures `site` serves from its own origin, with whether they carried the member cookie. */
+  siteImageRequests: RequestLog;
+  /** `http://localhost:<port>`: the intranet host. */
+  intranet: string;
+  /** Requests the intranet got, with whether they carried the intranet cookie. */
+  intranetRequests: RequestLog;
   close(): Promise<void>;
 }
 
@@ -57,7 +76,7 @@ function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
 }
 
-function sitePages(images: string): Record<string, { html: string; headers?: Record<string, string> }> {
+function sitePages(images: string, intranet: string): Record<string, { html: string; headers?: Record<string, string> }> {
   // Sizes in a shuffled order (the popup must sort them), each image a different size.
   const twenty = Array.from({ length: 20 }, (_, i) => ({ n: i + 1, w: 180 + ((i * 7) % 20) * 20, h: 160 + ((i * 3) % 5) * 30 }));
   return {
@@ -88,10 +107,26 @@ function sitePages(images: string): Record<string, { html: string; headers?: Rec
     '/fallback.html': {
       html: page('Hotlinked', `<h1>Only for image tags</h1><img id="guarded" src="${images}/img-only/photo.jpg" alt="" width="320" height="240">`),
     },
+    '/members-here.html': {
+      // The members-only picture on the page's own origin: the case the extension sends cookies for.
+      headers: { 'Set-Cookie': `${MEMBER_COOKIE}; Path=/; SameSite=Lax; HttpOnly` },
+      html: page('Members here', `<h1>Members only</h1><img id="member" src="/members/photo.jpg" alt="A members-only photo" width="400" height="300">`),
+    },
+    '/hostile.html': {
+      // The security review's page: the browser shows the kitten (400 CSS px wide, 1x), while the
+      // widest srcset candidate is the intranet's cookie-protected picture, which the page never loads.
+      html: page(
+        'Cute kittens',
+        `<h1>Kittens</h1>
+        <img id="kitten" src="/photo/${KITTEN_SIZE.width}x${KITTEN_SIZE.height}.jpg"
+          srcset="/photo/${KITTEN_SIZE.width}x${KITTEN_SIZE.height}.jpg 400w, ${intranet}/secret.jpg 4000w" sizes="400px"
+          alt="A kitten" width="400" height="300">`,
+      ),
+    },
   };
 }
 
-async function serveImage(req: IncomingMessage, res: ServerResponse, log: FixtureSites['imageRequests']): Promise<void> {
+async function serveImage(req: IncomingMessage, res: ServerResponse, log: RequestLog): Promise<void> {
   const path = new URL(req.url ?? '/', 'http://x').pathname;
   const cookie = (req.headers.cookie ?? '').split(/;\s*/).includes(MEMBER_COOKIE);
   const dest = req.headers['sec-fetch-dest'] as string | undefined;
@@ -114,6 +149,23 @@ async function serveImage(req: IncomingMessage, res: ServerResponse, log: Fixtur
   res.end(bytes);
 }
 
+/** The intranet: a sign-in page that sets its cookie, and a picture only signed-in staff get. */
+async function serveIntranet(req: IncomingMessage, res: ServerResponse, log: RequestLog): Promise<void> {
+  const path = new URL(req.url ?? '/', 'http://x').pathname;
+  const cookie = (req.headers.cookie ?? '').split(/;\s*/).includes(INTRANET_COOKIE);
+  log.push({ path, cookie, dest: req.headers['sec-fetch-dest'] as string | undefined });
+  if (path === '/login.html') {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Set-Cookie': `${INTRANET_COOKIE}; Path=/; SameSite=Lax; HttpOnly` });
+    return void res.end(page('Intranet', '<h1>Signed in to the intranet</h1>'));
+  }
+  if (path === '/secret.jpg' && cookie) {
+    const bytes = await picture(INTRANET_SECRET_SIZE.width, INTRANET_SECRET_SIZE.height);
+    res.writeHead(200, { 'Content-Type': 'image/jpeg', 'Content-Length': bytes.length, 'Cache-Control': 'no-store' });
+    return void res.end(bytes);
+  }
+  res.writeHead(path === '/secret.jpg' ? 403 : 404, { 'Content-Type': 'text/plain' }).end('no');
+}
+
 function listen(server: Server): Promise<number> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
 }
@@ -125,23 +177,35 @@ export async function startFixtureSites(): Promise<FixtureSites> {
   });
   const imagesPort = await listen(imageServer);
   const images = `http://127.0.0.1:${imagesPort}`;
-  const pages = sitePages(images);
+  const intranetRequests: RequestLog = [];
+  const intranetServer = createServer((req, res) => {
+    serveIntranet(req, res, intranetRequests).catch(() => res.writeHead(500).end());
+  });
+  const intranet = `http://localhost:${await listen(intranetServer)}`;
+  const pages = sitePages(images, intranet);
+  const siteImageRequests: RequestLog = [];
   const siteServer = createServer((req, res) => {
     const found = pages[new URL(req.url ?? '/', 'http://x').pathname];
-    if (!found) return void res.writeHead(404).end();
+    // Not a page: one of the pictures the site serves from its own origin (or a 404).
+    if (!found) return void serveImage(req, res, siteImageRequests).catch(() => res.writeHead(500).end());
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', ...found.headers }).end(found.html);
   });
-  const site = `http://127.0.0.1:${await listen(siteServer)}`;
+  const sitePort = await listen(siteServer);
+  const site = `http://127.0.0.1:${sitePort}`;
   const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+  const servers = [imageServer, siteServer, intranetServer];
   return {
     site,
     images,
     imagesPort,
     imageRequests,
+    sitePort,
+    siteImageRequests,
+    intranet,
+    intranetRequests,
     async close() {
-      imageServer.closeAllConnections();
-      siteServer.closeAllConnections();
-      await Promise.all([close(imageServer), close(siteServer)]);
+      for (const server of servers) server.closeAllConnections();
+      await Promise.all(servers.map(close));
     },
   };
 }

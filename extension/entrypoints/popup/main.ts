@@ -1,11 +1,13 @@
 // The toolbar popup: the page's images, largest first, any number selected, saved at once to one
 // board (recent boards first, or a new one made here). The background does the saving, so
-// closing the popup does not stop it.
+// closing the popup does not stop it. Each tile shows the very bytes that will be uploaded
+// (lib/preview.ts), and Save waits until every chosen tile has shown them.
 import { browser } from '../../lib/browser.ts';
 import { ask, isFailure } from '../../lib/ask.ts';
 import { fill, h } from '../../lib/dom.ts';
-import type { ContentRequest, ImageList, Status } from '../../lib/messages.ts';
+import type { ContentRequest, ImageList, PageImage, Status } from '../../lib/messages.ts';
 import { boardLabel, outcomeText, undoneText } from '../../lib/outcome-text.ts';
+import { loadPreview, type ShownPreview } from '../../lib/preview.ts';
 import { renderBoardSelect } from '../../ui/board-select.ts';
 import { header } from '../../ui/header.ts';
 
@@ -48,6 +50,35 @@ async function start() {
   showImages(list, status);
 }
 
+interface Tile {
+  image: PageImage;
+  box: HTMLInputElement;
+  tile: HTMLElement;
+  /** Null until the preview is in. */
+  preview: ShownPreview | null;
+}
+
+/** A tile, its picture filled in from the bytes the background fetched (`onPreview` then). */
+function makeTile(image: PageImage, pageUrl: string, onPreview: () => void): Tile {
+  const box = h('input', { type: 'checkbox', class: 'tile__check' });
+  const label = image.alt || `Image ${image.width} × ${image.height}`;
+  box.setAttribute('aria-label', `${label} (${image.width} × ${image.height})`);
+  const picture = h('img', { alt: '' });
+  const size = h('span', { class: 'tile__size' }, `${image.width} × ${image.height}`);
+  const tile: Tile = { image, box, tile: h('label', { class: 'tile' }, box, picture, size), preview: null };
+  void loadPreview(image.src, pageUrl).then((loaded) => {
+    tile.preview = loaded;
+    if (loaded.url) picture.src = loaded.url;
+    else {
+      // Nothing to show: saving it asks the server to import the address.
+      size.textContent = `${image.width} × ${image.height} · no preview`;
+      tile.tile.title = `No preview (${loaded.reason}): Pinboard will import the picture from its address.`;
+    }
+    onPreview();
+  });
+  return tile;
+}
+
 function showImages({ page, images }: ImageList, status: Status) {
   const selected = new Set<string>();
   const count = h('span', { class: 'count' });
@@ -55,17 +86,14 @@ function showImages({ page, images }: ImageList, status: Status) {
   const result = h('div', { class: 'result', role: 'status' });
   const boards = renderBoardSelect();
   const all = h('input', { type: 'checkbox' });
-  const tiles = images.map((image) => {
-    const box = h('input', { type: 'checkbox', class: 'tile__check' });
-    const label = image.alt || `Image ${image.width} × ${image.height}`;
-    box.setAttribute('aria-label', `${label} (${image.width} × ${image.height})`);
+  const tiles = images.map((image) => makeTile(image, page.url, () => update()));
+  for (const { image, box } of tiles) {
     box.addEventListener('change', () => {
       if (box.checked) selected.add(image.src);
       else selected.delete(image.src);
       update();
     });
-    return { image, box, tile: h('label', { class: 'tile' }, box, h('img', { src: image.src, alt: '', loading: 'lazy' }), h('span', { class: 'tile__size' }, `${image.width} × ${image.height}`)) };
-  });
+  }
   all.addEventListener('change', () => {
     for (const { image, box } of tiles) {
       box.checked = all.checked;
@@ -79,15 +107,17 @@ function showImages({ page, images }: ImageList, status: Status) {
     const n = selected.size;
     count.textContent = n ? `${n} of ${images.length} selected` : `${images.length} ${images.length === 1 ? 'image' : 'images'}, largest first`;
     saveButton.textContent = n > 1 ? `Save ${n} pins` : 'Save';
-    saveButton.disabled = n === 0;
+    // The last click comes after the previews: a chosen picture not shown yet cannot be saved.
+    const waiting = tiles.some((t) => selected.has(t.image.src) && !t.preview);
+    saveButton.disabled = n === 0 || waiting;
     all.checked = n === images.length;
     all.indeterminate = n > 0 && n < images.length;
   }
 
   async function onSave(event: Event) {
     event.preventDefault();
-    const chosen = tiles.filter((t) => selected.has(t.image.src)).map((t) => ({ src: t.image.src, alt: t.image.alt }));
-    if (!chosen.length) return;
+    const chosen = tiles.filter((t) => selected.has(t.image.src) && t.preview).map((t) => ({ src: t.image.src, alt: t.image.alt, shown: t.preview?.shown ?? null }));
+    if (!chosen.length || chosen.length < selected.size) return;
     saveButton.disabled = true;
     fill(result, h('p', {}, `Saving ${chosen.length} ${chosen.length === 1 ? 'pin' : 'pins'}…`));
     const board = await boards.chosenBoard();
