@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { CSV_COLUMNS } from '../../contract/import-rules.ts';
 import { EXPORT_VERSION, type ExportedPin } from '../../contract/pinboard-export.ts';
 import type { DB } from '../../db/schema.ts';
+import { csvCellOut } from './csv-cells.ts';
 import { boardPinsOf, boardsOf, commentsOf, type ExportPinRow, favoritesOf, imagePath, pinKey, pinsOf } from './export-reader.ts';
 
 // The text files of an export (docs/import-export.md), each written as a stream of chunks read a
@@ -105,11 +106,15 @@ export async function* bookmarksHtml(db: Kysely<DB>, userId: number, origin: str
   yield '</DL><p>\n';
 }
 
-/** pins.csv: `file,title,description,source,board` (the board: the one the pin was last added to). */
+/**
+ * pins.csv: `file,title,description,source,board` (the board: the one the pin was last added to),
+ * every cell through csvCellOut, as a spreadsheet will open it.
+ */
 export async function* pinsCsv(db: Kysely<DB>, userId: number): AsyncGenerator<string> {
   yield stringify([[...CSV_COLUMNS]]);
   for await (const page of pinsOf(db, userId)) {
     const boardOf = await boardsOfPins(db, userId, page.map((pin) => pin.id));
-    yield stringify(page.map((pin) => [pin.image_sha256 && pin.format ? imagePath(pin.image_sha256, pin.format) : '', pin.title, pin.description, pin.source_url ?? '', boardOf.get(pin.id) ?? '']));
+    const rows = page.map((pin) => [pin.image_sha256 && pin.format ? imagePath(pin.image_sha256, pin.format) : '', pin.title, pin.description, pin.source_url ?? '', boardOf.get(pin.id) ?? '']);
+    yield stringify(rows.map((row) => row.map(csvCellOut)));
   }
 }

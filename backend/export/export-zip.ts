@@ -42,7 +42,7 @@ export async function streamExport(deps: ExportDeps, user: { id: number; usernam
   res.status(200);
   res.setHeader('Content-Type', 'application/zip');
   res.setHeader('Content-Disposition', `attachment; filename="pinboard-${user.username.replace(/[^A-Za-z0-9_-]/g, '_')}-${stamp}.zip"`);
-  res.setHeader('Cache-Control', 'no-store');
+  // Cache-Control: the route's, as for every answer of a signed-in call (PRIVATE_ANSWER, route.ts).
   const done = new Promise<void>((resolve) => {
     res.once('close', () => resolve());
     res.once('finish', () => resolve());

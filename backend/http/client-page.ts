@@ -53,8 +53,10 @@ export function clientPage(indexHtml: string, options: ClientPageOptions): (req:
       return;
     }
     // Each answer is the visitor's own (their session, the home page's seed): never stored by a
-    // shared cache, and checked again before reuse; the scripts and styles are cached.
+    // shared cache, and checked again before reuse; the scripts and styles are cached. The session
+    // in it is the cookie's, so a copy kept for one cookie is not the answer for another.
     res.set('Cache-Control', 'private, no-cache');
+    res.vary('Cookie');
     const attempt = async <T>(read: () => Promise<T>): Promise<T | undefined> => {
       try {
         return await read();

@@ -121,6 +121,14 @@ export interface ApiRoute extends RouteInfo {
   run(req: Request, res: Response, deps: RouteDeps): Promise<void>;
 }
 
+/**
+ * The Cache-Control of an answer that depends on who is asking: kept by no cache, shared or the
+ * browser's. It is the answer of every call by a signed-in or token caller, and of every route
+ * that needs one or signs one in or out (its own answer names the user), unless the route sets
+ * its own: the cached public reads (read-cache.ts) answer every caller the same bytes.
+ */
+export const PRIVATE_ANSWER = 'private, no-store';
+
 export const paramNames = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
 
 /** Declares a route; the handler's input is typed from the path, the auth and the schemas. */
@@ -138,6 +146,7 @@ export function route<const P extends string, A extends Auth, Q extends Query = 
     ...info,
     async run(req, res, deps) {
       const userId = callerId(req);
+      if (userId !== undefined || info.auth === 'user' || info.sessionOnly) res.setHeader('Cache-Control', PRIVATE_ANSWER);
       if (info.auth === 'user' && userId === undefined) throw unauthorized();
       const params: Record<string, number> = {};
       for (const name of names) params[name] = parseId(req, name);

@@ -3,6 +3,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { IMAGE_LIMITS } from '../../contract/images.ts';
 import { EXPORT_FILES, IMPORT_MSG } from '../../contract/import-rules.ts';
 import { PinboardExport } from '../../contract/pinboard-export.ts';
+import { csvCellIn } from '../export/csv-cells.ts';
 import { boardNameOf, descriptionOf, type ItemData, itemKey, sourceOf, titleOf, withTags } from './items.ts';
 import { type OpenedZip, refused, type ZipEntryInfo } from './zip-archive.ts';
 
@@ -87,7 +88,7 @@ export async function readArchive(zip: OpenedZip): Promise<ArchiveContents> {
   if (csvEntry) {
     let records: Array<Record<string, string>>;
     try {
-      records = parseCsv(await readText(zip, csvEntry, MAX_CSV_BYTES), { columns: true, skip_empty_lines: true, relax_column_count: true, trim: true });
+      records = parseCsv(await readText(zip, csvEntry, MAX_CSV_BYTES), { columns: true, skip_empty_lines: true, relax_column_count: true, trim: true, cast: csvCellIn });
     } catch (error) {
       if (error instanceof Error && 'status' in error) throw error;
       throw refused(IMPORT_MSG.exportInvalid);

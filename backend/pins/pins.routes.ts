@@ -1,15 +1,28 @@
+import type { IncomingMessage } from 'node:http';
 import { ImageStatus } from '../../contract/image-repair.ts';
 import { MSG } from '../../contract/messages.ts';
 import { PinListQuery } from '../../contract/paging.ts';
 import { Pin, PinCreateBody, PinDeleted, PinList, PinUpdateBody } from '../../contract/pins.ts';
 import { isAllowedImageUrl } from '../../contract/urls.ts';
 import { badRequest } from '../errors.ts';
-import { ownHosts } from '../http/origin.ts';
+import { type OriginPolicy, ownHosts } from '../http/origin.ts';
 import { cacheTags, sendCached } from '../http/read-cache.ts';
 import { type ApiRoute, route } from '../http/route.ts';
 import { withIdempotency } from '../idempotency/idempotency.ts';
 import { listTaggedPins } from './tagged-pins.ts';
 import { createPin, deletePin, getPin, imageStatus, listPins, updatePin } from './pins.service.ts';
+
+/**
+ * The image address a pin is given (created or edited), judged against this site's own names: the
+ * schema judged it on its own, but an absolute URL naming this very site is held to the same-site
+ * rule too, which needs the site's names: PUBLIC_ORIGIN's, else only what the request says, which
+ * its sender chose (so then no address may reach the API, whatever host it names).
+ */
+function assertSiteImageUrl(imageUrl: string, req: IncomingMessage, originPolicy: OriginPolicy): void {
+  if (!isAllowedImageUrl(imageUrl, ownHosts(req, originPolicy), originPolicy.publicOrigins.length > 0)) {
+    throw badRequest(MSG.imageUrlInvalid, { imageUrl: MSG.imageUrlInvalid });
+  }
+}
 
 export const pinRoutes: ApiRoute[] = [
   route({
@@ -67,12 +80,7 @@ export const pinRoutes: ApiRoute[] = [
     responses: { 201: Pin },
     idempotent: true,
     handler: async ({ ctx, originPolicy, req, res, body, userId, operation }) => {
-      // The schema judged the address on its own; an absolute URL naming this very site is held to
-      // the same-site rule too, which needs the site's names: PUBLIC_ORIGIN's, else only what the
-      // request says, which its sender chose (so then no address may reach the API, whatever host).
-      if (!isAllowedImageUrl(body.imageUrl, ownHosts(req, originPolicy), originPolicy.publicOrigins.length > 0)) {
-        throw badRequest(MSG.imageUrlInvalid, { imageUrl: MSG.imageUrlInvalid });
-      }
+      assertSiteImageUrl(body.imageUrl, req, originPolicy);
       await withIdempotency(ctx, req, res, {
         operation,
         userId,
@@ -92,9 +100,7 @@ export const pinRoutes: ApiRoute[] = [
     responses: { 200: Pin },
     errors: [404],
     handler: async ({ ctx, originPolicy, req, res, params, body, userId }) => {
-      if (body.imageUrl !== undefined && !isAllowedImageUrl(body.imageUrl, ownHosts(req, originPolicy))) {
-        throw badRequest(MSG.imageUrlInvalid, { imageUrl: MSG.imageUrlInvalid });
-      }
+      if (body.imageUrl !== undefined) assertSiteImageUrl(body.imageUrl, req, originPolicy);
       res.json(await updatePin(ctx, userId, params.id, body));
     },
   }),

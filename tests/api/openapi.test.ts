@@ -409,7 +409,7 @@ describe('real uploads match the document', () => {
 });
 
 describe('imports and the export match the document', () => {
-  test('an import: start it, list it, read it, try its failures again, undo it; the export', async () => {
+  test('an import: start it, list it, read it, try its failures again, undo it, stop one; the export', async () => {
     const { client } = await signUpUser(server.url, 'docimports');
     const file = Buffer.from('<!DOCTYPE NETSCAPE-Bookmark-file-1><DL><DT><A HREF="https://example.com/">No image here</A></DL>');
     const started = await client.upload<{ import: { id: number } }>('/api/imports', { bytes: file, name: 'bookmarks.html', type: 'text/html' });
@@ -431,8 +431,14 @@ describe('imports and the export match the document', () => {
       if (tries > 600) throw new Error('the retried import did not finish');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    await call(client, 'POST', '/api/imports/{id}/cancel', { params: { id }, expect: 409 });
     await call(client, 'DELETE', '/api/imports/{id}', { params: { id }, expect: 200 });
     await call(client, 'GET', '/api/imports/{id}', { params: { id }, expect: 404 });
+    // A long one, stopped at once (its 2,000 items take many batches).
+    const links = Array.from({ length: 2_000 }, (_, n) => `<DT><A HREF="https://example.com/${n}">No image ${n}</A>`).join('');
+    const long = await client.upload<{ import: { id: number } }>('/api/imports', { bytes: Buffer.from(`<!DOCTYPE NETSCAPE-Bookmark-file-1><DL>${links}</DL>`), name: 'long.html', type: 'text/html' });
+    expect(long.status).toBe(202);
+    await call(client, 'POST', '/api/imports/{id}/cancel', { params: { id: long.body.import.id }, expect: 200 });
     await call(client, 'GET', '/api/export', { expect: 200 });
   });
 });
