@@ -9,7 +9,11 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { LIMITS } from '../contract/limits.ts';
 import type { Database } from '../db/connect.ts';
+import { createAccountSettings } from './account/account-settings.ts';
 import { createLoginThrottle } from './auth/login-throttle.ts';
+import { AccountStatus, endDisabledSessions } from './auth/disabled-accounts.ts';
+import { handshakeSession, membersOnlyApi, membersOnlyHome } from './http/members-only.ts';
+import { linkShowsImage, shownPublicly } from './images/link-media.ts';
 import { sessionOf } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
 import type { ServiceContext } from './context.ts';
@@ -25,7 +29,7 @@ import type { ReadCache } from './http/read-cache.ts';
 import { requestLogger } from './http/request-logger.ts';
 import { publicReadsFirst } from './http/public-reads.ts';
 import { type RouteDeps, routerFor } from './http/route.ts';
-import { mediaRoutes } from './images/media-route.ts';
+import { type MediaAccess, mediaRoutes } from './images/media-route.ts';
 import { MEDIA_PATH } from './images/media-urls.ts';
 import type { MediaStorage } from './images/storage.ts';
 import type { UploadContext } from './http/upload.ts';
@@ -34,7 +38,7 @@ import { listPins } from './pins/pins.service.ts';
 import { sessionMiddleware } from './http/session.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { API_ROUTES } from './routes.ts';
-import { unlessBearer } from './http/caller.ts';
+import { callerId, unlessBearer } from './http/caller.ts';
 import { bearerAuth } from './tokens/bearer-auth.ts';
 import { LastUsedRecorder } from './tokens/last-used.ts';
 import { TokenVerifier } from './tokens/token-verifier.ts';
@@ -60,7 +64,7 @@ interface AppDeps {
 
 interface PinboardApp {
   app: Express;
-  /** The same session middleware, for the socket handshake to share. */
+  /** The same session middleware, for the socket handshake to share (and its site-access rules: backend/http/members-only.ts). */
   session: RequestHandler;
   /** Which browser origins may call the API and open sockets (shared with the socket gateway). */
   originPolicy: OriginPolicy;
@@ -71,6 +75,8 @@ interface PinboardApp {
 /** How long an instance trusts a token it read (a revoke is told to every instance at once). */
 const TOKEN_CACHE_MS = 5_000;
 const TOKEN_CACHE_MAX = 50_000;
+/** How long an instance trusts that an account is not disabled (the operator's command also ends its sessions at once). */
+const ACCOUNT_CACHE_MS = 5_000;
 
 // The demo's pictures (db/demo-images: built by scripts/demo-images.ts, listed in its catalog.json).
 const SEED_IMAGES_DIR = path.resolve(import.meta.dirname, '../db/demo-images');
@@ -111,10 +117,22 @@ export function createApp(deps: AppDeps): PinboardApp {
 
   app.use(healthRoutes({ database, redis: deps.redis, lifecycle: deps.lifecycle }));
 
+  const session = sessionMiddleware({
+    store: deps.sessionStore,
+    secret: config.sessionSecret,
+    maxAgeMs: config.sessionMaxAgeMs,
+  });
+  // Members-only sites and disabled accounts (docs/site-access.md).
+  const membersOnly = config.site.visibility === 'members';
+  const dropDisabled = endDisabledSessions(new AccountStatus(database.db, { ttlMs: ACCOUNT_CACHE_MS, max: TOKEN_CACHE_MAX }), events);
+
   // Static files first: they need no session, cookie or CSRF work. API paths skip the lookup (a
   // file-system stat per call was 7–10 % of a pin read's CPU in bench:rest's profile).
   app.use('/seed-images', express.static(SEED_IMAGES_DIR, { maxAge: '1d', fallthrough: false }));
-  app.use(MEDIA_PATH, mediaRoutes(deps.media));
+  if (membersOnly) {
+    const access: MediaAccess = async (req, sha256) => callerId(req) !== undefined || (typeof req.query.link === 'string' && linkShowsImage(database.db, req.query.link, sha256));
+    app.use(MEDIA_PATH, unlessBearer(session), unlessBearer(dropDisabled), mediaRoutes(deps.media, { access }));
+  } else app.use(MEDIA_PATH, mediaRoutes(deps.media, { shownPublicly: (sha256) => shownPublicly(database.db, sha256) }));
   const staticDir = path.resolve(config.staticDir);
   const indexHtml = path.join(staticDir, 'index.html');
   const serveClient = express.static(staticDir, { index: false, maxAge: '1h' });
@@ -123,11 +141,6 @@ export function createApp(deps: AppDeps): PinboardApp {
     else serveClient(req, res, next);
   });
 
-  const session = sessionMiddleware({
-    store: deps.sessionStore,
-    secret: config.sessionSecret,
-    maxAgeMs: config.sessionMaxAgeMs,
-  });
   const csrf = createCsrf(config.sessionSecret, originPolicy);
   const limits = createRateLimiters(config.rateLimits, deps.redis, logger);
   const throttle = createLoginThrottle(config.rateLimits, deps.redis);
@@ -152,14 +165,18 @@ export function createApp(deps: AppDeps): PinboardApp {
     bulkImports: config.bulkImports,
     tokens: verifier,
     uploads: deps.uploads,
+    site: config.site,
+    accounts: createAccountSettings(config, deps.redis),
   };
 
   app.use(cookieParser());
-  // A cached public read by a visitor whose token is known good needs none of what follows.
-  app.use('/api', publicReadsFirst({ routes: API_ROUTES, deps: routeDeps, limit: limits.apiPerIp, knowsValidToken: csrf.knowsValidToken }));
+  // A cached public read by a visitor whose token is known good needs none of what follows (on a
+  // members-only site nothing is public: every read waits for the session).
+  if (!membersOnly) app.use('/api', publicReadsFirst({ routes: API_ROUTES, deps: routeDeps, limit: limits.apiPerIp, knowsValidToken: csrf.knowsValidToken }));
   // A request with a personal access token is the token's alone: no session, no anti-forgery
   // cookie, nothing set (docs/tokens-and-capture.md).
   app.use(unlessBearer(session));
+  app.use(unlessBearer(dropDisabled));
   app.use(unlessBearer(csrf.issue));
 
   const api = express.Router();
@@ -169,22 +186,24 @@ export function createApp(deps: AppDeps): PinboardApp {
   api.get('/openapi.json', (_req, res) => {
     res.json(openApiDocument);
   });
+  if (membersOnly) api.use(membersOnlyApi);
   // A token cannot be sent by another site's form or image, so it needs no anti-forgery check.
   api.use(unlessBearer(csrf.protect));
   api.use(routerFor('/api', API_ROUTES, routeDeps));
   api.use(apiNotFound);
   app.use('/api', api);
 
+  if (membersOnly) app.use(membersOnlyHome);
   // Client-side routes: every other GET gets the single-page app, so deep links work on reload.
   app.get(
     '/{*path}',
     clientPage(indexHtml, {
-      session: (req) => sessionOf(database.db, req.session?.userId),
+      session: (req) => sessionOf(database.db, req.session?.userId, config.site),
       firstPage: (seed) => listPins(database.db, cursors, { order: 'shuffle', seed }),
       onError: (error) => logger.warn({ err: error }, 'page served without its session or first page of pins'),
     }),
   );
 
   app.use(errorHandler(logger));
-  return { app, session, originPolicy, tokens: { verifier, lastUsed } };
+  return { app, session: handshakeSession([session, dropDisabled], membersOnly), originPolicy, tokens: { verifier, lastUsed } };
 }

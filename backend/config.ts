@@ -42,6 +42,9 @@ const EnvSchema = z.object({
   DEMO_USERNAME: z.string().min(3).max(40).default('demo'),
   DEMO_PASSWORD: z.string().min(8).default(DEV_DEMO_PASSWORD),
   DEMO_LOGIN: z.enum(['true', 'false']).optional(),
+  // Who may see the site and who may join it (docs/site-access.md).
+  SITE_VISIBILITY: z.enum(['public', 'members']).default('public'),
+  SIGNUPS: z.enum(['open', 'invite', 'closed']).default('open'),
   AUTO_MIGRATE: z.enum(['true', 'false']).optional(),
   AUTO_SEED: z.enum(['true', 'false']).optional(),
   TRUST_PROXY: z.string().default('false'),
@@ -92,6 +95,12 @@ const EnvSchema = z.object({
   CHANGES_RETENTION_HOURS: positiveInt(24),
   CHANGES_PRUNE_INTERVAL_SECONDS: positiveInt(600),
   CHANGES_HEAD_INTERVAL_SECONDS: z.coerce.number().min(0.1).max(3600).default(30),
+  // Forgotten passwords (docs/accounts.md): the SMTP server that mails reset links (without it an
+  // operator hands links out), the sender, and how many reset mails one address may be sent per
+  // RATE_LIMIT_WINDOW_SECONDS.
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  MAIL_FROM: z.string().min(3).default('Pinboard <no-reply@pinboard.invalid>'),
+  PASSWORD_RESETS_PER_EMAIL: positiveInt(5),
   // Stored images, uploads, imports by URL, image processing and the image budget.
   ...IMAGE_ENV,
 });
@@ -154,6 +163,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (e.DEMO_PASSWORD === DEV_DEMO_PASSWORD) {
       throw new ConfigError('DEMO_PASSWORD must be set to a secret value when NODE_ENV=production');
     }
+  }
+  // A reset link is mailed to the site's own address; without PUBLIC_ORIGIN it would be the one the
+  // request named in its Host header, which anyone can set (password reset poisoning).
+  if (e.NODE_ENV === 'production' && e.SMTP_URL && !e.PUBLIC_ORIGIN) {
+    throw new ConfigError('PUBLIC_ORIGIN must be set when SMTP_URL is set and NODE_ENV=production: reset links are mailed to that address');
   }
   // A queue shorter than one delay would refuse every slowed attempt: the owner could never get in.
   if (e.LOGIN_QUEUE_MAX_SECONDS < e.LOGIN_DELAY_MAX_SECONDS) {
@@ -221,6 +235,8 @@ function toConfig(e: Env, images: ImageConfig) {
      * is (the embedded mode seeds it); a deployment opts in.
      */
     demoLogin: e.DEMO_LOGIN ? e.DEMO_LOGIN === 'true' : embedded,
+    /** Members-only sites and who may sign up (docs/site-access.md); the client learns both from the session check. */
+    site: { visibility: e.SITE_VISIBILITY, signups: e.SIGNUPS },
     // The embedded mode sets itself up; with services, `npm run db:migrate` / `db:seed` do it.
     autoMigrate: e.AUTO_MIGRATE ? e.AUTO_MIGRATE === 'true' : embedded,
     autoSeed: e.AUTO_SEED ? e.AUTO_SEED === 'true' : embedded,
@@ -268,6 +284,10 @@ function toConfig(e: Env, images: ImageConfig) {
       pruneIntervalMs: e.CHANGES_PRUNE_INTERVAL_SECONDS * 1000,
       headIntervalMs: e.CHANGES_HEAD_INTERVAL_SECONDS * 1000,
     },
+    /** Mail (reset links): the SMTP server's URL (none: links only through the operator command) and the sender. */
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    /** Reset mails one email address may be sent per `rateLimits.windowMs`. */
+    passwordResetsPerEmail: e.PASSWORD_RESETS_PER_EMAIL,
     ...images,
   };
 }

@@ -33,6 +33,12 @@ export const unauthorized = (message: string = MSG.notSignedIn, fields?: Record<
 export const forbidden = (message: string = MSG.forbidden) => new HttpError(403, message);
 export const notFound = (what: string) => new HttpError(404, `${what} not found.`);
 
+/** For a `.catch`: a 404 becomes undefined (the caller looks elsewhere), anything else goes on. */
+export function unlessNotFound(error: unknown): undefined {
+  if (error instanceof HttpError && error.status === 404) return undefined;
+  throw error;
+}
+
 /** Why an image was refused; every way in (upload, import by URL, seed) refuses with these. */
 export type ImageRefusal = 'empty' | 'too-large' | 'not-an-image' | 'damaged' | 'too-many-pixels' | 'too-long' | 'too-narrow' | 'too-slow';
 

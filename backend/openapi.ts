@@ -61,6 +61,11 @@ function responsesOf(route: ApiRoute): RouteConfig['responses'] {
   const responses: RouteConfig['responses'] = {};
   for (const [status, declared] of Object.entries(route.responses)) {
     if (!declared) continue;
+    // No Content: a status without a body, whatever its declaration's schema (z.undefined()) says.
+    if (status === '204') {
+      responses[status] = { description: 'schema' in declared ? declared.description : 'Done' };
+      continue;
+    }
     const { schema, description, contentType = 'application/json' } = 'schema' in declared ? declared : { schema: declared, description: SUCCESS_TEXT[Number(status)] ?? 'Success' };
     responses[status] = {
       description,

@@ -1,4 +1,7 @@
+import { accountRoutes } from './account/account.routes.ts';
+import { passwordResetRoutes } from './account/password-reset.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
+import { boardLinkRoutes } from './boards/board-links.routes.ts';
 import { boardRoutes } from './boards/boards.routes.ts';
 import { changeRoutes } from './changes/changes.routes.ts';
 import { commentRoutes } from './comments/comments.routes.ts';
@@ -14,6 +17,7 @@ import { blockRoutes } from './boards/blocks.routes.ts';
 import { searchRoutes } from './search/search.routes.ts';
 import { userSearchRoutes } from './users/user-search.routes.ts';
 import { userRoutes } from './users/users.routes.ts';
+import { inviteRoutes } from './invites/invites.routes.ts';
 
 /** Every API route: the router mounts them, the OpenAPI document lists them, the tests walk them. */
-export const API_ROUTES: readonly ApiRoute[] = [...authRoutes, ...pinLookupRoutes, ...pinRoutes, ...searchRoutes, ...boardRoutes, ...favoriteRoutes, ...commentRoutes, ...imageRoutes, ...userSearchRoutes, ...userRoutes, ...blockRoutes, ...changeRoutes, ...tokenRoutes, ...importRoutes, ...exportRoutes];
+export const API_ROUTES: readonly ApiRoute[] = [...authRoutes, ...pinLookupRoutes, ...pinRoutes, ...searchRoutes, ...boardRoutes, ...favoriteRoutes, ...commentRoutes, ...imageRoutes, ...userSearchRoutes, ...userRoutes, ...blockRoutes, ...changeRoutes, ...tokenRoutes, ...importRoutes, ...exportRoutes, ...boardLinkRoutes, ...passwordResetRoutes, ...accountRoutes, ...inviteRoutes];

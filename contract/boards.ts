@@ -7,13 +7,34 @@ import { NextCursor } from './paging.ts';
 import { hasHiddenCharacters } from './visible-text.ts';
 
 export const BoardPin = z
-  .object({ id: z.number().int(), title: z.string(), image_url: z.string(), image: PinImage.nullable() })
+  .object({
+    id: z.number().int(),
+    title: z.string(),
+    image_url: z.string(),
+    image: PinImage.nullable(),
+    /**
+     * Who sees the pin (docs/who-sees-what.md): a board's grid marks private ones with a lock. The
+     * server always says; the client's own copies made from a pin it holds may not (absent: public).
+     */
+    visibility: z.enum(['public', 'private']).optional(),
+  })
   .meta({ id: 'BoardPin' });
 export type BoardPin = z.infer<typeof BoardPin>;
 
 /** The reader's place on a board (docs/board-sharing.md): its owner (`user_id`) or a collaborator. */
 export const BoardRole = z.enum(['owner', 'collaborator']).meta({ id: 'BoardRole' });
 export type BoardRole = z.infer<typeof BoardRole>;
+
+/**
+ * Who may read a board (docs/board-sharing.md): `private`, its members only; `public`, anyone too
+ * (read-only), and it is listed on its owner's profile.
+ */
+export const BoardVisibility = z.enum(['private', 'public']).meta({ id: 'BoardVisibility' });
+export type BoardVisibility = z.infer<typeof BoardVisibility>;
+
+/** The reader's place on a board they can read: a member's role, or `viewer` (a public board's outsider: read-only). */
+export const BoardReaderRole = z.enum(['owner', 'collaborator', 'viewer']).meta({ id: 'BoardReaderRole' });
+export type BoardReaderRole = z.infer<typeof BoardReaderRole>;
 
 /** Someone on a board, as avatars show them. */
 export const BoardMemberSummary = z.object({ id: z.number().int(), username: z.string() }).meta({ id: 'BoardMemberSummary' });
@@ -22,7 +43,8 @@ export type BoardMemberSummary = z.infer<typeof BoardMemberSummary>;
 /**
  * A board with its pin count and some of its pins, most recently added first: in the boards list
  * and in live events, the covers (at most LIMITS.boardCovers); from GET /api/boards/{id}, a page.
- * `role` is the reader's own (it differs per reader: the server sets it for each recipient);
+ * `role` is the reader's own (it differs per reader: the server sets it for each recipient;
+ * `viewer` for someone who reads a public board without being a member);
  * `members` are the first LIMITS.boardMemberAvatars members, owner first, for avatars, and
  * `member_count` counts them all (owner included).
  */
@@ -33,7 +55,8 @@ export const Board = z
     user_id: z.number().int(),
     pin_count: z.number().int(),
     pins: z.array(BoardPin),
-    role: BoardRole,
+    role: BoardReaderRole,
+    visibility: BoardVisibility,
     members: z.array(BoardMemberSummary),
     member_count: z.number().int(),
   })
@@ -54,6 +77,16 @@ export const BoardBody = z
     name: requiredText(MSG.boardNameRequired, LIMITS.boardName, 'Board name').refine((name) => !hasHiddenCharacters(name), { error: MSG.boardNameHidden }),
   })
   .meta({ id: 'BoardBody' });
+
+/**
+ * PATCH /api/boards/{id}: the owner renames the board, changes who may read it, or both; at least
+ * one of the two. A name follows BoardBody's rules.
+ */
+export const BoardUpdateBody = z
+  .object({ name: BoardBody.shape.name.optional(), visibility: BoardVisibility.optional() })
+  // Neither: a rename without a name, answered by the product's rule for blank names (docs/product.md §5).
+  .refine((body) => body.name !== undefined || body.visibility !== undefined, { error: MSG.boardNameRequired, path: ['name'] })
+  .meta({ id: 'BoardUpdateBody' });
 
 export const BoardDeleted = z
   .object({ message: z.string(), id: z.number().int() })
@@ -92,8 +125,8 @@ export const BoardMemberRemoved = z
   .meta({ id: 'BoardMemberRemoved' });
 export type BoardMemberRemoved = z.infer<typeof BoardMemberRemoved>;
 
-/** The same board as another reader sees it: only `role` depends on who reads. */
+/** The same board as another member sees it: only `role` depends on who reads (events go to members only). */
 export function boardForReader<T extends Pick<Board, 'user_id' | 'role'>>(board: T, readerId: number): T {
-  const role: BoardRole = board.user_id === readerId ? 'owner' : 'collaborator';
+  const role: BoardReaderRole = board.user_id === readerId ? 'owner' : 'collaborator';
   return board.role === role ? board : { ...board, role };
 }

@@ -1,12 +1,15 @@
 import type { z } from 'zod';
+import { Account, AccountDeleteBody, AccountUpdateBody, NoContent, PasswordChangeBody, PasswordResetConfirmBody, PasswordResetRequestBody } from './account.ts';
 import { BlockBody, BlockedUser, BlockList, Unblocked } from './blocks.ts';
-import { AddMemberBody, Board, BoardBody, BoardDeleted, BoardList, BoardMember, BoardMemberRemoved, BoardMembers, BoardPage, BoardPin, BoardPinRemoved } from './boards.ts';
+import { BoardLinkCreated, BoardLinkList, BoardLinkRevoked, LinkedBoardPage } from './board-links.ts';
+import { AddMemberBody, Board, BoardBody, BoardDeleted, BoardList, BoardMember, BoardMemberRemoved, BoardMembers, BoardPage, BoardPin, BoardPinRemoved, BoardUpdateBody } from './boards.ts';
 import { ChangesAnswer, ChangesQuery } from './changes.ts';
 import { Comment, CommentBody, CommentDeleted, CommentList } from './comments.ts';
 import { MessageBody } from './errors.ts';
 import { AlreadyFavorited, Favorite, FavoriteList, FavoriteRemoved } from './favorites.ts';
 import { ImageStatus } from './image-repair.ts';
 import { ImageUploaded } from './images.ts';
+import { InviteCreateBody, InviteCreated, InviteList, InviteRevoked } from './invites.ts';
 import { ExportZip, ImportCreated, ImportDetail, ImportList, ImportUndone } from './imports.ts';
 import { PageQuery, PinListQuery } from './paging.ts';
 import { PinLookup, PinLookupQuery } from './pin-lookup.ts';
@@ -70,7 +73,7 @@ export const ENDPOINTS = endpoints({
   'GET /api/boards/': { query: PageQuery, responses: { 200: BoardList } },
   'GET /api/boards/{id}': { query: PageQuery, responses: { 200: BoardPage } },
   'POST /api/boards/': { body: BoardBody, idempotent: true, responses: { 201: Board } },
-  'PATCH /api/boards/{id}': { body: BoardBody, responses: { 200: Board } },
+  'PATCH /api/boards/{id}': { body: BoardUpdateBody, responses: { 200: Board } },
   'DELETE /api/boards/{id}': { responses: { 200: BoardDeleted } },
   'POST /api/boards/{id}/pins': {
     body: PinRefBody,
@@ -126,6 +129,26 @@ export const ENDPOINTS = endpoints({
   'GET /api/export': {
     responses: { 200: { schema: ExportZip, description: 'The export, streamed', contentType: 'application/zip' } },
   },
+
+  'POST /api/boards/{id}/links': { responses: { 201: BoardLinkCreated } },
+  'GET /api/boards/{id}/links': { responses: { 200: BoardLinkList } },
+  'DELETE /api/boards/{id}/links/{linkId}': { responses: { 200: BoardLinkRevoked } },
+  'GET /api/links/{secret}': { query: PageQuery, responses: { 200: LinkedBoardPage } },
+
+  'POST /api/invites': { body: InviteCreateBody, responses: { 201: InviteCreated } },
+  'GET /api/invites': { responses: { 200: InviteList } },
+  'DELETE /api/invites/{id}': { responses: { 200: InviteRevoked } },
+
+  'POST /api/auth/password-reset': {
+    body: PasswordResetRequestBody,
+    responses: { 202: { schema: MessageBody, description: 'Accepted: a link is mailed if an account has that email' } },
+  },
+  'POST /api/auth/password-reset/confirm': { body: PasswordResetConfirmBody, responses: { 204: { schema: NoContent, description: 'The password is changed' } } },
+  'GET /api/account': { responses: { 200: Account } },
+  'PATCH /api/account': { body: AccountUpdateBody, responses: { 200: User } },
+  'POST /api/account/password': { body: PasswordChangeBody, responses: { 204: { schema: NoContent, description: 'Done' } } },
+  'POST /api/account/sessions/end-others': { responses: { 204: { schema: NoContent, description: 'Done' } } },
+  'DELETE /api/account': { body: AccountDeleteBody, responses: { 204: { schema: NoContent, description: 'Done' } } },
 });
 
 export type Endpoints = typeof ENDPOINTS;

@@ -10,6 +10,8 @@ export const Favorite = z
     image_url: z.string(),
     image: PinImage.nullable(),
     likes_count: z.number().int(),
+    /** Who sees the pin (docs/who-sees-what.md): the favorites grid marks private ones with a lock (absent: public, as for BoardPin). */
+    visibility: z.enum(['public', 'private']).optional(),
   })
   .meta({ id: 'Favorite' });
 export type Favorite = z.infer<typeof Favorite>;

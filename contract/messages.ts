@@ -1,8 +1,10 @@
+import { INVITE_RULES } from './invite-rules.ts';
 import { LIMITS } from './limits.ts';
 
 // User-facing texts that both the server and the client show. docs/product.md fixes the wording of most of
 // them; keep them exact.
 export const MSG = {
+  privatePinOwnerOnly: 'Only its owner can put a private pin on another board.',
   titleRequired: 'Title is required.',
   imageUrlRequired: 'Image URL is required.',
   imageUrlInvalid: 'Image URL must be an http(s) address or an image on this site.',
@@ -81,4 +83,11 @@ export const MSG = {
   userSearchQueryInvalid: `q must be 1 to ${LIMITS.usernameMax} characters.`,
   usernameQueryInvalid: `username must be 1 to ${LIMITS.usernameMax} characters.`,
   uploadFormTooBig: 'The upload form has too many or too large fields besides the image.',
+  // Members-only sites and who may join (docs/site-access.md).
+  signupsClosed: 'Sign-ups are closed on this site.',
+  inviteRequired: 'Sign-ups on this site need an invite link. Ask a member for one.',
+  inviteInvalid: 'This invite link cannot be used: it was used up, has expired or was revoked.',
+  invitesFull: `You can have at most ${INVITE_RULES.perUser} invite links. Revoke one first.`,
+  inviteNotFound: 'Invite not found.',
+  accountDisabled: 'This account is disabled.',
 } as const;

@@ -18,6 +18,8 @@ export const ExportedPin = z.object({
   image: z.string().max(300).nullable(),
   /** The address the pin shows (its stored image's, or a remote one never imported). */
   imageUrl: z.string().max(4096),
+  /** Who sees it (docs/who-sees-what.md); absent in exports made before pins had one: public. */
+  visibility: z.enum(['public', 'private']).optional(),
 });
 export type ExportedPin = z.infer<typeof ExportedPin>;
 

@@ -5,6 +5,9 @@ import { LIMITS } from './limits.ts';
 import { MSG } from './messages.ts';
 import { NextCursor } from './paging.ts';
 import { optionalSourceUrl } from './source-url.ts';
+import { PIN_VISIBILITIES } from './visibility.ts';
+
+export const PinVisibility = z.enum(PIN_VISIBILITIES).meta({ id: 'PinVisibility' });
 
 export const Pin = z
   .object({
@@ -23,6 +26,8 @@ export const Pin = z
     updated_at: isoTimestamp,
     /** The page the image was saved from (docs/tokens-and-capture.md), or null. */
     source_url: z.string().nullable(),
+    /** Who sees it (docs/who-sees-what.md): everyone, or only its owner and its boards' members. */
+    visibility: PinVisibility,
   })
   .meta({ id: 'Pin' });
 export type Pin = z.infer<typeof Pin>;
@@ -37,20 +42,27 @@ export const PinCreateBody = z
     imageUrl,
     description: optionalText(LIMITS.description, 'Description'),
     sourceUrl: optionalSourceUrl,
+    /** A board the caller may add to: the pin is made in it, in one transaction. */
+    boardId: idField('boardId').optional(),
+    /** Absent: private when made into a private board, else public (docs/who-sees-what.md). */
+    visibility: PinVisibility.optional(),
   })
   .meta({ id: 'PinCreateBody' });
 
 /**
  * SPEC's {title, description}; `imageUrl` (optional, the pin's owner mending its image) replaces the
  * image: a same-site /media/ address of an upload is attached at once, any other is imported again
- * (docs/image-repair.md).
+ * (docs/image-repair.md); `visibility` alone switches who sees it (the rest is then left as it is).
  */
 export const PinUpdateBody = z
   .object({
-    title: requiredText(MSG.titleRequired, LIMITS.title, 'Title'),
-    description: optionalText(LIMITS.description, 'Description'),
+    title: requiredText(MSG.titleRequired, LIMITS.title, 'Title').optional(),
+    /** With a title, absent is empty (as SPEC's edit has it); without one, left as it is. */
+    description: optionalText(LIMITS.description, 'Description').optional(),
     imageUrl: imageUrl.optional(),
+    visibility: PinVisibility.optional(),
   })
+  .refine((body) => body.title !== undefined || body.visibility !== undefined, { message: MSG.titleRequired, path: ['title'] })
   .meta({ id: 'PinUpdateBody' });
 
 /** Body of calls that name one pin: POST /api/favorites/ and POST /api/boards/{id}/pins. */

@@ -32,6 +32,7 @@ export const PRESENCE_MESSAGES = {
   invalid: 'Send {pinId} or {boardId}.',
   tooMany: `A connection can be present on at most ${PRESENCE_LIMITS.targetsPerSocket} pins or boards. Leave some first.`,
   boardNotFound: 'Board not found.',
+  pinNotFound: 'Pin not found.',
 } as const;
 
 /** "1 person viewing", "N people viewing" (the issue's text; singular for one). */

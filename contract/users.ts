@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from './limits.ts';
 import { MSG } from './messages.ts';
 import { hasNulCharacter } from './urls.ts';
+import { SiteSettings } from './invites.ts';
 import { type UsernameProblem, usernameProblem } from './usernames.ts';
 
 export const User = z
@@ -16,7 +17,8 @@ export type User = z.infer<typeof User>;
 
 /** GET /api/auth/ — the signed-in user, or null for an anonymous visitor. */
 // A union rather than User.nullable(): the latter would make the shared User component nullable.
-export const SessionBody = z.object({ user: z.union([User, z.null()]) }).meta({ id: 'Session' });
+// `site`: how the site is run (members only, who may sign up), so the client shows the right pages.
+export const SessionBody = z.object({ user: z.union([User, z.null()]), site: SiteSettings }).meta({ id: 'Session' });
 export type SessionBody = z.infer<typeof SessionBody>;
 
 const email = z
@@ -69,6 +71,13 @@ export const SignupBody = z
       .trim()
       .max(LIMITS.firstName, { error: `First name must be at most ${LIMITS.firstName} characters.` })
       .refine((value) => !hasNulCharacter(value), { error: 'First name contains a character that is not allowed.' })
+      .optional(),
+    // An invite link's code: required when SIGNUPS=invite (checked by the sign-up, 403 when not valid).
+    invite: z
+      .string({ error: 'invite must be text.' })
+      .trim()
+      .max(100, { error: 'invite must be at most 100 characters.' })
+      .refine((value) => !hasNulCharacter(value), { error: 'invite contains a character that is not allowed.' })
       .optional(),
   })
   .meta({ id: 'SignupBody' });

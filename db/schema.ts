@@ -13,8 +13,12 @@ export interface UsersTable {
   first_name: string | null;
   password_hash: string;
   created_at: CreatedAt;
-  /** The user's pins, kept by a trigger in the writing transaction. */
+  /** The user's public pins (what a profile shows everyone), kept by a trigger in the writing transaction. */
   pin_count: Generated<number>;
+  /** The user's private pins, likewise (their owner's count is both). */
+  private_pin_count: Generated<number>;
+  /** When an operator disabled the account (docs/site-access.md); null while it may sign in. */
+  disabled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface PinsTable {
@@ -41,7 +45,11 @@ export interface PinsTable {
   refused_image_url: ColumnType<string | null, string | null | undefined, string | null>;
   /** Why the import of the image gave up for good (contract/image-repair.ts), for its owner; null otherwise. */
   image_failure: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Who sees it (docs/who-sees-what.md): everyone, or its owner and its boards' members. */
+  visibility: ColumnType<PinVisibility, PinVisibility | undefined, PinVisibility>;
 }
+
+type PinVisibility = 'public' | 'private';
 
 /** A stored image: its files (original and thumbnails) are in storage under keys made from sha256. */
 export interface ImagesTable {
@@ -71,6 +79,10 @@ export interface BoardsTable {
   updated_at: UpdatedAt;
   /** The board's entries, kept by a trigger in the writing transaction. */
   pin_count: Generated<number>;
+  /** Its public pins' entries (what an outsider reading a public board is shown), likewise. */
+  public_pin_count: Generated<number>;
+  /** 'public': listed on its owner's profile and readable by anyone (docs/board-sharing.md). */
+  visibility: ColumnType<'private' | 'public', 'private' | 'public' | undefined, 'private' | 'public'>;
 }
 
 export interface BoardPinsTable {
@@ -252,6 +264,41 @@ export interface DB {
   import_items: ImportItemsTable;
   imported_pins: ImportedPinsTable;
   import_boards: ImportBoardsTable;
+  board_links: BoardLinksTable;
+  invites: InvitesTable;
+  password_resets: PasswordResetsTable;
+}
+
+/** A secret read-only link to a board (backend/boards/board-links.service.ts): only its secret's sha256 is kept. */
+export interface BoardLinksTable {
+  id: Generated<number>;
+  board_id: number;
+  /** sha256 of the secret, hex. */
+  secret_hash: string;
+  /** The secret's last 4 characters, to tell links apart. */
+  hint: string;
+  created_at: CreatedAt;
 }
 
 export type UserRow = Selectable<UsersTable>;
+
+/** A password reset link (docs/accounts.md): only the SHA-256 of its token is kept. */
+export interface PasswordResetsTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created_at: CreatedAt;
+  expires_at: Date;
+}
+
+/** An invite link (docs/site-access.md): `uses` sign-ups allowed, `used` made so far. */
+export interface InvitesTable {
+  id: Generated<number>;
+  code: string;
+  /** Its maker; null when the operator command made it. */
+  created_by: number | null;
+  uses: number;
+  used: Generated<number>;
+  expires_at: Date;
+  created_at: CreatedAt;
+}

@@ -7,6 +7,8 @@ import type { Csrf } from '../http/csrf.ts';
 import { ipKeyGenerator } from 'express-rate-limit';
 import { type ApiRoute, route } from '../http/route.ts';
 import { SESSION_COOKIE, sessionAdmission } from '../http/session.ts';
+import type { SiteSettings } from '../../contract/invites.ts';
+import { checkInvite } from '../invites/invites.service.ts';
 import { deleteNewAccount, findUser, findUserIdByEmail, login, sessionOf, signup } from './auth.service.ts';
 
 function regenerate(req: Request): Promise<void> {
@@ -49,6 +51,17 @@ async function signIn(csrf: Csrf, req: Request, res: Response, userId: number): 
 }
 
 /**
+ * Who may sign up (SIGNUPS, docs/site-access.md): everyone, the holders of an invite code (whose
+ * code is then the one to use), or nobody. Refused before anything is hashed or stored.
+ */
+function inviteToUse(signups: SiteSettings['signups'], invite: string | undefined): string | undefined {
+  if (signups === 'closed') throw new HttpError(403, MSG.signupsClosed);
+  if (signups === 'open') return undefined;
+  if (!invite) throw new HttpError(403, MSG.inviteRequired, { fields: { invite: MSG.inviteRequired } });
+  return invite;
+}
+
+/**
  * SPEC-only clients read a sign-in or sign-up error as a flat object of field messages; ours read
  * `fields`. Both are in the body (docs/tokens-and-capture.md).
  */
@@ -61,8 +74,8 @@ export const authRoutes: ApiRoute[] = [
     summary: 'Current session user (null when anonymous)',
     auth: 'public',
     responses: { 200: SessionBody },
-    handler: async ({ ctx, res, userId }) => {
-      res.json(await sessionOf(ctx.db, userId));
+    handler: async ({ ctx, res, site, userId }) => {
+      res.json(await sessionOf(ctx.db, userId, site));
     },
   }),
 
@@ -76,6 +89,7 @@ export const authRoutes: ApiRoute[] = [
     errorFieldsAtTop: AUTH_FIELDS,
     body: LoginBody,
     responses: { 200: User },
+    // 403 also: a disabled account, once its password was right (docs/site-access.md).
     errors: [401],
     handler: async ({ ctx, csrf, throttle, req, res, body }) => {
       const address = req.ip ?? '';
@@ -96,18 +110,20 @@ export const authRoutes: ApiRoute[] = [
     method: 'post',
     path: '/api/auth/signup',
     sessionOnly: true,
-    summary: 'Create an account and sign in',
+    summary: 'Create an account and sign in (403 when sign-ups are closed, or need an invite and `invite` is not a usable code)',
     auth: 'public',
     attempt: true,
     errorFieldsAtTop: AUTH_FIELDS,
     body: SignupBody,
     responses: { 201: User },
     errors: [409],
-    handler: async ({ ctx, csrf, req, res, body }) => {
+    handler: async ({ ctx, csrf, req, res, site, body }) => {
+      const invite = inviteToUse(site.signups, body.invite);
+      if (invite !== undefined) await checkInvite(ctx.db, invite);
       // An account is created only with a session to sign it in: checked first, and taken back if
       // the store filled up meanwhile (the hashing takes a while).
       admit(req);
-      const user = await signup(ctx.db, body);
+      const user = await signup(ctx.db, body, invite);
       await signIn(csrf, req, res, user.id).catch(async (error: unknown) => {
         await deleteNewAccount(ctx.db, user.id);
         throw error;
@@ -129,10 +145,12 @@ export const authRoutes: ApiRoute[] = [
     errors: [404],
     handler: async ({ ctx, csrf, demoEmail, req, res }) => {
       const userId = demoEmail === undefined ? undefined : await findUserIdByEmail(ctx.db, demoEmail);
-      if (userId === undefined) throw new HttpError(404, MSG.demoUnavailable);
-      admit(req, userId);
-      await signIn(csrf, req, res, userId);
-      res.json(await findUser(ctx.db, userId));
+      // A demo account the operator disabled is not offered either.
+      const user = userId === undefined ? undefined : await findUser(ctx.db, userId);
+      if (user === undefined) throw new HttpError(404, MSG.demoUnavailable);
+      admit(req, user.id);
+      await signIn(csrf, req, res, user.id);
+      res.json(user);
     },
   }),
 

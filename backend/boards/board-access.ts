@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { BoardRole } from '../../contract/boards.ts';
+import type { BoardReaderRole, BoardRole } from '../../contract/boards.ts';
 import { MSG } from '../../contract/messages.ts';
 import type { DB } from '../../db/schema.ts';
 import { forbidden, notFound } from '../errors.ts';
@@ -8,7 +8,8 @@ import { forbidden, notFound } from '../errors.ts';
 // collaborators in `board_members`) read it and add or remove its pins; only the owner renames,
 // deletes or changes members. Anyone else gets 404, exactly like a board that does not exist, so
 // nobody can probe which board ids are taken. A member trying an owner-only action gets 403: they
-// can see the board, so hiding it would only confuse.
+// can see the board, so hiding it would only confuse. A public board is also read (never changed)
+// by anyone, as a `viewer`; its private pins stay its members' (board-pin-filter.ts).
 
 export interface BoardAccess {
   ownerId: number;
@@ -22,21 +23,47 @@ export interface BoardAccess {
  * commits, and a collaborator removed a moment ago cannot slip a last pin in.
  */
 export async function boardAccess(db: Kysely<DB>, userId: number, boardId: number, options: { lock?: boolean } = {}): Promise<BoardAccess> {
-  let select = db
-    .selectFrom('boards')
-    .select((eb) => [
-      'boards.user_id',
-      eb
-        .exists(eb.selectFrom('board_members').select(sql.lit(1).as('one')).where('board_id', '=', boardId).where('user_id', '=', userId))
-        .as('collaborator'),
-    ])
-    .where('boards.id', '=', boardId);
-  if (options.lock) select = select.forUpdate();
-  const row = await select.executeTakeFirst();
+  const row = await readAccessRow(db, userId, boardId, options.lock ?? false);
   if (!row) throw notFound('Board');
   if (row.user_id === userId) return { ownerId: row.user_id, role: 'owner' };
   if (row.collaborator) return { ownerId: row.user_id, role: 'collaborator' };
   throw notFound('Board');
+}
+
+export interface BoardReadAccess {
+  ownerId: number;
+  role: BoardReaderRole;
+}
+
+/**
+ * Who may read the board: its members, and anyone (signed in or not, `userId` undefined) when it
+ * is public, as a `viewer`. A private board is 404 to everyone else, as in boardAccess.
+ */
+export async function boardReadAccess(db: Kysely<DB>, userId: number | undefined, boardId: number): Promise<BoardReadAccess> {
+  const row = await readAccessRow(db, userId, boardId, false);
+  if (!row) throw notFound('Board');
+  if (row.user_id === userId) return { ownerId: row.user_id, role: 'owner' };
+  if (row.collaborator) return { ownerId: row.user_id, role: 'collaborator' };
+  if (row.visibility === 'public') return { ownerId: row.user_id, role: 'viewer' };
+  throw notFound('Board');
+}
+
+/** The board's owner and visibility, and whether `userId` is a collaborator (one primary-key probe). */
+async function readAccessRow(db: Kysely<DB>, userId: number | undefined, boardId: number, lock: boolean) {
+  let select = db
+    .selectFrom('boards')
+    .select((eb) => [
+      'boards.user_id',
+      'boards.visibility',
+      userId === undefined
+        ? sql<boolean>`false`.as('collaborator')
+        : eb
+            .exists(eb.selectFrom('board_members').select(sql.lit(1).as('one')).where('board_id', '=', boardId).where('user_id', '=', userId))
+            .as('collaborator'),
+    ])
+    .where('boards.id', '=', boardId);
+  if (lock) select = select.forUpdate();
+  return select.executeTakeFirst();
 }
 
 /** Owner-only actions: a collaborator is refused with 403 (they know the board exists). */

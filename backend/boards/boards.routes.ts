@@ -10,6 +10,7 @@ import {
   BoardPage,
   BoardPin,
   BoardPinRemoved,
+  BoardUpdateBody,
 } from '../../contract/boards.ts';
 import { PageQuery } from '../../contract/paging.ts';
 import { PinRefBody } from '../../contract/pins.ts';
@@ -23,7 +24,7 @@ import {
   getBoardPage,
   listBoards,
   removePinFromBoard,
-  renameBoard,
+  updateBoard,
 } from './boards.service.ts';
 
 export const boardRoutes: ApiRoute[] = [
@@ -42,8 +43,9 @@ export const boardRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/api/boards/{id}',
-    summary: 'A board you are a member of with a page of its pins, most recently added first (a non-member gets 404)',
-    auth: 'user',
+    summary:
+      'A board with a page of its pins, most recently added first: to its members, and to anyone (signed out too) when it is public, as a viewer shown its public pins only; a private board is 404 to non-members',
+    auth: 'public',
     query: PageQuery,
     responses: { 200: BoardPage },
     errors: [404],
@@ -74,13 +76,13 @@ export const boardRoutes: ApiRoute[] = [
   route({
     method: 'patch',
     path: '/api/boards/{id}',
-    summary: 'Rename your board (owner only; a collaborator gets 403)',
+    summary: 'Rename your board, or make it public or private, or both (owner only; a collaborator gets 403)',
     auth: 'user',
-    body: BoardBody,
+    body: BoardUpdateBody,
     responses: { 200: Board },
     errors: [403, 404],
     handler: async ({ ctx, res, params, body, userId }) => {
-      res.json(await renameBoard(ctx, userId, params.id, body.name));
+      res.json(await updateBoard(ctx, userId, params.id, body));
     },
   }),
 

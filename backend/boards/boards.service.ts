@@ -1,16 +1,20 @@
-import { type Expression, type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import { type Board, type BoardList, type BoardMemberSummary, type BoardPage, type BoardPin, boardForReader } from '../../contract/boards.ts';
+import type { Board, BoardList, BoardMemberSummary, BoardPage, BoardPin, BoardReaderRole, BoardVisibility } from '../../contract/boards.ts';
 import { LIMITS } from '../../contract/limits.ts';
 import type { PageParams } from '../../contract/paging.ts';
 import type { DB } from '../../db/schema.ts';
 import { write } from '../changes/write.ts';
 import type { ServiceContext } from '../context.ts';
-import { notFound } from '../errors.ts';
-import { imageOf, toPinImage, type ImageFields } from '../images/media-urls.ts';
+import { forbidden, notFound } from '../errors.ts';
+import { MSG } from '../../contract/messages.ts';
+import { visibleTo } from '../visibility/pin-access.ts';
+import { imageOf } from '../images/media-urls.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
 import { keyset } from '../paging/keyset.ts';
-import { boardAccess, memberIdsOf, requireOwner } from './board-access.ts';
+import { boardAccess, boardReadAccess, memberIdsOf, requireOwner } from './board-access.ts';
+import { boardPinFilter } from './board-pin-filter.ts';
+import { boardPinsPage, toBoardPin } from './board-pins.ts';
 
 /**
  * A board's members for avatars: the owner, then the first collaborators to join, at most
@@ -31,42 +35,60 @@ function membersOf(boardId: Expression<number>, ownerId: Expression<number>) {
   ];
 }
 
-/** Boards with their count (a column), members and covers, the most recently added pins, in one query. */
-function selectBoards(db: Kysely<DB>) {
+/**
+ * The reader's role on the row's board: owner, collaborator (a primary-key probe of board_members),
+ * else viewer (a public board read from outside; callers only select boards the reader may read).
+ * `readerId` undefined: signed out, a viewer of everything.
+ */
+function roleOf(boardId: Expression<number>, ownerId: Expression<number>, readerId: number | undefined) {
+  if (readerId === undefined) return sql<BoardReaderRole>`'viewer'`;
+  return sql<BoardReaderRole>`(case when ${ownerId} = ${readerId} then 'owner'
+    when exists (select 1 from board_members r where r.board_id = ${boardId} and r.user_id = ${readerId}) then 'collaborator'
+    else 'viewer' end)`;
+}
+
+/**
+ * Boards as `readerId` sees them, in one query: their count (a column), visibility, the reader's
+ * role, members and covers, the most recently added pins (only those the reader may see: a
+ * viewer's covers go through the same pin filter as a page of the board).
+ */
+export function selectBoards(db: Kysely<DB>, readerId: number | undefined) {
   return db
     .selectFrom('boards')
-    .select((eb) => [
-      'boards.id',
-      'boards.name',
-      'boards.user_id',
-      'boards.pin_count',
-      ...membersOf(eb.ref('boards.id'), eb.ref('boards.user_id')),
-      coversOf(eb.ref('boards.id')),
-    ]);
+    .select((eb) => {
+      const role = roleOf(eb.ref('boards.id'), eb.ref('boards.user_id'), readerId);
+      return [
+        'boards.id',
+        'boards.name',
+        'boards.user_id',
+        // An outsider counts what they are shown: its public pins (docs/who-sees-what.md).
+        sql<number>`(case when ${role} = 'viewer' then boards.public_pin_count else boards.pin_count end)`.as('pin_count'),
+        'boards.visibility',
+        role.as('role'),
+        ...membersOf(eb.ref('boards.id'), eb.ref('boards.user_id')),
+        coversOf(eb.ref('boards.id'), sql<SqlBool>`${role} <> 'viewer'`),
+      ];
+    });
 
-  function coversOf(boardId: Expression<number>) {
+  function coversOf(boardId: Expression<number>, member: Expression<SqlBool>) {
     return jsonArrayFrom(
       db
         .selectFrom('board_pins')
         .innerJoin('pins', 'pins.id', 'board_pins.pin_id')
-        .select((eb) => ['pins.id', 'pins.title', 'pins.image_url', imageOf(eb).as('image')])
+        .select((eb) => ['pins.id', 'pins.title', 'pins.image_url', 'pins.visibility', imageOf(eb).as('image')])
         .where('board_pins.board_id', '=', boardId)
+        .where(boardPinFilter(member))
         .orderBy('board_pins.id', 'desc')
         .limit(LIMITS.boardCovers),
     ).as('pins');
   }
 }
 
-/** A board's pin as the wire carries it: the stored image's fields become its thumbnail URLs. */
-function toBoardPin(row: { id: number; title: string; image_url: string; image: ImageFields | null }): BoardPin {
-  return { id: row.id, title: row.title, image_url: row.image_url, image: row.image && toPinImage(row.image) };
-}
+type BoardRow = Omit<Board, 'pins'> & { pins: Array<Parameters<typeof toBoardPin>[0]> };
 
-type BoardRow = Omit<Board, 'pins' | 'role'> & { pins: Array<Parameters<typeof toBoardPin>[0]> };
-
-/** A board row as `readerId` sees it (their `role`). */
-function toBoard(row: BoardRow, readerId: number): Board {
-  return boardForReader({ ...row, pins: row.pins.map(toBoardPin), role: 'owner' }, readerId);
+/** A board row as the wire carries it (the row already holds the reader's `role`). */
+export function toBoard(row: BoardRow): Board {
+  return { ...row, pins: row.pins.map(toBoardPin) };
 }
 
 /**
@@ -89,61 +111,28 @@ export async function listBoards(db: Kysely<DB>, cursors: CursorCodec, userId: n
       (select board_id as id from board_members where user_id = ${userId} ${beforeShared} order by board_id desc limit ${take})
     ) mine order by id desc limit ${take}
   )`;
-  const rows = await selectBoards(db).where(sql<boolean>`boards.id in ${ids}`).orderBy('boards.id', 'desc').execute();
+  const rows = await selectBoards(db, userId).where(sql<boolean>`boards.id in ${ids}`).orderBy('boards.id', 'desc').execute();
   const { items, nextCursor } = page.finish(rows, (board) => board.id);
-  return { boards: items.map((row) => toBoard(row, userId)), nextCursor };
-}
-
-/**
- * The boards a visitor may see on `userId`'s profile (docs/profiles.md): boards are private to their
- * members, so the ones both are members of, as the visitor sees them (their own profile: all their
- * boards). Read from the visitor's side with the same two index scans as listBoards, each row
- * checked for the profile user's membership by a primary-key probe: a page costs at most the
- * visitor's own boards, never a scan of the profile user's.
- */
-export async function listBoardsSharedWith(db: Kysely<DB>, cursors: CursorCodec, readerId: number, userId: number, query: PageParams): Promise<BoardList> {
-  if (readerId === userId) return listBoards(db, cursors, readerId, query);
-  const page = keyset(cursors, `boards:shared:${readerId}:${userId}`, query);
-  const take = page.limit + 1;
-  const before = page.before === undefined ? sql`` : sql`and b.id < ${page.before}`;
-  const beforeShared = page.before === undefined ? sql`` : sql`and m.board_id < ${page.before}`;
-  const memberHere = (board: RawBuilder<unknown>) => sql`exists (select 1 from board_members u where u.board_id = ${board} and u.user_id = ${userId})`;
-  const ids = sql<number>`(
-    select id from (
-      (select b.id from boards b where b.user_id = ${readerId} and ${memberHere(sql`b.id`)} ${before} order by b.id desc limit ${take})
-      union all
-      (select m.board_id as id from board_members m join boards o on o.id = m.board_id
-        where m.user_id = ${readerId} and (o.user_id = ${userId} or ${memberHere(sql`m.board_id`)}) ${beforeShared}
-        order by m.board_id desc limit ${take})
-    ) shared order by id desc limit ${take}
-  )`;
-  const rows = await selectBoards(db).where(sql<boolean>`boards.id in ${ids}`).orderBy('boards.id', 'desc').execute();
-  const { items, nextCursor } = page.finish(rows, (board) => board.id);
-  return { boards: items.map((row) => toBoard(row, readerId)), nextCursor };
+  return { boards: items.map(toBoard), nextCursor };
 }
 
 /** One board with its covers and members, as `readerId` sees it (no access check: callers do it). */
-export async function readBoard(db: Kysely<DB>, boardId: number, readerId: number): Promise<Board> {
-  const row = await selectBoards(db).where('boards.id', '=', boardId).executeTakeFirst();
+export async function readBoard(db: Kysely<DB>, boardId: number, readerId: number | undefined): Promise<Board> {
+  const row = await selectBoards(db, readerId).where('boards.id', '=', boardId).executeTakeFirst();
   if (!row) throw notFound('Board');
-  return toBoard(row, readerId);
+  return toBoard(row);
 }
 
-/** GET /api/boards/{id}: the board and one page of its pins, most recently added first (members only). */
-export async function getBoardPage(db: Kysely<DB>, cursors: CursorCodec, userId: number, boardId: number, query: PageParams): Promise<BoardPage> {
-  const page = keyset(cursors, `board:${boardId}`, query);
-  await boardAccess(db, userId, boardId);
-  const board = await readBoard(db, boardId, userId);
-  let select = db
-    .selectFrom('board_pins')
-    .innerJoin('pins', 'pins.id', 'board_pins.pin_id')
-    .select((eb) => ['board_pins.id as entry', 'pins.id', 'pins.title', 'pins.image_url', imageOf(eb).as('image')])
-    .where('board_pins.board_id', '=', boardId)
-    .orderBy('board_pins.id', 'desc')
-    .limit(page.limit + 1);
-  if (page.before !== undefined) select = select.where('board_pins.id', '<', page.before);
-  const { items, nextCursor } = page.finish(await select.execute(), (row) => row.entry);
-  return { ...board, pins: items.map(toBoardPin), nextCursor };
+/**
+ * GET /api/boards/{id}: the board and one page of its pins, most recently added first. Its members
+ * read it, and anyone a public one (signed out too: `readerId` undefined), as a viewer who is
+ * shown only the pins an outsider may see.
+ */
+export async function getBoardPage(db: Kysely<DB>, cursors: CursorCodec, readerId: number | undefined, boardId: number, query: PageParams): Promise<BoardPage> {
+  const access = await boardReadAccess(db, readerId, boardId);
+  const board = await readBoard(db, boardId, readerId);
+  const page = await boardPinsPage(db, cursors, `board:${boardId}`, boardId, access.role === 'viewer' ? 'outsider' : 'all', query);
+  return { ...board, ...page };
 }
 
 export async function createBoard(ctx: ServiceContext, userId: number, name: string): Promise<Board> {
@@ -155,12 +144,28 @@ export async function createBoard(ctx: ServiceContext, userId: number, name: str
   });
 }
 
-/** Owner only. Every member sees the new name. */
-export async function renameBoard(ctx: ServiceContext, userId: number, boardId: number, name: string): Promise<Board> {
+/**
+ * Owner only: a new name, a new visibility, or both. Every member sees the change (`board:updated`);
+ * outsiders find a board made private gone on their next read.
+ */
+export async function updateBoard(
+  ctx: ServiceContext,
+  userId: number,
+  boardId: number,
+  changes: { name?: string | undefined; visibility?: BoardVisibility | undefined },
+): Promise<Board> {
   return write(ctx, async (trx, record) => {
     const access = await boardAccess(trx, userId, boardId, { lock: true });
     requireOwner(access);
-    await trx.updateTable('boards').set({ name, updated_at: new Date() }).where('id', '=', boardId).execute();
+    await trx
+      .updateTable('boards')
+      .set({
+        ...(changes.name !== undefined ? { name: changes.name } : {}),
+        ...(changes.visibility !== undefined ? { visibility: changes.visibility } : {}),
+        updated_at: new Date(),
+      })
+      .where('id', '=', boardId)
+      .execute();
     const board = await readBoard(trx, boardId, userId);
     record('board:updated', { board }, { userIds: await memberIdsOf(trx, boardId, access.ownerId) });
     return board;
@@ -198,13 +203,16 @@ export async function addPinToBoard(
 ): Promise<{ pin: BoardPin; added: boolean }> {
   // Checked before the pin so an outsider learns nothing about the pin either.
   await boardAccess(ctx.db, userId, boardId);
-  const pin = await ctx.db
+  const row = await ctx.db
     .selectFrom('pins')
-    .select((eb) => ['id', 'title', 'image_url', imageOf(eb).as('image')])
-    .where('id', '=', pinId)
-    .executeTakeFirst()
-    .then((row) => row && toBoardPin(row));
-  if (!pin) throw notFound('Pin');
+    .select((eb) => ['pins.id', 'pins.title', 'pins.image_url', 'pins.user_id', 'pins.visibility', imageOf(eb).as('image')])
+    .where('pins.id', '=', pinId)
+    .where(visibleTo(userId))
+    .executeTakeFirst();
+  if (!row) throw notFound('Pin');
+  // A private pin on another board would be shown to that board's members: its owner's call alone.
+  if (row.visibility === 'private' && row.user_id !== userId) throw forbidden(MSG.privatePinOwnerOnly);
+  const pin = toBoardPin(row);
   const added = await write(ctx, async (trx, record) => {
     const access = await boardAccess(trx, userId, boardId, { lock: true });
     const inserted = await trx

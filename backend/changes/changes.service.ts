@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { CHANGES_PAGE_MAX, type ChangeEntry, type ChangesAnswer } from '../../contract/changes.ts';
 import type { DB } from '../../db/schema.ts';
 import { changeForReader } from './reader-view.ts';
+import { visibleTo } from '../visibility/pin-access.ts';
 
 interface Row {
   head: string;
@@ -19,7 +20,16 @@ interface Row {
  * stops after a page of visible rows: its cost is bounded by the log's length (a day by default).
  */
 export async function readChanges(db: Kysely<DB>, userId: number | undefined, since: number): Promise<ChangesAnswer> {
-  const visible = userId === undefined ? sql`changes.public` : sql`(changes.public or ${userId}::integer = any(changes.user_ids))`;
+  // A row for named users is theirs only while it still is: one that names a pin, while they may
+  // see the pin; one that carries a board (its name, its covers), while they are its member — a
+  // member removed from the board of a private pin reads nothing more of either
+  // (docs/who-sees-what.md). Their removal, and a deletion, name ids only and always reach them.
+  const pinOfRow = sql`coalesce(changes.pin_id, (changes.data ->> 'pinId')::int, (changes.data #>> '{pin,id}')::int, (changes.data #>> '{favorite,pin_id}')::int)`;
+  const boardOfRow = sql`coalesce((changes.data ->> 'boardId')::int, (changes.data #>> '{board,id}')::int)`;
+  const stillTheirs = sql`(${pinOfRow} is null or exists (select 1 from pins where pins.id = ${pinOfRow} and ${visibleTo(userId)}))
+    and (${boardOfRow} is null or changes.event in ('board:member-removed', 'board:deleted', 'board:pin-removed')
+      or exists (select 1 from boards b where b.id = ${boardOfRow} and (b.user_id = ${userId} or exists (select 1 from board_members m where m.board_id = b.id and m.user_id = ${userId}))))`;
+  const visible = userId === undefined ? sql`changes.public` : sql`(changes.public or (${userId}::integer = any(changes.user_ids) and ${stillTheirs}))`;
   const { rows } = await sql<Row>`
     select counter.seq as head, counter.pruned_through, page.seq, page.event, page.data
     from change_counter counter

@@ -59,9 +59,9 @@ async function logChanges(trx: Kysely<DB>, recorded: ReadonlyArray<{ change: Rec
     ord: index + 1,
     event: change.event,
     data: change.data,
-    // Who may read it: everyone (the feed's and a pin's changes), or only the users named.
-    public: typeof change.audience === 'string' || 'pinId' in change.audience,
-    user_ids: typeof change.audience === 'object' && 'userIds' in change.audience ? [...change.audience.userIds] : [],
+    // Who may read it: everyone (the feed's and a public pin's changes), or only the users named.
+    public: typeof change.audience === 'string' || !change.audience.userIds,
+    user_ids: typeof change.audience === 'object' && change.audience.userIds ? [...change.audience.userIds] : [],
     ...textSubject(change.event, change.data),
   }));
   const { rows: [head] } = await sql<{ seq: string }>`

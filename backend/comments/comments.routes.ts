@@ -1,7 +1,9 @@
 import { Comment, CommentBody, CommentDeleted, CommentList } from '../../contract/comments.ts';
 import { PageQuery } from '../../contract/paging.ts';
 import { cacheTags, sendCached } from '../http/read-cache.ts';
+import { callerOf } from '../http/public-reads.ts';
 import { type ApiRoute, route } from '../http/route.ts';
+import { unlessNotFound } from '../errors.ts';
 import { withIdempotency } from '../idempotency/idempotency.ts';
 import { createComment, deleteComment, listComments, updateComment } from './comments.service.ts';
 
@@ -9,18 +11,22 @@ export const commentRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/api/comments/pins/{pinId}/comments',
-    summary: "A page of a pin's comments, newest first",
+    summary: "A page of a pin's comments, newest first (a private pin's only for those who may see it)",
     auth: 'public',
     cached: true,
     query: PageQuery,
     responses: { 200: CommentList },
     errors: [404],
-    handler: async ({ ctx, cursors, reads, req, res, params, query }) => {
-      const read = await reads.read(`comments:${params.pinId}:${query.limit ?? ''}:${query.cursor ?? ''}`, {
-        load: () => listComments(ctx.db, cursors, params.pinId, query),
-        tags: () => [cacheTags.comments(params.pinId)],
-      });
-      sendCached(req, res, read);
+    handler: async ({ ctx, cursors, reads, req, res, params, query, userId }) => {
+      const read = await reads
+        .read(`comments:${params.pinId}:${query.limit ?? ''}:${query.cursor ?? ''}`, {
+          load: () => listComments(ctx.db, cursors, params.pinId, query, undefined),
+          tags: () => [cacheTags.comments(params.pinId)],
+        })
+        .catch(unlessNotFound);
+      if (read) return sendCached(req, res, read);
+      // Not a public pin: its comments are for those who may see it, never from the cache.
+      res.json(await listComments(ctx.db, cursors, params.pinId, query, callerOf(req, userId)));
     },
   }),
 

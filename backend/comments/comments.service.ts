@@ -8,6 +8,7 @@ import { write } from '../changes/write.ts';
 import { forbidden, notFound } from '../errors.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
 import { keyset } from '../paging/keyset.ts';
+import { canSeePin, pinAudience } from '../visibility/pin-access.ts';
 
 function selectComments(db: Kysely<DB>) {
   return db
@@ -30,15 +31,15 @@ function toComment(row: CommentRow): Comment {
   return { ...row, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() };
 }
 
-async function assertPinExists(db: Kysely<DB>, pinId: number): Promise<void> {
-  const pin = await db.selectFrom('pins').select('id').where('id', '=', pinId).executeTakeFirst();
-  if (!pin) throw notFound('Pin');
+/** A pin `readerId` may see (docs/who-sees-what.md), else 404 as for one that does not exist. */
+async function assertPinVisible(db: Kysely<DB>, readerId: number | undefined, pinId: number): Promise<void> {
+  if (!(await canSeePin(db, readerId, pinId))) throw notFound('Pin');
 }
 
-/** One page of a pin's comments, newest first. */
-export async function listComments(db: Kysely<DB>, cursors: CursorCodec, pinId: number, query: PageParams): Promise<CommentList> {
+/** One page of a pin's comments, newest first, for a reader who may see the pin. */
+export async function listComments(db: Kysely<DB>, cursors: CursorCodec, pinId: number, query: PageParams, readerId: number | undefined): Promise<CommentList> {
   const page = keyset(cursors, `comments:pin:${pinId}`, query);
-  await assertPinExists(db, pinId);
+  await assertPinVisible(db, readerId, pinId);
   let select = selectComments(db).where('comments.pin_id', '=', pinId).orderBy('comments.id', 'desc').limit(page.limit + 1);
   if (page.before !== undefined) select = select.where('comments.id', '<', page.before);
   const { items, nextCursor } = page.finish(await select.execute(), (row) => row.id);
@@ -54,12 +55,12 @@ async function getComment(db: Kysely<DB>, id: number): Promise<Comment> {
 /** One comment per user and pin: the unique constraint answers a second one with 409. */
 /** `createdAt`: when it was written, for a comment brought back from an export (docs/import-export.md). */
 export async function createComment(ctx: ServiceContext, userId: number, pinId: number, text: string, createdAt?: Date): Promise<Comment> {
-  await assertPinExists(ctx.db, pinId);
+  await assertPinVisible(ctx.db, userId, pinId);
   // The comment and its change-log row commit together (the log's number last: see write.ts).
   return write(ctx, async (db, record) => {
     const { id } = await db.insertInto('comments').values({ user_id: userId, pin_id: pinId, text, ...(createdAt ? { created_at: createdAt, updated_at: createdAt } : {}) }).returning('id').executeTakeFirstOrThrow();
     const comment = await getComment(db, id);
-    record('comment:created', { comment }, { pinId });
+    record('comment:created', { comment }, await pinAudience(db, pinId, 'room'));
     return comment;
   });
 }
@@ -84,7 +85,7 @@ export async function updateComment(ctx: ServiceContext, userId: number, id: num
     const comment = await getComment(db, id);
     // The log's earlier rows of this comment stop carrying the old text (docs/change-log.md).
     await supersedeChanges(db, { commentEdited: comment });
-    record('comment:updated', { comment }, { pinId: comment.pin_id });
+    record('comment:updated', { comment }, await pinAudience(db, comment.pin_id, 'room'));
     return comment;
   });
 }
@@ -101,7 +102,7 @@ export async function deleteComment(ctx: ServiceContext, userId: number, id: num
     if (!deleted) throw notFound('Comment');
     await supersedeChanges(db, { commentDeleted: id });
     const pinId = deleted.pin_id;
-    record('comment:deleted', { commentId: id, pinId }, { pinId });
+    record('comment:deleted', { commentId: id, pinId }, await pinAudience(db, pinId, 'room'));
     return { pinId };
   });
 }

@@ -6,11 +6,13 @@ import type { ImportProgress } from '../../contract/imports.ts';
  * field decides both who may read it from GET /api/changes (docs/change-log.md) and which rooms
  * hear it live (docs/realtime.md):
  * - `'feed'`: everyone; every socket (room `feed`);
- * - `{ pinId }`: everyone; the sockets watching that pin (room `pin:<id>`);
+ * - `{ pinId }`: everyone; the sockets watching that pin (room `pin:<id>`); with `userIds` (a private
+ *   pin's viewers as of the change, docs/who-sees-what.md): only they, their sockets (rooms
+ *   `user:<id>`) whether they watch it or not, so nobody who stopped being one hears it;
  * - `{ userIds }`: only these users (an actor, a board's members as of the change); their sockets
  *   (rooms `user:<id>`).
  */
-export type Audience = 'feed' | { pinId: number } | { userIds: readonly number[] };
+export type Audience = 'feed' | { pinId: number; userIds?: readonly number[] } | { userIds: readonly number[] };
 
 /**
  * A committed change as the log numbered it: its socket event name (contract/events.ts), its data

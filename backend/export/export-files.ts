@@ -21,6 +21,7 @@ function exportedPin(row: ExportPinRow): ExportedPin {
     createdAt: row.created_at.toISOString(),
     image: row.image_sha256 && row.format ? imagePath(row.image_sha256, row.format) : null,
     imageUrl: row.image_url,
+    visibility: row.visibility,
   };
 }
 

@@ -19,6 +19,7 @@ export interface ExportPinRow {
   image_url: string;
   image_sha256: string | null;
   format: ImageFormat | null;
+  visibility: 'public' | 'private';
 }
 
 /** The key a pin has in the export's files: stable within one file. */
@@ -34,7 +35,7 @@ export async function* pinsOf(db: Kysely<DB>, userId: number): AsyncGenerator<Ex
     const rows = await db
       .selectFrom('pins')
       .leftJoin('images', 'images.sha256', 'pins.image_sha256')
-      .select(['pins.id', 'pins.title', 'pins.description', 'pins.tags', 'pins.source_url', 'pins.created_at', 'pins.image_url', 'pins.image_sha256', 'images.format'])
+      .select(['pins.id', 'pins.title', 'pins.description', 'pins.tags', 'pins.source_url', 'pins.created_at', 'pins.image_url', 'pins.image_sha256', 'images.format', 'pins.visibility'])
       .where('pins.user_id', '=', userId)
       .where('pins.id', '>', after)
       .orderBy('pins.id')
@@ -100,7 +101,7 @@ export async function* boardPinsOf(db: Kysely<DB>, userId: number, boardId: numb
       .selectFrom('board_pins')
       .innerJoin('pins', 'pins.id', 'board_pins.pin_id')
       .leftJoin('images', 'images.sha256', 'pins.image_sha256')
-      .select(['board_pins.id as entry', 'pins.id', 'pins.title', 'pins.description', 'pins.tags', 'pins.source_url', 'pins.created_at', 'pins.image_url', 'pins.image_sha256', 'images.format', 'pins.user_id'])
+      .select(['board_pins.id as entry', 'pins.id', 'pins.title', 'pins.description', 'pins.tags', 'pins.source_url', 'pins.created_at', 'pins.image_url', 'pins.image_sha256', 'images.format', 'pins.visibility', 'pins.user_id'])
       .where('board_pins.board_id', '=', boardId)
       .where('board_pins.id', '<', before)
       .orderBy('board_pins.id', 'desc')

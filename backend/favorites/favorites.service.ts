@@ -8,18 +8,19 @@ import { forbidden, notFound } from '../errors.ts';
 import { imageOf, toPinImage } from '../images/media-urls.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
 import { keyset } from '../paging/keyset.ts';
+import { canSeePin, pinAudience, visibleTo } from '../visibility/pin-access.ts';
 
 function selectFavorites(db: Kysely<DB>) {
   return db
     .selectFrom('favorites')
     .innerJoin('pins', 'pins.id', 'favorites.pin_id')
-    .select((eb) => ['favorites.id', 'favorites.pin_id', 'pins.title', 'pins.image_url', imageOf(eb).as('image'), 'pins.likes_count']);
+    .select((eb) => ['favorites.id', 'favorites.pin_id', 'pins.title', 'pins.image_url', imageOf(eb).as('image'), 'pins.likes_count', 'pins.visibility']);
 }
 
-/** One page of the user's favorites, most recent first. */
+/** One page of the user's favorites, most recent first: of the pins they may still see (docs/who-sees-what.md). */
 export async function listFavorites(db: Kysely<DB>, cursors: CursorCodec, userId: number, query: PageParams): Promise<FavoriteList> {
   const page = keyset(cursors, `favorites:user:${userId}`, query);
-  let select = selectFavorites(db).where('favorites.user_id', '=', userId).orderBy('favorites.id', 'desc').limit(page.limit + 1);
+  let select = selectFavorites(db).where('favorites.user_id', '=', userId).where(visibleTo(userId)).orderBy('favorites.id', 'desc').limit(page.limit + 1);
   if (page.before !== undefined) select = select.where('favorites.id', '<', page.before);
   const { items, nextCursor } = page.finish(await select.execute(), (row) => row.id);
   return { pins: items.map((row) => ({ ...row, image: row.image && toPinImage(row.image) })), nextCursor };
@@ -42,10 +43,12 @@ type FavoriteRemoveRow =
  */
 export async function addFavorite(ctx: ServiceContext, userId: number, pinId: number): Promise<Favorite | undefined> {
   return write(ctx, async (db, record) => {
+    // A pin the user may not see is one that does not exist.
+    if (!(await canSeePin(db, userId, pinId))) throw notFound('Pin');
     // The function predates stored images; their fields are one primary-key read more (an add is
     // rare next to reads), not a change of the function's signature. Read first: the function
     // locks the pin's row until the commit, and every favorite of that pin waits for it.
-    const image = await db.selectFrom('pins').select((eb) => imageOf(eb).as('image')).where('pins.id', '=', pinId).executeTakeFirst();
+    const image = await db.selectFrom('pins').select((eb) => [imageOf(eb).as('image'), 'pins.visibility']).where('pins.id', '=', pinId).executeTakeFirst();
     const { rows } = await sql<FavoriteAddRow>`select * from favorite_add(${userId}, ${pinId})`.execute(db);
     const row = rows[0];
     if (row?.outcome === 'already') return undefined;
@@ -57,9 +60,10 @@ export async function addFavorite(ctx: ServiceContext, userId: number, pinId: nu
       image_url: row.image_url,
       image: image?.image ? toPinImage(image.image) : null,
       likes_count: row.likes_count,
+      visibility: image?.visibility ?? 'public',
     };
     record('favorite:added', { favorite }, { userIds: [userId] });
-    record('pin:likes', { pinId, likesCount: row.likes_count, version: row.likes_version }, { pinId });
+    record('pin:likes', { pinId, likesCount: row.likes_count, version: row.likes_version }, await pinAudience(db, pinId, 'room'));
     return favorite;
   });
 }
@@ -77,7 +81,7 @@ export async function removeFavorite(
     if (row?.outcome !== 'removed') throw notFound('Favorite');
     const pinId = row.pin_id;
     record('favorite:removed', { favoriteId, pinId }, { userIds: [userId] });
-    record('pin:likes', { pinId, likesCount: row.likes_count, version: row.likes_version }, { pinId });
+    record('pin:likes', { pinId, likesCount: row.likes_count, version: row.likes_version }, await pinAudience(db, pinId, 'room'));
     return { pinId, likesCount: row.likes_count };
   });
 }

@@ -57,6 +57,9 @@ export function clientPage(indexHtml: string, options: ClientPageOptions): (req:
     // in it is the cookie's, so a copy kept for one cookie is not the answer for another.
     res.set('Cache-Control', 'private, no-cache');
     res.vary('Cookie');
+    // A board's secret link (/b/<secret>, docs/board-sharing.md) is for its holders: never indexed,
+    // and its address is not sent on to other sites as a Referer.
+    if (req.path.startsWith('/b/')) res.set({ 'X-Robots-Tag': 'noindex, nofollow', 'Referrer-Policy': 'no-referrer' });
     const attempt = async <T>(read: () => Promise<T>): Promise<T | undefined> => {
       try {
         return await read();

@@ -1,6 +1,7 @@
 import { type SessionData, Store } from 'express-session';
 import { MSG } from '../../contract/messages.ts';
 import { HttpError } from '../errors.ts';
+import { type ListedSession, SEEN_EVERY_MS, type SeenSession, type SessionDirectory, signedInAt, trimUserAgent } from './session-directory.ts';
 
 interface Entry {
   /** Serialised, so nothing outside the store shares the stored object. */
@@ -9,6 +10,9 @@ interface Entry {
   userId: number | undefined;
   /** The client address (per /56 for IPv6) that signed in, when the session says. */
   address: string | undefined;
+  /** What the user's session list shows besides the sign-in time (session-directory.ts). */
+  userAgent: string | null;
+  lastSeenAt: number | undefined;
 }
 
 type Callback = (error?: unknown) => void;
@@ -28,7 +32,7 @@ export interface SessionAdmission {
  * instead); and if the store is still full, the new session is refused (503) rather than taken
  * from someone else.
  */
-export class BoundedMemoryStore extends Store implements SessionAdmission {
+export class BoundedMemoryStore extends Store implements SessionAdmission, SessionDirectory {
   readonly #sessions = new Map<string, Entry>();
   /** Each user's session ids; a Set keeps insertion order, so the first is their oldest. */
   readonly #byUser = new Map<number, Set<string>>();
@@ -74,7 +78,10 @@ export class BoundedMemoryStore extends Store implements SessionAdmission {
         return;
       }
     }
-    this.#sessions.set(sid, { json: JSON.stringify(session), expiresAt: expiryOf(session), userId, address });
+    // A session saved again keeps what was noted of its use.
+    const kept = this.#sessions.get(sid);
+    const seen = { userAgent: kept?.userAgent ?? null, lastSeenAt: kept?.lastSeenAt };
+    this.#sessions.set(sid, { json: JSON.stringify(session), expiresAt: expiryOf(session), userId, address, ...seen });
     if (userId !== undefined) addTo(this.#byUser, userId, sid);
     if (address !== undefined) addTo(this.#byAddress, address, sid);
     callback?.();
@@ -100,6 +107,27 @@ export class BoundedMemoryStore extends Store implements SessionAdmission {
     this.#byUser.clear();
     this.#byAddress.clear();
     callback?.();
+  }
+
+  sessionsOf(userId: number): Promise<ListedSession[]> {
+    const now = Date.now();
+    const listed: ListedSession[] = [];
+    for (const sid of this.#byUser.get(userId) ?? []) {
+      const entry = this.#sessions.get(sid);
+      if (!entry || entry.expiresAt <= now) continue;
+      const createdAt = signedInAt(JSON.parse(entry.json) as SessionData);
+      listed.push({ sid, createdAt, lastSeenAt: entry.lastSeenAt === undefined ? createdAt : new Date(entry.lastSeenAt), userAgent: entry.userAgent });
+    }
+    return Promise.resolve(listed);
+  }
+
+  seen(sid: string, session: SeenSession, userAgent: string | undefined): void {
+    const entry = this.#sessions.get(sid);
+    if (!entry || entry.userId !== session.userId) return;
+    const now = Date.now();
+    if (entry.lastSeenAt !== undefined && now - entry.lastSeenAt < SEEN_EVERY_MS) return;
+    entry.lastSeenAt = now;
+    entry.userAgent = trimUserAgent(userAgent) ?? entry.userAgent;
   }
 
   close(): void {

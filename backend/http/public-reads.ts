@@ -3,8 +3,8 @@ import { carriesBearer } from './caller.ts';
 import { type ApiRoute, type RouteDeps, routerFor } from './route.ts';
 
 /**
- * The cached public reads (routes marked `cached`: a pin, a page of pins, a pin's comments), answered
- * before the session and anti-forgery middleware, for a visitor whose anti-forgery cookie this
+ * The cached public reads (routes marked `cached`: a public pin, a page of pins, a public pin's
+ * comments), answered before the session and anti-forgery middleware, for a visitor whose anti-forgery cookie this
  * instance has recently found valid (`knowsValidToken`): such an answer is the same for everyone,
  * needs no session, and has no cookie to hand out (docs/api.md). It keeps the API's limit per
  * address and its log line. Any other request — a bearer token, a visitor without a known token
@@ -27,7 +27,29 @@ export function publicReadsFirst(options: {
   const router = routerFor('/api', options.routes, options.deps, { only: (declared) => declared.cached === true, first: [options.limit] });
   return (req, res, next) => {
     // GET and HEAD only: the router would answer OPTIONS for these paths with their GET alone.
-    if ((req.method === 'GET' || req.method === 'HEAD') && !carriesBearer(req) && options.knowsValidToken(req)) router(req, res, next);
-    else next();
+    if ((req.method === 'GET' || req.method === 'HEAD') && !carriesBearer(req) && options.knowsValidToken(req)) {
+      early.add(req);
+      router(req, res, (error?: unknown) => {
+        early.delete(req);
+        // A read that depends on who asks (a private pin, a user's own list) goes on to the full stack.
+        next(error instanceof CallerNeeded ? undefined : error);
+      });
+    } else next();
   };
+}
+
+/** Requests being answered here, before their session is read. */
+const early = new WeakSet<Request>();
+
+/** Thrown by a cached route whose answer turns out to depend on who asks: the full stack answers it. */
+export class CallerNeeded extends Error {}
+
+/**
+ * Who is asking, for the part of a cached route's answer that is not the same for everyone: the
+ * caller (undefined: anonymous) once the session is known; before it is, the request leaves this
+ * fast path for the full stack (CallerNeeded), which knows.
+ */
+export function callerOf(req: Request, userId: number | undefined): number | undefined {
+  if (early.has(req)) throw new CallerNeeded('who asks is not known yet');
+  return userId;
 }

@@ -76,6 +76,7 @@ export async function readArchive(zip: OpenedZip): Promise<ArchiveContents> {
         boards: [],
         createdAt: Number.isNaN(Date.parse(pin.createdAt)) ? null : new Date(pin.createdAt).toISOString(),
         ref: pin.key,
+        ...(pin.visibility ? { visibility: pin.visibility } : {}),
       });
     }
     return { kind: 'pinboard', items, extra: { boards: parsed.boards, favorites: parsed.favorites, comments: parsed.comments } };

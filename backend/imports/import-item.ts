@@ -104,6 +104,8 @@ export async function importItem(deps: ImportItemDeps, imp: ImportRow, item: { p
       description: data.description,
       sourceUrl: data.sourceUrl,
       createdAt: data.createdAt ? new Date(data.createdAt) : undefined,
+      // As the file says; else a pin going into a board is private, as one saved into a board is.
+      visibility: data.visibility ?? (data.boards.length ? 'private' : 'public'),
     });
     // The pin's time as stored, to the microsecond (its JSON time is rounded to the millisecond).
     const recorded = await trx

@@ -25,6 +25,8 @@ export const ItemData = z.object({
   createdAt: z.string().nullable(),
   /** A Pinboard export's key for the pin: its boards, favorites and comments name it. */
   ref: z.string().optional(),
+  /** Who sees the pin, when the file says (a Pinboard export); else as for any pin (import-item.ts). */
+  visibility: z.enum(['public', 'private']).optional(),
 });
 export type ItemData = z.infer<typeof ItemData>;
 

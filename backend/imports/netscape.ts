@@ -14,7 +14,8 @@ import { boardNameOf, descriptionOf, type ItemData, itemKey, sourceOf, timeFromS
 //
 // Each <H3> opens a board of that name (the innermost one, for nested folders); each <A> is a pin:
 // source = HREF, image = IMAGE (none: the item fails as "no image"), title = the link text cut to
-// the title limit, description = the following <DD>, else the link text; ADD_DATE its creation time.
+// the title limit, description = the following <DD>, else the link text; ADD_DATE its creation time;
+// PRIVATE (Shaarli's and Pinback's "1"/"true" or "0"/"false"), when present, who sees it.
 //
 // Read as a stream with htmlparser2's tolerant SAX parser: a file of 200 MB never sits in memory
 // as a document tree (node-html-parser builds the whole tree first), and items go to the caller in
@@ -34,9 +35,19 @@ interface OpenItem {
   origLink: string | undefined;
   addDate: string | undefined;
   tags: string | undefined;
+  /** `PRIVATE="1"` / `"0"` (Shaarli, Pinback): its maker said who sees it. */
+  private: string | undefined;
   text: string;
   dd: string | undefined;
   board: string | null;
+}
+
+/** Who sees the pin when the file says (docs/who-sees-what.md); else the import decides. */
+function visibilityOf(flag: string | undefined): Pick<ItemData, 'visibility'> {
+  const said = flag?.trim().toLowerCase();
+  if (said === '1' || said === 'true') return { visibility: 'private' };
+  if (said === '0' || said === 'false') return { visibility: 'public' };
+  return {};
 }
 
 function toItem(open: OpenItem): ItemData {
@@ -54,6 +65,7 @@ function toItem(open: OpenItem): ItemData {
     sourceUrl,
     image: imageUrl ? { url: imageUrl } : null,
     boards: open.board ? [open.board] : [],
+    ...visibilityOf(open.private),
     createdAt: timeFromSeconds(open.addDate?.trim()),
   };
 }
@@ -88,7 +100,7 @@ export async function readNetscapeFile(path: string, onBatch: (items: ItemData[]
       onopentag(name, attribs) {
         if (name === 'a') {
           finish();
-          item = { href: attribs.href, image: attribs.image, origLink: attribs.origlink, addDate: attribs.add_date, tags: attribs.tags, text: '', dd: undefined, board: board() };
+          item = { href: attribs.href, image: attribs.image, origLink: attribs.origlink, addDate: attribs.add_date, tags: attribs.tags, private: attribs.private, text: '', dd: undefined, board: board() };
           inLink = true;
         } else if (name === 'h3') {
           finish();

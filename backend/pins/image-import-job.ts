@@ -12,6 +12,7 @@ import { HttpError, ImageRefusedError } from '../errors.ts';
 import type { AppJobs } from '../job-catalog.ts';
 import type { JobContext, JobSender } from '../jobs/define.ts';
 import { getPin } from './pins.service.ts';
+import { pinAudience } from '../visibility/pin-access.ts';
 import { type HostCooldown, hostOf } from '../images/host-cooldown.ts';
 import type { ImageBudget } from '../images/image-budget.ts';
 import { storeImage } from '../images/images.service.ts';
@@ -117,7 +118,7 @@ export async function importImage(deps: ImportDeps, data: ImportImageData, ctx: 
       .returning('id')
       .executeTakeFirst();
     if (!updated) return;
-    record('pin:updated', { pin: await getPin(db, data.pinId) }, 'feed');
+    record('pin:updated', { pin: await getPin(db, data.pinId) }, await pinAudience(db, data.pinId, 'feed'));
   });
 }
 
@@ -153,7 +154,7 @@ async function hideRefusedAddress(ctx: JobContext, data: ImportImageData, reason
     if (!updated) return;
     // Its creation went out with the address: the change log stops serving it too.
     await supersedeChanges(db, { pinImageRefused: data.pinId });
-    record('pin:updated', { pin: await getPin(db, data.pinId) }, 'feed');
+    record('pin:updated', { pin: await getPin(db, data.pinId) }, await pinAudience(db, data.pinId, 'feed'));
   });
 }
 

@@ -10,7 +10,9 @@ import { cacheTags, sendCached } from '../http/read-cache.ts';
 import { type ApiRoute, route } from '../http/route.ts';
 import { withIdempotency } from '../idempotency/idempotency.ts';
 import { listTaggedPins } from './tagged-pins.ts';
-import { createPin, deletePin, getPin, imageStatus, listPins, updatePin } from './pins.service.ts';
+import { createPin, deletePin, getPinFor, imageStatus, listPins, updatePin } from './pins.service.ts';
+import { callerOf } from '../http/public-reads.ts';
+import { unlessNotFound } from '../errors.ts';
 
 /**
  * The image address a pin is given (created or edited), judged against this site's own names: the
@@ -33,7 +35,12 @@ export const pinRoutes: ApiRoute[] = [
     query: PinListQuery,
     responses: { 200: PinList },
     cached: true,
-    handler: async ({ ctx, cursors, reads, req, res, query }) => {
+    handler: async ({ ctx, cursors, reads, req, res, query, userId }) => {
+      // A user's own list, read by them, holds their private pins too: never cached.
+      if (query.userId !== undefined && query.userId === callerOf(req, userId)) {
+        res.json(await listPins(ctx.db, cursors, query, query.userId));
+        return;
+      }
       // A visit's shuffle is its own: caching it would only push out what others share.
       if (query.order === 'shuffle') {
         res.json(await listPins(ctx.db, cursors, query));
@@ -57,17 +64,18 @@ export const pinRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/api/pins/{id}',
-    summary: 'One pin',
+    summary: 'One pin (a private one only for its owner and its boards\' members: 404 for anyone else)',
     auth: 'public',
     cached: true,
     responses: { 200: Pin },
     errors: [404],
-    handler: async ({ ctx, reads, req, res, params }) => {
-      const read = await reads.read(`pin:${params.id}`, {
-        load: () => getPin(ctx.db, params.id),
-        tags: () => [cacheTags.pin(params.id)],
-      });
-      sendCached(req, res, read);
+    handler: async ({ ctx, reads, req, res, params, userId }) => {
+      const read = await reads
+        .read(`pin:${params.id}`, { load: () => getPinFor(ctx.db, params.id, undefined), tags: () => [cacheTags.pin(params.id)] })
+        .catch(unlessNotFound);
+      if (read) return sendCached(req, res, read);
+      // Not a public pin: its owner and its boards' members see it (docs/who-sees-what.md), never from the cache.
+      res.json(await getPinFor(ctx.db, params.id, callerOf(req, userId)));
     },
   }),
 
@@ -94,7 +102,7 @@ export const pinRoutes: ApiRoute[] = [
   route({
     method: 'put',
     path: '/api/pins/{id}',
-    summary: 'Edit your pin (title, description; imageUrl replaces its image)',
+    summary: 'Edit your pin (title, description; imageUrl replaces its image; visibility alone switches who sees it)',
     auth: 'user',
     body: PinUpdateBody,
     responses: { 200: Pin },

@@ -17,6 +17,9 @@ import { forbidden, HttpError, notFound } from '../errors.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
 import { keyset } from '../paging/keyset.ts';
 import { permutation } from '../paging/shuffle.ts';
+import { isPublic, pinAudience, pinViewers, visibleTo } from '../visibility/pin-access.ts';
+import { addPinToBoard } from '../boards/boards.service.ts';
+import type { PinVisibilityValue } from '../../contract/visibility.ts';
 
 /**
  * Pins with owner and likes count (a column) in one query: no query per pin. The owner's name is a
@@ -37,6 +40,7 @@ export function selectPins(db: Kysely<DB>) {
       'pins.updated_at',
       'pins.likes_count',
       'pins.source_url',
+      'pins.visibility',
       eb.selectFrom('users').select('users.username').whereRef('users.id', '=', 'pins.user_id').$asScalar().$notNull().as('username'),
       imageOf(eb).as('image'),
     ]);
@@ -58,6 +62,7 @@ export function toPin(row: PinRow): Pin {
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     source_url: row.source_url,
+    visibility: row.visibility,
   };
 }
 
@@ -65,9 +70,11 @@ const shufflePosition = z.object({ n: z.number().int().positive(), pos: z.number
 
 /**
  * One page of GET /api/pins/: newest first (all pins, or one user's), or the visit's shuffle.
- * Cursors carry the list they belong to, so one from another order, seed or user is refused.
+ * Cursors carry the list they belong to, so one from another order, seed or user is refused. The
+ * lists hold public pins (the same for every reader, so they can be cached), but for a user's own
+ * list read by that user (`readerId`), which holds their private pins too (docs/who-sees-what.md).
  */
-export async function listPins(db: Kysely<DB>, cursors: CursorCodec, query: PinListParams): Promise<PinList> {
+export async function listPins(db: Kysely<DB>, cursors: CursorCodec, query: PinListParams, readerId?: number): Promise<PinList> {
   const limit = query.limit ?? LIMITS.pageDefault;
   if (query.order === 'shuffle') {
     const scope = `pins:shuffle:${query.seed ?? 0}`;
@@ -78,6 +85,7 @@ export async function listPins(db: Kysely<DB>, cursors: CursorCodec, query: PinL
   const page = keyset(cursors, query.userId === undefined ? 'pins:newest' : `pins:user:${query.userId}`, query);
   let select = selectPins(db).orderBy('pins.id', 'desc').limit(page.limit + 1);
   if (query.userId !== undefined) select = select.where('pins.user_id', '=', query.userId);
+  if (query.userId === undefined || query.userId !== readerId) select = select.where(isPublic);
   if (page.before !== undefined) select = select.where('pins.id', '<', page.before);
   const { items, nextCursor } = page.finish(await select.execute(), (row) => row.id);
   return { pins: items.map(toPin), nextCursor };
@@ -102,11 +110,11 @@ async function shuffledPage(
   const pins: Pin[] = [];
   let pos = options.pos ?? 0;
   for (let round = 0; round < SHUFFLE_ROUNDS && pins.length < options.limit && pos < n; round++) {
-    // Ask for a little more than is missing: some ids belong to deleted pins (a sparse stretch
-    // takes another round).
+    // Ask for more than is missing: some ids belong to deleted or private pins, which the feed
+    // skips (a sparse stretch takes another round).
     const missing = options.limit - pins.length;
-    const ids = Array.from({ length: Math.min(n - pos, Math.ceil(missing * 1.25) + 4) }, (_, i) => permute(pos + i) + 1);
-    const rows = await selectPins(db).where('pins.id', 'in', ids).execute();
+    const ids = Array.from({ length: Math.min(n - pos, Math.ceil(missing * 1.5) + 4) }, (_, i) => permute(pos + i) + 1);
+    const rows = await selectPins(db).where('pins.id', 'in', ids).where(isPublic).execute();
     const byId = new Map(rows.map((row) => [row.id, row]));
     let used = 0;
     for (const id of ids) {
@@ -136,10 +144,18 @@ async function findPin(db: Kysely<DB>, id: number): Promise<Pin | undefined> {
   return row && toPin(row);
 }
 
+/** A pin as its writer reads it back (no visibility check: the caller has decided who may). */
 export async function getPin(db: Kysely<DB>, id: number): Promise<Pin> {
   const pin = await findPin(db, id);
   if (!pin) throw notFound('Pin');
   return pin;
+}
+
+/** A pin for `readerId` (undefined: anyone): 404, as for a pin that does not exist, unless they may see it. */
+export async function getPinFor(db: Kysely<DB>, id: number, readerId: number | undefined): Promise<Pin> {
+  const row = await selectPins(db).where('pins.id', '=', id).where(visibleTo(readerId)).executeTakeFirst();
+  if (!row) throw notFound('Pin');
+  return toPin(row);
 }
 
 /** Throws 404 for an unknown pin, 403 for someone else's. */
@@ -187,15 +203,32 @@ async function imageIntake(ctx: ServiceContext, userId: number, imageUrl: string
   };
 }
 
-export async function createPin(
-  ctx: ServiceContext,
-  userId: number,
-  input: { title: string; imageUrl: string; description: string; sourceUrl?: string | null; createdAt?: Date | undefined },
-): Promise<Pin> {
+export interface PinInput {
+  title: string;
+  imageUrl: string;
+  description: string;
+  sourceUrl?: string | null | undefined;
+  createdAt?: Date | undefined;
+  /** A board the caller may add to: the pin is made in it. */
+  boardId?: number | undefined;
+  /** Absent: private when made into a private board, else public. */
+  visibility?: PinVisibilityValue | undefined;
+}
+
+/** What a new pin is when its maker does not say: private when it goes into a private board. */
+async function defaultVisibility(db: Kysely<DB>, boardId: number | undefined): Promise<PinVisibilityValue> {
+  if (boardId === undefined) return 'public';
+  const board = await db.selectFrom('boards').select('visibility').where('id', '=', boardId).executeTakeFirst();
+  return board?.visibility === 'public' ? 'public' : 'private';
+}
+
+export async function createPin(ctx: ServiceContext, userId: number, input: PinInput): Promise<Pin> {
   const intake = await imageIntake(ctx, userId, input.imageUrl);
-  // The pin, its import job and its change-log row commit together: no pin without its import, no
-  // job for a pin that was never saved, no change that the log does not have.
+  // The pin, its import job, its place on the board and its change-log rows commit together: no
+  // pin without its import or its board, no job for a pin that was never saved, no change that the
+  // log does not have.
   return write(ctx, async (db, record) => {
+    const visibility = input.visibility ?? (await defaultVisibility(db, input.boardId));
     const row = await db
       .insertInto('pins')
       .values({
@@ -205,13 +238,16 @@ export async function createPin(
         description: input.description,
         tags: parseTags(input.description),
         source_url: input.sourceUrl ?? null,
+        visibility,
         ...(input.createdAt ? { created_at: input.createdAt } : {}),
       })
       .returning('id')
       .executeTakeFirstOrThrow();
     await intake.queue(db, row.id);
+    // A board the caller may not add to refuses it, and the pin is not made either.
+    if (input.boardId !== undefined) await addPinToBoard({ ...ctx, db }, userId, input.boardId, row.id);
     const pin = await getPin(db, row.id);
-    record('pin:created', { pin }, 'feed');
+    record('pin:created', { pin }, await pinAudience(db, pin.id, 'feed'));
     return pin;
   });
 }
@@ -228,29 +264,46 @@ async function newImage(ctx: ServiceContext, userId: number, id: number, imageUr
   return imageIntake(ctx, userId, imageUrl);
 }
 
+/**
+ * An owner's edit: the text (`title`, with `description`), the image, who sees it — each only when
+ * given. Switching who sees it is told as what it is to each reader (docs/who-sees-what.md): made
+ * private, the pin is deleted for everyone but its viewers (and its earlier public rows leave the
+ * log), who get it again; made public, everyone gets it as new.
+ */
 export async function updatePin(
   ctx: ServiceContext,
   userId: number,
   id: number,
-  input: { title: string; description: string; imageUrl?: string | undefined },
+  input: { title?: string | undefined; description?: string | undefined; imageUrl?: string | undefined; visibility?: PinVisibilityValue | undefined },
 ): Promise<Pin> {
   await assertOwnPin(ctx.db, userId, id); // before the address is judged or counted against anything
   const intake = await newImage(ctx, userId, id, input.imageUrl);
   return write(ctx, async (db, record) => {
     await assertOwnPin(db, userId, id);
     await intake?.queue(db, id);
+    const before = await db.selectFrom('pins').select('visibility').where('id', '=', id).forUpdate().executeTakeFirstOrThrow();
+    const text = input.title === undefined ? {} : { title: input.title, description: input.description ?? '', tags: parseTags(input.description ?? '') };
     const updated = await db
       .updateTable('pins')
-      .set({ title: input.title, description: input.description, tags: parseTags(input.description), ...intake?.columns, updated_at: new Date() })
+      .set({ ...text, ...intake?.columns, ...(input.visibility ? { visibility: input.visibility } : {}), updated_at: new Date() })
       .where('id', '=', id)
       .where('user_id', '=', userId)
       .returning('id')
       .executeTakeFirst();
     if (!updated) throw notFound('Pin');
     const pin = await getPin(db, id);
+    const hidden = before.visibility === 'public' && pin.visibility === 'private';
+    if (hidden) {
+      // Its earlier public rows, and its comments', leave the log: as far as others know it is gone.
+      await supersedeChanges(db, { pinDeleted: id });
+      record('pin:deleted', { pinId: id }, 'feed');
+      record('pin:created', { pin }, { userIds: await pinViewers(db, id) });
+      return pin;
+    }
     // The log's earlier rows of this pin stop carrying the old text (docs/change-log.md).
     await supersedeChanges(db, { pinEdited: pin });
-    record('pin:updated', { pin }, 'feed');
+    const shown = before.visibility === 'private' && pin.visibility === 'public';
+    record(shown ? 'pin:created' : 'pin:updated', { pin }, await pinAudience(db, id, 'feed'));
     return pin;
   });
 }

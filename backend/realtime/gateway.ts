@@ -34,6 +34,8 @@ export interface GatewayOptions {
   /** How often signed-in sockets re-check that their session still exists (expiry, logout elsewhere). */
   sessionCheckMs?: number;
   onError?: (error: unknown, context: string) => void;
+  /** These pins less the private ones the user (undefined: anonymous) may not see: a socket watches only those (docs/who-sees-what.md). */
+  watchablePins: (userId: number | undefined, pinIds: readonly number[]) => Promise<number[]>;
 }
 
 interface HandshakeRequest extends IncomingMessage {
@@ -126,13 +128,16 @@ export function createGateway(httpServer: HttpServer, options: GatewayOptions): 
       }
       // Gone while its session was checked: rooms joined now would outlive it in the adapter.
       if (!socket.connected) return;
-      const rooms = parsed.data.pinIds.map(pinRoom);
       if (kind === 'watch') {
+        // A private pin the socket's user may not see is not watched (its ack says ok all the same:
+        // as for a pin that does not exist, nothing tells it apart).
+        const visible = await options.watchablePins(socket.data.userId, parsed.data.pinIds);
+        if (!socket.connected) return;
         // Counted and joined with no await in between, so concurrent watches cannot pass the cap together.
-        const join = roomsToJoin(socket.rooms, rooms);
+        const join = roomsToJoin(socket.rooms, visible.map(pinRoom));
         if ('error' in join) return reply({ ok: false, error: join.error });
         await socket.join(join.rooms);
-      } else await Promise.all(rooms.map((room) => socket.leave(room)));
+      } else await Promise.all(parsed.data.pinIds.map((id) => socket.leave(pinRoom(id))));
       reply({ ok: true });
     } catch (error) {
       options.onError?.(error, `pins:${kind}`);

@@ -29,6 +29,8 @@ export interface PresenceOptions {
   /** Other instances share the adapter (Redis): evictions are told to them too. */
   peers: boolean;
   isBoardMember(boardId: number, userId: number): Promise<boolean>;
+  /** False for a private pin the user (undefined: anonymous) may not see (docs/who-sees-what.md). */
+  mayWatchPin(pinId: number, userId: number | undefined): Promise<boolean>;
   /** Of these (board, user) pairs, the ones that are still a member of the board (as `board:user`). */
   boardMemberships(pairs: ReadonlyArray<{ boardId: number; userId: number }>): Promise<Set<string>>;
   usernames(ids: readonly number[]): Promise<PresentUser[]>;
@@ -144,6 +146,11 @@ export class PresenceService {
     if (key.kind === 'board' && (userId === undefined || !(await this.#options.isBoardMember(key.id, userId)))) {
       if (present) await this.#leave(socket, key);
       return { ok: false, error: PRESENCE_MESSAGES.boardNotFound };
+    }
+    // A private pin's viewers are only for those who may see it; to anyone else it does not exist.
+    if (key.kind === 'pin' && !(await this.#options.mayWatchPin(key.id, userId))) {
+      if (present) await this.#leave(socket, key);
+      return { ok: false, error: PRESENCE_MESSAGES.pinNotFound };
     }
     if (present) {
       // Already present: answer as a first join would, with the state as it is now.

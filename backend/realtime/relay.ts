@@ -31,11 +31,13 @@ type ChangeEmitter = { emit(event: Change['event'], payload: Change['data'] & { 
 /**
  * A change goes to the rooms of its audience (the one that decides who reads it from the log), under
  * its own event name, with its `seq` (the client applies each seq once). Users hear it in their
- * `user:` rooms, one emit per view (reader-view.ts): a board's `role` is each reader's own.
+ * `user:` rooms, one emit per view (reader-view.ts): a board's `role` is each reader's own. A
+ * private pin's changes go to its viewers' `user:` rooms, not to its `pin:` room, whose sockets
+ * were let in by who they were then (docs/who-sees-what.md).
  */
 function emitChange(io: IO, { event, data, audience, seq }: Change): void {
   const to = (rooms: string | string[]) => io.to(rooms) as ChangeEmitter;
-  if (audience === 'feed') to(FEED_ROOM).emit(event, { ...data, seq });
-  else if ('pinId' in audience) to(pinRoom(audience.pinId)).emit(event, { ...data, seq });
-  else for (const view of viewsForReaders(event, data, audience.userIds)) to(view.readerIds.map(userRoom)).emit(event, { ...view.data, seq });
+  if (audience === 'feed') return void to(FEED_ROOM).emit(event, { ...data, seq });
+  if ('pinId' in audience && audience.userIds === undefined) return void to(pinRoom(audience.pinId)).emit(event, { ...data, seq });
+  for (const view of viewsForReaders(event, data, audience.userIds ?? [])) to(view.readerIds.map(userRoom)).emit(event, { ...view.data, seq });
 }

@@ -5,6 +5,7 @@ import type { DB } from '../../db/schema.ts';
 import { notFound } from '../errors.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
 import { rankedKeyset } from '../paging/ranked.ts';
+import { visibleTo } from '../visibility/pin-access.ts';
 import { pinsInOrder } from '../pins/pins-in-order.ts';
 import { largestPinId } from './search.service.ts';
 
@@ -25,7 +26,9 @@ const SHARED_BOARD = 0.5;
 const SCALE = 1_000_000;
 
 export async function relatedPins(db: Kysely<DB>, cursors: CursorCodec, pinId: number, viewerId: number | undefined, query: PageParams): Promise<PinList> {
-  const pin = await db.selectFrom('pins').select('id').where('id', '=', pinId).executeTakeFirst();
+  // A private pin is 404 to whoever may not see it (docs/who-sees-what.md); its candidates are
+  // public pins (tags hold only those) and pins of the reader's own boards.
+  const pin = await db.selectFrom('pins').select('pins.id').where('pins.id', '=', pinId).where(visibleTo(viewerId)).executeTakeFirst();
   if (!pin) throw notFound('Pin');
   // A reader's cursor is theirs: the boards behind it are theirs.
   const page = rankedKeyset(cursors, `related:${pinId}:${viewerId ?? 0}`, query);

@@ -13,6 +13,7 @@ import { RedisPresenceStore } from '../realtime/presence-redis.ts';
 import { MemoryPresenceStore } from '../realtime/presence-store.ts';
 import { PresenceService } from '../realtime/presence.ts';
 import { startRelay } from '../realtime/relay.ts';
+import { watchablePinIds } from '../visibility/pin-access.ts';
 import { startTokenRelay } from '../tokens/token-relay.ts';
 import type { Data } from './data.ts';
 import type { Web } from './web.ts';
@@ -45,6 +46,7 @@ export function startRealtime(config: Config, data: Data, web: Web, events: Even
     messageWindowMs: config.sockets.windowMs,
     refusedMessagesBeforeDisconnect: config.sockets.refusedBeforeDisconnect,
     onError: (error, context) => logger.error({ err: error, context }, 'socket handler failed'),
+    watchablePins: (userId, pinIds) => watchablePinIds(database.db, userId, pinIds),
   });
   // Presence (docs/presence.md): counted in Redis when there is one (shared by the instances), else here.
   const presenceTtl = { ttlMs: config.presence.ttlMs, listMax: PRESENCE_LIMITS.boardUsers };
@@ -53,6 +55,7 @@ export function startRealtime(config: Config, data: Data, web: Web, events: Even
     heartbeatMs: config.presence.heartbeatMs,
     peers,
     isBoardMember: (boardId, userId) => isBoardMember(database.db, boardId, userId),
+    mayWatchPin: async (pinId, userId) => (await watchablePinIds(database.db, userId, [pinId])).length > 0,
     boardMemberships: (pairs) => boardMemberships(database.db, pairs),
     usernames: (ids) => presentUsers(database.db, ids),
     onError: (error, context) => logger.warn({ err: error, context }, 'presence failed'),

@@ -43,7 +43,13 @@ export type Web = Awaited<ReturnType<typeof startWeb>>;
 export async function startWeb(config: Config, { data, events, jobs, logger, media, budget }: WebDeps) {
   const { database, redis } = data;
   const uploads = await uploadContext(config, budget);
-  const sessionStore = createSessionStore({ redis, memoryMax: config.sessionMemoryMax, perUser: config.sessionsPerUser, perAddress: config.sessionsPerAddress });
+  const sessionStore = createSessionStore({
+    redis,
+    deployment: config.socketChannel,
+    memoryMax: config.sessionMemoryMax,
+    perUser: config.sessionsPerUser,
+    perAddress: config.sessionsPerAddress,
+  });
   const sessions = sessionStore instanceof CachedSessionStore ? sessionStore : undefined;
   const reads = new ReadCache({ maxEntries: READ_CACHE_ENTRIES, ttlMs: READ_CACHE_MS });
   /** Set when a graceful shutdown starts: /readyz then answers 503. */

@@ -62,6 +62,13 @@ export async function revokeToken(db: Kysely<DB>, userId: number, id: number): P
 }
 
 /** The token with this secret hash, for the check of a bearer request. */
+/** A token of a disabled account is no token (docs/site-access.md): it is refused like an unknown one. */
 export function findTokenByHash(db: Kysely<DB>, secretHash: string) {
-  return db.selectFrom('api_tokens').select(['id', 'user_id', 'scope', 'expires_at']).where('secret_hash', '=', secretHash).executeTakeFirst();
+  return db
+    .selectFrom('api_tokens')
+    .innerJoin('users', 'users.id', 'api_tokens.user_id')
+    .select(['api_tokens.id', 'api_tokens.user_id', 'api_tokens.scope', 'api_tokens.expires_at'])
+    .where('api_tokens.secret_hash', '=', secretHash)
+    .where('users.disabled_at', 'is', null)
+    .executeTakeFirst();
 }

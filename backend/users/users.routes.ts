@@ -1,7 +1,7 @@
 import { BoardList } from '../../contract/boards.ts';
 import { PageQuery } from '../../contract/paging.ts';
 import { UserLookupQuery, UserProfile } from '../../contract/users.ts';
-import { listBoardsSharedWith } from '../boards/boards.service.ts';
+import { listProfileBoards } from '../boards/profile-boards.service.ts';
 import { type ApiRoute, route } from '../http/route.ts';
 import { lookupUser, requireUser } from './users.service.ts';
 
@@ -14,23 +14,22 @@ export const userRoutes: ApiRoute[] = [
     query: UserLookupQuery,
     responses: { 200: UserProfile },
     errors: [404],
-    handler: async ({ ctx, res, query }) => {
-      res.json(await lookupUser(ctx.db, query.username));
+    handler: async ({ ctx, res, query, userId }) => {
+      res.json(await lookupUser(ctx.db, query.username, userId));
     },
   }),
 
   route({
     method: 'get',
     path: '/api/users/{id}/boards',
-    summary: "The boards of a user's profile that you may see (boards are private to their members: those you are both members of; all yours on your own), newest first",
+    summary: "The boards of a user's profile that you may see, newest first: their public boards, and those you are both members of (all yours on your own)",
     auth: 'public',
     query: PageQuery,
     responses: { 200: BoardList },
     errors: [404],
     handler: async ({ ctx, cursors, res, params, userId, query }) => {
       await requireUser(ctx.db, params.id);
-      // Signed out, a visitor is a member of no board.
-      res.json(userId === undefined ? { boards: [], nextCursor: null } : await listBoardsSharedWith(ctx.db, cursors, userId, params.id, query));
+      res.json(await listProfileBoards(ctx.db, cursors, userId, params.id, query));
     },
   }),
 ];

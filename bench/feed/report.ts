@@ -104,6 +104,7 @@ export function largestAllowedPage(pins: number): number {
     created_at: now,
     updated_at: now,
     source_url: null,
+    visibility: 'private' as const,
   };
   const page: PinList = { pins: Array.from({ length: pins }, () => pin), nextCursor: 'c'.repeat(120) };
   return Buffer.byteLength(JSON.stringify(page));

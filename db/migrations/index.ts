@@ -16,6 +16,10 @@ import * as pinCountsAndImageFailures from './20261127_0014_pin_counts_and_image
 import * as changeRedaction from './20261127_0015_change_redaction.ts';
 import * as imports from './20261127_0021_imports.ts';
 import * as importArchives from './20261129_0022_import_archives.ts';
+import * as pinVisibility from './20261129_0023_pin_visibility.ts';
+import * as boardLinks from './20261129_0024_board_links.ts';
+import * as siteAccess from './20261129_0025_site_access.ts';
+import * as accounts from './20261129_0026_accounts.ts';
 
 // Migrations are listed here explicitly (rather than read from the folder at run time) so that the
 // same list works from source, in tests and in a bundled build. Names sort by timestamp.
@@ -37,6 +41,10 @@ const migrations: Record<string, Migration> = {
   '20261127_0015_change_redaction': changeRedaction,
   '20261127_0021_imports': imports,
   '20261129_0022_import_archives': importArchives,
+  '20261129_0023_pin_visibility': pinVisibility,
+  '20261129_0024_board_links': boardLinks,
+  '20261129_0025_site_access': siteAccess,
+  '20261129_0026_accounts': accounts,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -27,6 +27,8 @@ export interface PinDraft {
   imageUrl: string;
   description: string;
   sourceUrl: string | null;
+  /** The board it is made in (one call: private when the board is, as the server decides). */
+  boardId?: number | undefined;
 }
 
 export class PinboardApi {
@@ -80,7 +82,13 @@ export class PinboardApi {
   /** Sent with an Idempotency-Key and repeated once (same key) when the answer was lost. */
   async createPin(draft: PinDraft): Promise<Pin> {
     const key = crypto.randomUUID();
-    const body = { title: draft.title, imageUrl: draft.imageUrl, description: draft.description, ...(draft.sourceUrl ? { sourceUrl: draft.sourceUrl } : {}) };
+    const body = {
+      title: draft.title,
+      imageUrl: draft.imageUrl,
+      description: draft.description,
+      ...(draft.sourceUrl ? { sourceUrl: draft.sourceUrl } : {}),
+      ...(draft.boardId !== undefined ? { boardId: draft.boardId } : {}),
+    };
     try {
       return await this.#call<Pin>('POST', '/api/pins/', body, { 'Idempotency-Key': key });
     } catch (error) {
@@ -102,10 +110,6 @@ export class PinboardApi {
 
   createBoard(name: string): Promise<Board> {
     return this.#call<Board>('POST', '/api/boards/', { name });
-  }
-
-  addToBoard(boardId: number, pinId: number): Promise<unknown> {
-    return this.#call('POST', `/api/boards/${boardId}/pins`, { pin_id: pinId });
   }
 
   /** The user's pins saved from a page (at most 50). */

@@ -21,7 +21,6 @@ const api = {
     return { url: '/media/abc.jpg' } as StoredImage;
   }),
   createPin: vi.fn(async () => ({ id: 7 }) as Pin),
-  addToBoard: vi.fn(async () => undefined),
   deletePin: vi.fn(async () => undefined),
 };
 const asApi = api as unknown as PinboardApi;

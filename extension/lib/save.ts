@@ -75,16 +75,8 @@ async function imageUrlFor(api: PinboardApi, image: ImageToSave, pageUrl: string
 async function saveOne(api: PinboardApi, image: ImageToSave, page: PageRef, board: BoardRef | null): Promise<SavedPin> {
   const { imageUrl, via } = await imageUrlFor(api, image, page.url);
   const title = image.title?.trim() ? pinTitle(image.title, '', page.url) : pinTitle(image.alt, page.title, page.url);
-  const pin = await api.createPin({ title, imageUrl, description: '', sourceUrl: sourceUrlOf(page.url) });
-  if (board) {
-    try {
-      await api.addToBoard(board.id, pin.id);
-    } catch (error) {
-      // All or nothing: a pin the user did not get onto their board would be a surprise later.
-      await api.deletePin(pin.id).catch(() => undefined);
-      throw error;
-    }
-  }
+  // Made in its board in one call: all or nothing, and private when the board is (docs/who-sees-what.md).
+  const pin = await api.createPin({ title, imageUrl, description: '', sourceUrl: sourceUrlOf(page.url), boardId: board?.id });
   return { id: pin.id, src: image.src, via };
 }
 

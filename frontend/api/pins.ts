@@ -22,13 +22,18 @@ export function fetchPin(id: number) {
   return call('GET /api/pins/{id}', { params: { id } });
 }
 
-export function createPin(body: { title: string; imageUrl: string; description: string; sourceUrl?: string | null }) {
+export function createPin(body: { title: string; imageUrl: string; description: string; sourceUrl?: string | null; boardId?: number; visibility?: 'public' | 'private' }) {
   return createVia('POST /api/pins/', { body });
 }
 
 /** SPEC's {title, description}; `imageUrl` replaces the image (the owner mending it). */
 export function updatePin(id: number, body: { title: string; description: string; imageUrl?: string }) {
   return call('PUT /api/pins/{id}', { params: { id }, body });
+}
+
+/** Who sees the pin (its owner only): the rest of it is left as it is. */
+export function setPinVisibility(id: number, visibility: 'public' | 'private') {
+  return call('PUT /api/pins/{id}', { params: { id }, body: { visibility } });
 }
 
 /** GET /api/pins/{id}/image-status: where the owner's pin's image stands, and why an import failed. */

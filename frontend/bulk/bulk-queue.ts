@@ -4,7 +4,6 @@
 // and tries again by itself, a refusal of the file itself (not an image, too large) is that file's
 // error, with Retry.
 import { IMPORT_LIMITS } from '../../contract/import-rules.ts';
-import { addPinToBoard } from '../api/boards.ts';
 import { isApiError } from '../api/client.ts';
 import { checkImageFile, uploadImage } from '../api/images.ts';
 import { createPin } from '../api/pins.ts';
@@ -56,8 +55,8 @@ export async function sendItem(item: BulkItem, boardId: number | null, update: (
       update({ phase: 'uploading', progress: 0, error: null, retryAt: null });
       const image = await uploadImage(item.file, { onProgress: ({ loaded, total }) => update({ progress: total ? loaded / total : 0 }) });
       update({ phase: 'saving', progress: 1 });
-      const pin = await createPin({ title: titleFromFileName(item.file.name), imageUrl: image.url, description: '' });
-      if (boardId !== null) await addPinToBoard(boardId, pin.id);
+      // Made in the board in one call: private when the board is (docs/who-sees-what.md).
+      const pin = await createPin({ title: titleFromFileName(item.file.name), imageUrl: image.url, description: '', ...(boardId !== null ? { boardId } : {}) });
       update({ phase: 'done', pin });
       return;
     } catch (error) {

@@ -51,7 +51,7 @@ export function AddToBoard({ pin }: { pin: Pin }) {
     setBusy(true);
     try {
       const added = await addPinCall(boardId, pin.id);
-      addPinToBoard(store, boardId, { id: added.id ?? pin.id, title: added.title ?? pin.title, image_url: added.image_url ?? pin.image_url, image: added.image ?? pin.image });
+      addPinToBoard(store, boardId, { id: added.id ?? pin.id, title: added.title ?? pin.title, image_url: added.image_url ?? pin.image_url, image: added.image ?? pin.image, visibility: added.visibility ?? pin.visibility });
       await navigate(`/boards/${boardId}`);
       const name = store.get(boardsByIdAtom)[boardId]?.name ?? 'the board';
       showToast(store, `Saved to ${name}`, { action: undoAction(store, () => takeOffBoard(store, boardId, pin.id), `Removed from ${name}`) });

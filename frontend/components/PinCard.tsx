@@ -6,7 +6,11 @@ import { useWatchCard } from '../live/hooks.ts';
 import { cardAspect, cardFitsWhole } from './grid/aspect.ts';
 import { useCardLinkProps } from './grid/card-focus.tsx';
 import { useCardWidth } from './grid/MasonryGrid.tsx';
+import { LockIcon } from './Icons.tsx';
 import { PinImage } from './PinImage.tsx';
+
+/** What the lock on a private pin's card says to a screen reader and on hover. */
+const PRIVATE_BADGE = 'Private pin';
 
 type Props = {
   pinId: number;
@@ -27,10 +31,12 @@ type Props = {
   note?: ReactNode;
   /** Told when the image could not be shown. */
   onImageFailed?: () => void;
+  /** A private pin (docs/who-sees-what.md): a lock on its image says so. */
+  locked?: boolean;
 };
 
 /** One card of a masonry grid: the image and the title both link to the pin. */
-export function PinCard({ pinId, title, imageUrl, image, actions, more, footer, note, onImageFailed }: Props) {
+export function PinCard({ pinId, title, imageUrl, image, actions, more, footer, note, onImageFailed, locked }: Props) {
   const to = `/pins/${pinId}`;
   const watchRef = useWatchCard<HTMLElement>(pinId); // live updates for the cards on screen
   const width = useCardWidth();
@@ -41,6 +47,12 @@ export function PinCard({ pinId, title, imageUrl, image, actions, more, footer, 
         <Link to={to} className="pin-card__image-link" tabIndex={-1} aria-hidden="true">
           <PinImage src={imageUrl} image={image} sizes={width ? `${width}px` : GRID_CARD_SIZES} alt={title} aspect={cardAspect({ image })} whole={cardFitsWhole({ image })} onFailed={onImageFailed} />
         </Link>
+        {locked ? (
+          <span className="pin-card__lock" title={PRIVATE_BADGE}>
+            <LockIcon />
+            <span className="visually-hidden">{PRIVATE_BADGE}</span>
+          </span>
+        ) : null}
         {actions ? <div className="pin-card__actions">{actions}</div> : null}
       </div>
       {note}

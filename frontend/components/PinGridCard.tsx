@@ -32,6 +32,7 @@ export function PinGridCard({ pinId }: { pinId: number }) {
       }
       more={<CardMore pin={pin} />}
       onImageFailed={() => setBroken(pin.image_url)}
+      locked={pin.visibility === 'private'}
       note={own && !pin.image && broken === pin.image_url ? <CardImageNote pinId={pin.id} /> : null}
       footer={
         <>

@@ -5,6 +5,7 @@ import { logout } from '../api/auth.ts';
 import { sendDeferredDeletes } from '../state/deferred-deletes.ts';
 import { liveClientFor } from '../live/client.ts';
 import { sessionUserAtom } from '../state/atoms.ts';
+import { siteAtom } from '../state/site.ts';
 import { clearSession, displayName } from '../state/session.ts';
 import { ChevronDownIcon, UserIcon } from './Icons.tsx';
 import { runAfterNavigation } from '../hooks/afterNavigation.ts';
@@ -14,6 +15,7 @@ import { useDismiss } from '../hooks/useDismiss.ts';
 export function ProfileMenu() {
   const store = useStore();
   const user = useAtomValue(sessionUserAtom);
+  const { signups } = useAtomValue(siteAtom);
   const navigate = useNavigate();
   const location = useLocation();
   const [open, setOpen] = useState(false);
@@ -83,7 +85,9 @@ export function ProfileMenu() {
             <ul className="profile__links">
               <li><Link to="/import-export">Import / Export</Link></li>
               <li><Link to="/tokens">Tokens</Link></li>
+              {signups === 'closed' ? null : <li><Link to="/invites">Invite people</Link></li>}
               <li><Link to="/connect">Browser extension</Link></li>
+              <li><Link to="/settings">Settings</Link></li>
             </ul>
             <button type="button" className="button button--secondary button--block" onClick={() => void onLogout()}>
               Log Out
@@ -92,7 +96,7 @@ export function ProfileMenu() {
         ) : (
           <ul className="profile__links">
             <li><Link to="/login" state={returnState} replace={onAuthPage}>Log In</Link></li>
-            <li><Link to="/signup" state={returnState} replace={onAuthPage}>Sign Up</Link></li>
+            {signups === 'open' ? <li><Link to="/signup" state={returnState} replace={onAuthPage}>Sign Up</Link></li> : null}
           </ul>
         )}
       </div>

@@ -55,7 +55,7 @@ describe('server events → store', () => {
     send('pin:created', { pin: p1 });
     send('comment:created', { comment: makeComment(4, 1, bob, 'late', '2025-03-01T00:00:00.000Z') });
     send('favorite:added', { favorite: fav(11, 1) });
-    send('board:pin-added', { boardId: 5, pin: { id: 1, title: 'Pin 1', image_url: '/x.svg', image: null }, pinCount: 3 });
+    send('board:pin-added', { boardId: 5, pin: { id: 1, title: 'Pin 1', image_url: '/x.svg', image: null, visibility: 'public' }, pinCount: 3 });
     send('board:updated', { board: makeBoard(5, [p1, p2]) });
     expect(store.get(pinsByIdAtom)[1]).toBeUndefined();
     expect(store.get(commentsByIdAtom)).toEqual({});

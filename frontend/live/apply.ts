@@ -55,16 +55,34 @@ export function createEventApplier(store: Store): EventApplier {
   const goneFavorites = new Set<number>();
   const goneBoards = new Set<number>();
   const pinGone = (pinId: number) => isPinDeleted(store, pinId);
+  // The seq of each pin deletion heard here. A pin made private is deleted for those who may not
+  // see it; made public again, its creation comes later in the log, and only a creation numbered
+  // after the deletion brings it back (an older one, replayed after a reconnect, does not).
+  const deletedAt = new Map<number, number>();
+  const revived = (pinId: number, seq: number | undefined): boolean => {
+    const at = deletedAt.get(pinId);
+    if (at === undefined || seq === undefined || seq <= at) return false;
+    deletedAt.delete(pinId);
+    store.set(deletedPinIdsAtom, (prev) => {
+      const next = new Set(prev);
+      next.delete(pinId);
+      return next;
+    });
+    return true;
+  };
 
   const handlers: Handlers = {
-    'pin:created': ({ pin }) => {
-      if (!pinGone(pin.id)) addCreatedPin(store, pin);
+    'pin:created': ({ pin, seq }) => {
+      if (!pinGone(pin.id) || revived(pin.id, seq)) addCreatedPin(store, pin);
     },
     'pin:updated': ({ pin }) => {
       if (!pinGone(pin.id)) upsertPin(store, pin);
     },
     // removePin also drops the pin from favorites, boards and its comments.
-    'pin:deleted': ({ pinId }) => dropDeletedPin(store, pinId),
+    'pin:deleted': ({ pinId, seq }) => {
+      deletedAt.set(pinId, Math.max(seq ?? Infinity, deletedAt.get(pinId) ?? -Infinity));
+      dropDeletedPin(store, pinId);
+    },
     // An older count arriving late is ignored (the rule lives with the count, in ../state/pins.ts).
     'pin:likes': ({ pinId, likesCount, version }) => setPinLikes(store, pinId, likesCount, version),
     'comment:created': ({ comment }) => {

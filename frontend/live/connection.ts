@@ -8,6 +8,7 @@
 import type { WatchAck } from '../../contract/events.ts';
 import type { PresenceEvent, PresenceTarget } from '../../contract/presence.ts';
 import { liveStatusAtom, sessionCheckedAtom, sessionUserAtom } from '../state/atoms.ts';
+import { siteAtom } from '../state/site.ts';
 import type { Store } from '../state/store.ts';
 import { recheckSession } from './session-check.ts';
 import type { SendPresence } from './presence.ts';
@@ -135,6 +136,13 @@ export class LiveConnection {
     if (!this.#following || !this.#store.get(sessionCheckedAtom)) return;
     const uid = this.#store.get(sessionUserAtom)?.id ?? null;
     if (this.#socketUser !== undefined && uid === this.#socketUser) return;
+    // A members-only site refuses a visitor's socket (docs/site-access.md): none is opened for one.
+    if (uid === null && this.#store.get(siteAtom).visibility === 'members') {
+      this.#close();
+      this.#socketUser = undefined;
+      this.#store.set(liveStatusAtom, 'idle');
+      return;
+    }
     this.#open(uid, false);
   }
 

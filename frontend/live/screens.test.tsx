@@ -65,7 +65,7 @@ describe('live screens', () => {
     act(() => s.serverConnect());
     act(() => s.serverEmit('board:created', { board: makeBoard(3, [], alice, 'Made elsewhere'), seq: 1 }));
     expect(await screen.findByText('Made elsewhere')).toBeTruthy();
-    act(() => s.serverEmit('board:pin-added', { boardId: 3, pin: { id: 1, title: 'Pin 1', image_url: '/seed-images/1.svg', image: null }, pinCount: 1, seq: 2 }));
+    act(() => s.serverEmit('board:pin-added', { boardId: 3, pin: { id: 1, title: 'Pin 1', image_url: '/seed-images/1.svg', image: null, visibility: 'public' }, pinCount: 1, seq: 2 }));
     expect(await screen.findByLabelText('1 pin')).toBeTruthy();
     act(() => s.serverEmit('board:deleted', { boardId: 3, seq: 3 }));
     expect(await screen.findByText('No boards found.')).toBeTruthy();

@@ -1,6 +1,6 @@
 import { useAtomValue, useStore } from 'jotai';
 import { useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import type { Board, BoardPin } from '../../contract/index.ts';
 import { LIMITS } from '../../contract/limits.ts';
 import { MSG } from '../../contract/messages.ts';
@@ -8,6 +8,7 @@ import { renameBoard } from '../api/boards.ts';
 import { BoardMembersDialog } from '../components/boards/BoardMembersDialog.tsx';
 import { InvitationNotice, useInvitation } from '../components/boards/InvitationNotice.tsx';
 import { MemberAvatars } from '../components/boards/MemberAvatars.tsx';
+import { ShareBoardDialog } from '../components/boards/ShareBoardDialog.tsx';
 import { BoardPresence } from '../components/BoardPresence.tsx';
 import { BulkUpload } from '../bulk/BulkUpload.tsx';
 import { CardMore, CardSave } from '../components/CardSave.tsx';
@@ -30,6 +31,7 @@ import { LIST } from '../state/lists.ts';
 import { boardPinsSource, REMOVE_NOT_DELETE, removeFromBoard } from '../state/board-pin-actions.ts';
 import { deleteLater } from '../state/deferred-deletes.ts';
 import { hiddenBoardIdsAtom, visibleBoardPinsByIdAtom, visibleBoardsByIdAtom } from '../state/hidden.ts';
+import { BoardViewer } from './BoardViewer.tsx';
 
 export const LOADING_BOARD = 'Loading board details...';
 
@@ -86,18 +88,24 @@ export function BoardPinsGrid({ board, pins, restoreKey, footer }: { board: Boar
 function BoardPinCard({ pinId, footer }: { pinId: number; footer: (pin: BoardPin) => ReactNode }) {
   const pin = useEntity(boardPinsByIdAtom, pinId);
   if (!pin) return null;
-  return <PinCard pinId={pin.id} title={pin.title} imageUrl={pin.image_url} image={pin.image} actions={<CardSave pin={pin} />} more={<CardMore pin={pin} />} footer={footer(pin)} />;
+  return <PinCard pinId={pin.id} title={pin.title} imageUrl={pin.image_url} image={pin.image} locked={pin.visibility === 'private'} actions={<CardSave pin={pin} />} more={<CardMore pin={pin} />} footer={footer(pin)} />;
 }
 
 export function BoardDetailPage() {
   const { id, board, deleting, pins, restoreKey } = useBoard('boardId');
+  const me = useAtomValue(sessionUserAtom);
+  const location = useLocation();
   useDocumentTitle(board?.name ?? 'Board');
   if (id === null || deleting) return <NotFound title="Board not found" text="This board does not exist or was deleted." />;
   if (!board || pins.status === 'notFound') {
     if (pins.status === 'error') return <RetryLoad onRetry={() => void pins.reload()} />;
     if (pins.status !== 'notFound') return <Loading text={LOADING_BOARD} />;
+    // Signed out, only public boards open: any other may be the visitor's own, behind the log-in.
+    if (!me) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
     return <NotFound title="Board not found" text="This board does not exist or was deleted." />;
   }
+  // A public board read from outside (docs/board-sharing.md): the read-only page.
+  if (board.role === 'viewer') return <BoardViewer board={board} pins={pins} restoreKey={restoreKey} />;
   return <BoardDetail board={board} pins={pins} restoreKey={restoreKey} />;
 }
 
@@ -110,6 +118,7 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
   const [confirmBoard, setConfirmBoard] = useState(false);
   const [removing, setRemoving] = useState<number | null>(null);
   const [membersOpen, setMembersOpen] = useState(false);
+  const [shareOpen, setShareOpen] = useState(false);
   const [bulkOpen, setBulkOpen] = useState(false);
   const me = useAtomValue(sessionUserAtom);
   const invitation = useInvitation(board);
@@ -207,6 +216,11 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
               Rename Board
             </button>
           ) : null}
+          {isOwner ? (
+            <button type="button" className="button button--secondary" onClick={() => setShareOpen(true)} aria-haspopup="dialog">
+              Share
+            </button>
+          ) : null}
           <button type="button" className="button button--secondary" onClick={() => setMembersOpen(true)} aria-haspopup="dialog">
             {isOwner ? 'Invite' : 'Members'}
           </button>
@@ -227,6 +241,7 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
         <span>
           {board.pin_count} {board.pin_count === 1 ? 'pin' : 'pins'}
         </span>
+        {board.visibility === 'public' ? <span className="shared-label">Public</span> : null}
         {board.member_count > 1 ? (
           <button type="button" className="board-subtitle__members" onClick={() => setMembersOpen(true)} aria-haspopup="dialog">
             <span className="shared-label">Shared</span>
@@ -257,6 +272,7 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
           onLeft={() => leave(MSG.boardLeft)}
         />
       ) : null}
+      {shareOpen ? <ShareBoardDialog board={board} onClose={() => setShareOpen(false)} /> : null}
       {confirmBoard ? (
         <ConfirmModal
           title="Delete Board"

@@ -23,7 +23,7 @@ import { LIST } from '../state/lists.ts';
 const FAVORITES_EMPTY = 'No favorited pin yet!';
 
 /** A favorite as the save sheet takes a pin. */
-const asPin = (favorite: Favorite) => ({ id: favorite.pin_id, title: favorite.title, image_url: favorite.image_url, image: favorite.image });
+const asPin = (favorite: Favorite) => ({ id: favorite.pin_id, title: favorite.title, image_url: favorite.image_url, image: favorite.image, visibility: favorite.visibility });
 
 const renderFavorite = (id: number) => <FavoriteCard favoriteId={id} />;
 
@@ -99,6 +99,7 @@ function FavoriteCard({ favoriteId }: { favoriteId: number }) {
       title={favorite.title}
       imageUrl={favorite.image_url}
       image={favorite.image}
+      locked={favorite.visibility === 'private'}
       actions={<CardSave pin={asPin(favorite)} />}
       more={<CardMore pin={asPin(favorite)} />}
       footer={

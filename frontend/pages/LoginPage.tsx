@@ -1,4 +1,4 @@
-import { useStore } from 'jotai';
+import { useAtomValue, useStore } from 'jotai';
 import { Link, useLocation } from 'react-router';
 import { LIMITS } from '../../contract/limits.ts';
 import { MSG } from '../../contract/messages.ts';
@@ -7,6 +7,7 @@ import { FormField } from '../components/FormField.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { type FormErrors, useForm } from '../hooks/useForm.ts';
 import { setSessionUser } from '../state/session.ts';
+import { siteAtom } from '../state/site.ts';
 import { authErrors } from './authErrors.ts';
 
 const DEMO_LOGIN_FAILED = 'Demo login failed';
@@ -23,6 +24,7 @@ export function LoginPage() {
   useDocumentTitle('Log In');
   const store = useStore();
   const location = useLocation();
+  const { signups } = useAtomValue(siteAtom);
   const { errors, busy, field, onSubmit, run } = useForm({
     initial: { email: '', password: '' },
     validate: validateLogin,
@@ -57,6 +59,9 @@ export function LoginPage() {
           invalidBy={errors.credential ? CREDENTIAL_ID : undefined}
         />
         {errors.credential ? <p className="form-error" role="alert" id={CREDENTIAL_ID}>{errors.credential}</p> : null}
+        <p className="form-card__alt">
+          <Link to="/forgot-password">Forgot password?</Link>
+        </p>
         <button type="submit" className="button button--block" disabled={busy}>
           Log In
         </button>
@@ -64,12 +69,15 @@ export function LoginPage() {
           Log in as Demo User
         </button>
         {errors.demo ? <p className="form-error" role="alert">{errors.demo}</p> : null}
-        <p className="form-card__alt">
-          New here?{' '}
-          <Link to="/signup" state={location.state} replace>
-            Sign up
-          </Link>
-        </p>
+        {/* Invite-only and closed sites: the way in is an invite link, not this page (docs/site-access.md). */}
+        {signups === 'open' ? (
+          <p className="form-card__alt">
+            New here?{' '}
+            <Link to="/signup" state={location.state} replace>
+              Sign up
+            </Link>
+          </p>
+        ) : null}
       </form>
     </div>
   );

@@ -13,6 +13,7 @@ import { HeartIcon } from '../components/Icons.tsx';
 import { PinImageNotice } from '../components/ImageRepair.tsx';
 import { PinDeletedNotice } from '../components/PinDeletedNotice.tsx';
 import { PinImage } from '../components/PinImage.tsx';
+import { PinVisibility } from '../components/PinVisibility.tsx';
 import { SavedFrom } from '../components/SavedFrom.tsx';
 import { ShareButton } from '../components/ShareButton.tsx';
 import { ViewersCount } from '../components/ViewersCount.tsx';
@@ -167,6 +168,7 @@ function PinDetail({ pin }: { pin: Pin }) {
             <ViewersCount pinId={pin.id} />
           </p>
           <SavedFrom sourceUrl={pin.source_url} />
+          <PinVisibility pin={pin} owner={isOwner} />
           {pin.description ? (
             <p className="pin-detail__description">
               <TaggedText text={pin.description} tags={pin.tags} />

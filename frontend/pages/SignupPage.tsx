@@ -1,5 +1,6 @@
-import { useStore } from 'jotai';
-import { Link, useLocation } from 'react-router';
+import { useAtomValue, useStore } from 'jotai';
+import { Link, useLocation, useSearchParams } from 'react-router';
+import { INVITE_RULES } from '../../contract/invite-rules.ts';
 import { LIMITS } from '../../contract/limits.ts';
 import { MSG } from '../../contract/messages.ts';
 import { signup } from '../api/auth.ts';
@@ -7,6 +8,7 @@ import { FormField } from '../components/FormField.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { type FormErrors, useForm } from '../hooks/useForm.ts';
 import { setSessionUser } from '../state/session.ts';
+import { siteAtom } from '../state/site.ts';
 import { authErrors } from './authErrors.ts';
 
 const CONFIRM_MISMATCH = 'Confirm Password field must be the same as the Password field';
@@ -22,16 +24,50 @@ function validateSignup(form: { email: string; username: string; password: strin
   return found;
 }
 
+/** The log-in link under the form, and under the page that says sign-ups are not open. */
+function LogInInstead() {
+  const location = useLocation();
+  return (
+    <p className="form-card__alt">
+      Already have an account?{' '}
+      <Link to="/login" state={location.state} replace>
+        Log in
+      </Link>
+    </p>
+  );
+}
+
+/** Sign-ups closed, or invite-only without an invite: the page says so instead of a form no one could send. */
+function NoSignUp({ message }: { message: string }) {
+  return (
+    <div className="form-page">
+      <section className="form-card" aria-labelledby="signup-title">
+        <h1 id="signup-title">Sign Up</h1>
+        <p className="notice" role="status">{message}</p>
+        <LogInInstead />
+      </section>
+    </div>
+  );
+}
+
 export function SignupPage() {
   useDocumentTitle('Sign Up');
+  const { signups } = useAtomValue(siteAtom);
+  // An invite link opens /signup?invite=<code> (docs/site-access.md).
+  const invite = useSearchParams()[0].get(INVITE_RULES.param)?.trim() ?? '';
+  if (signups === 'closed') return <NoSignUp message={MSG.signupsClosed} />;
+  if (signups === 'invite' && !invite) return <NoSignUp message={MSG.inviteRequired} />;
+  return <SignupForm invite={invite} />;
+}
+
+function SignupForm({ invite }: { invite: string }) {
   const store = useStore();
-  const location = useLocation();
   const { errors, busy, field, onSubmit } = useForm({
     initial: { email: '', username: '', password: '', confirmPassword: '' },
     validate: validateSignup,
     async submit({ email, username, password }) {
       // GuestOnly sends the new user on once the session is set.
-      setSessionUser(store, await signup({ email: email.trim(), username: username.trim(), password }));
+      setSessionUser(store, await signup({ email: email.trim(), username: username.trim(), password, ...(invite ? { invite } : {}) }));
     },
     failed: authErrors,
   });
@@ -40,6 +76,8 @@ export function SignupPage() {
     <div className="form-page">
       <form className="form-card" onSubmit={onSubmit} noValidate aria-labelledby="signup-title">
         <h1 id="signup-title">Sign Up</h1>
+        {invite ? <p className="notice">You have been invited to join. Create your account below.</p> : null}
+        {errors.invite ? <p className="form-error" role="alert">{errors.invite}</p> : null}
         {errors.server ? <p className="form-error" role="alert">{errors.server}</p> : null}
         <FormField label="Email" type="email" autoComplete="email" maxLength={LIMITS.email} {...field('email')} error={errors.email} />
         <FormField label="Username" autoComplete="username" maxLength={LIMITS.usernameMax} {...field('username')} error={errors.username} />
@@ -62,12 +100,7 @@ export function SignupPage() {
         <button type="submit" className="button button--block" disabled={busy}>
           Sign Up
         </button>
-        <p className="form-card__alt">
-          Already have an account?{' '}
-          <Link to="/login" state={location.state} replace>
-            Log in
-          </Link>
-        </p>
+        <LogInInstead />
       </form>
     </div>
   );

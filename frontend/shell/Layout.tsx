@@ -1,8 +1,8 @@
 import { useAtomValue, useStore } from 'jotai';
 import { useEffect } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
-import type { User } from '../../contract/users.ts';
-import { fetchSession, takeServedSession } from '../api/auth.ts';
+import { fetchSessionAnswer, type SessionAnswer, takeServedSession } from '../api/auth.ts';
+import { siteAtom } from '../state/site.ts';
 import { sessionCheckedAtom, sessionUserAtom } from '../state/atoms.ts';
 import { useBoardList } from '../hooks/useBoardList.ts';
 import { useHeartFavorites } from '../hooks/useFavoriteToggle.ts';
@@ -25,11 +25,16 @@ export function Layout() {
 
   useEffect(() => {
     if (store.get(sessionCheckedAtom)) return;
-    const apply = (found: User | null) => (found ? setSessionUser(store, found) : clearSession(store));
+    const apply = ({ user: found, site }: SessionAnswer) => {
+      // The site's settings first: the page that shows once the check is done depends on them.
+      if (site) store.set(siteAtom, site);
+      if (found) setSessionUser(store, found);
+      else clearSession(store);
+    };
     // The page's HTML usually says who is signed in; otherwise ask.
     const served = takeServedSession();
     if (served !== undefined) apply(served);
-    else fetchSession().then(apply, () => clearSession(store));
+    else fetchSessionAnswer().then(apply, () => clearSession(store));
   }, [store]);
 
   useHeartFavorites(userId);

@@ -1,12 +1,14 @@
 import { useAtomValue } from 'jotai';
 import { Link, NavLink, useLocation } from 'react-router';
 import { sessionCheckedAtom, sessionUserAtom } from '../state/atoms.ts';
+import { siteAtom } from '../state/site.ts';
 import { HeartIcon, PinLogoIcon } from '../components/Icons.tsx';
 import { ProfileMenu } from '../components/ProfileMenu.tsx';
 import { SearchBox } from '../search/SearchBox.tsx';
 
 export function NavBar() {
   const user = useAtomValue(sessionUserAtom);
+  const site = useAtomValue(siteAtom);
   // The links wait for the session check: guest links swapped for a member's moved the bar (a
   // layout shift on every page); links that appear where there were none move nothing.
   const checked = useAtomValue(sessionCheckedAtom);
@@ -24,7 +26,8 @@ export function NavBar() {
         </Link>
         {/* Before the spacer: the links appear on the right after the session check, and the
             search must not move when they do (a layout shift). */}
-        <SearchBox />
+        {/* A members-only site answers a visitor's search with 401: no box to type into (docs/site-access.md). */}
+        {site.visibility === 'members' && !user ? null : <SearchBox />}
         <div className="nav__spacer" />
         {!checked ? null : user ? (
           <ul className="nav__links">
@@ -41,7 +44,7 @@ export function NavBar() {
         ) : (
           <ul className="nav__links nav__links--guest">
             <li><NavLink to="/login" state={back} replace={onAuthPage}>Log in</NavLink></li>
-            <li><NavLink to="/signup" state={back} replace={onAuthPage} className="nav__signup">Sign up</NavLink></li>
+            {site.signups === 'open' ? <li><NavLink to="/signup" state={back} replace={onAuthPage} className="nav__signup">Sign up</NavLink></li> : null}
           </ul>
         )}
         <ProfileMenu />

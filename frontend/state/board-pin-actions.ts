@@ -47,7 +47,7 @@ export async function removeFromBoard(store: Store, boardId: number, pinId: numb
 export async function saveToBoard(store: Store, boardId: number, pin: BoardPin): Promise<void> {
   const added = await addPinCall(boardId, pin.id);
   // "Already added" answers a message, not the pin: keep what we had.
-  addPinToBoard(store, boardId, { id: added.id ?? pin.id, title: added.title ?? pin.title, image_url: added.image_url ?? pin.image_url, image: added.image ?? pin.image });
+  addPinToBoard(store, boardId, { id: added.id ?? pin.id, title: added.title ?? pin.title, image_url: added.image_url ?? pin.image_url, image: added.image ?? pin.image, visibility: added.visibility ?? pin.visibility });
   await loadFirstPage(store, boardPinsSource(store, boardId));
 }
 

@@ -124,6 +124,7 @@ export function makePin(id: number, owner: User = alice, extra: Partial<Pin> = {
     created_at: new Date(Date.UTC(2025, 0, id)).toISOString(),
     updated_at: new Date(Date.UTC(2025, 0, id)).toISOString(),
     source_url: null,
+    visibility: 'public',
     ...extra,
   };
 }
@@ -136,6 +137,7 @@ export function makeBoard(id: number, pins: Pin[] = [], owner: User = alice, nam
     pin_count: pins.length,
     pins: pins.map((p) => ({ id: p.id, title: p.title, image_url: p.image_url, image: p.image })),
     role: 'owner',
+    visibility: 'private',
     members: [{ id: owner.id, username: owner.username }],
     member_count: 1,
   };

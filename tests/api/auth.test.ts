@@ -15,7 +15,7 @@ describe('session check GET /api/auth/', () => {
     const c = client();
     const res = await c.get<SessionBody>('/api/auth/');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ user: null });
+    expect(res.body).toEqual({ user: null, site: { visibility: 'public', signups: 'open' } });
     expect(c.csrfToken).toMatch(/^[0-9a-f]{64}\.[0-9a-f]{64}$/);
   });
 

@@ -19,6 +19,7 @@ describe('boards', () => {
       pin_count: 0,
       pins: [],
       role: 'owner',
+      visibility: 'private',
       members: [{ id: user.id, username: user.username }],
       member_count: 1,
     });
@@ -44,7 +45,7 @@ describe('boards', () => {
     const board = (await client.post<Board>('/api/boards/', { name: 'Mix' })).body;
     const added = await client.post<BoardPin>(`/api/boards/${board.id}/pins`, { pin_id: first.id });
     expect(added.status).toBe(201);
-    expect(added.body).toEqual({ id: first.id, title: 'first', image_url: 'https://a.test/first.png', image: null });
+    expect(added.body).toEqual({ id: first.id, title: 'first', image_url: 'https://a.test/first.png', image: null, visibility: 'public' });
     await client.post(`/api/boards/${board.id}/pins`, { pin_id: second.id });
     const again = await client.post<BoardPin>(`/api/boards/${board.id}/pins`, { pin_id: first.id });
     expect(again.status).toBe(200);
@@ -130,10 +131,11 @@ describe('boards', () => {
     expect((await owner.client.get<Board>(`/api/boards/${board.id}`)).body).toEqual(snapshot);
   });
 
-  test('signed out → 401 everywhere; unknown board → 404', async () => {
+  test('signed out → 401 everywhere but reading a board (404 unless public); unknown board → 404', async () => {
     const anon = new ApiClient(server.url);
     expect((await anon.get('/api/boards/')).status).toBe(401);
-    expect((await anon.get('/api/boards/1')).status).toBe(401);
+    // Anyone may read a public board (docs/board-sharing.md); any other is not found.
+    expect((await anon.get('/api/boards/1')).status).toBe(404);
     expect((await anon.post('/api/boards/', { name: 'x' })).status).toBe(401);
     expect((await anon.patch('/api/boards/1', { name: 'x' })).status).toBe(401);
     expect((await anon.delete('/api/boards/1')).status).toBe(401);

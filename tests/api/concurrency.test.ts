@@ -55,6 +55,7 @@ describe('favorites', () => {
       image_url: pin.image_url,
       image: null,
       likes_count: 1,
+      visibility: 'public',
     } satisfies Record<keyof Favorite, unknown>);
     for (const r of responses.filter((x) => x.status === 200)) expect(r.body).toEqual({ message: 'Already favorited' });
 
@@ -143,7 +144,7 @@ describe('boards', () => {
     );
 
     expect(statuses(responses)).toEqual([...Array<number>(9).fill(200), 201]);
-    for (const r of responses) expect(r.body).toEqual({ id: pin.id, title: pin.title, image_url: pin.image_url, image: null });
+    for (const r of responses) expect(r.body).toEqual({ id: pin.id, title: pin.title, image_url: pin.image_url, image: null, visibility: 'public' });
     expect(await count('board_pins', { board_id: board.body.id, pin_id: pin.id })).toBe(1);
     expect((await client.get<Board>(`/api/boards/${board.body.id}`)).body.pins).toHaveLength(1);
   });

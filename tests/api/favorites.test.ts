@@ -22,7 +22,7 @@ describe('favorites', () => {
     const pin = await newPin(owner.client, 'Lovely');
     const res = await fan.client.post<Favorite>('/api/favorites/', { pin_id: pin.id });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ id: expect.any(Number), pin_id: pin.id, title: 'Lovely', image_url: 'https://a.test/x.png', image: null, likes_count: 1 });
+    expect(res.body).toEqual({ id: expect.any(Number), pin_id: pin.id, title: 'Lovely', image_url: 'https://a.test/x.png', image: null, likes_count: 1, visibility: 'public' });
     const again = await fan.client.post('/api/favorites/', { pin_id: pin.id });
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ message: 'Already favorited' });

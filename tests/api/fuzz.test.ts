@@ -27,7 +27,7 @@ let ownerUser: User;
 let ownerPassword: string;
 let anonymous: ApiClient;
 // `user`: a collaborator on the owner's board (DELETE /api/boards/{id}/members/{userId}).
-const ids = { pin: 0, board: 0, favorite: 0, comment: 0, user: 0, token: 0, import: 0 };
+const ids = { pin: 0, board: 0, favorite: 0, comment: 0, user: 0, token: 0, import: 0, link: 0, invite: 0 };
 let collaboratorName = '';
 
 beforeAll(async () => {
@@ -49,7 +49,7 @@ beforeAll(async () => {
 
 const db = () => server.server.database.db;
 
-async function exists(table: 'pins' | 'boards' | 'favorites' | 'comments' | 'api_tokens' | 'imports', id: number): Promise<boolean> {
+async function exists(table: 'pins' | 'boards' | 'favorites' | 'comments' | 'api_tokens' | 'imports' | 'board_links' | 'invites', id: number): Promise<boolean> {
   if (id === 0) return false;
   const { rows } = await sql<{ id: number }>`select id from ${sql.table(table)} where id = ${id}`.execute(db());
   return rows.length > 0;
@@ -89,6 +89,17 @@ async function ensureTargets(): Promise<void> {
     const token = await owner.post<TokenCreated>('/api/tokens', { name: 'Fuzz token', scope: 'read' });
     expect(token.status).toBe(201);
     ids.token = token.body.token.id;
+  }
+  // A link of the board (docs/board-sharing.md); `{secret}` is filled with its id, a secret that opens nothing.
+  if (!(await exists('board_links', ids.link))) {
+    const link = await owner.post<{ link: { id: number } }>(`/api/boards/${ids.board}/links`, {});
+    // 409 once generated calls have made the most links a board may have.
+    if (link.status === 201) ids.link = link.body.link.id;
+  }
+  // An invite link of the owner's (docs/site-access.md); 409 once generated calls have made the most one may hold.
+  if (!(await exists('invites', ids.invite))) {
+    const invite = await owner.post<{ invite: { id: number } }>('/api/invites', {});
+    if (invite.status === 201) ids.invite = invite.body.invite.id;
   }
   if (!(await exists('imports', ids.import))) {
     const imported = await owner.upload<{ import: { id: number } }>('/api/imports', { bytes: Buffer.from('<!DOCTYPE NETSCAPE-Bookmark-file-1><DL><DT><A HREF="https://example.com/">Target import</A></DL>'), name: 'bookmarks.html' });

@@ -86,7 +86,7 @@ function servedSession(html: string): ServedSession {
 
 test('every page carries what GET /api/auth/ would answer: null for a visitor, the user once signed in', async () => {
   for (const path of ['/', '/pins/1', '/boards']) {
-    expect(servedSession(await (await fetch(`${server.url}${path}`)).text()), path).toEqual({ user: null });
+    expect(servedSession(await (await fetch(`${server.url}${path}`)).text()), path).toEqual({ user: null, site: { visibility: 'public', signups: 'open' } });
   }
   const { client } = await signUpUser(server.url, 'served');
   const me = await client.get<ServedSession>('/api/auth/');

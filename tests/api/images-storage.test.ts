@@ -160,7 +160,8 @@ test('with a bucket configured, an upload is stored in it and served from /media
     expect(res.body.image).toMatchObject({ width: 900, height: 600 });
     const original = await fetch(server.url + res.body.image.url);
     expect(original.status).toBe(200);
-    expect(original.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // Not on a public pin yet: the uploader's browser's alone (docs/who-sees-what.md).
+    expect(original.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
     expect(Buffer.from(await original.arrayBuffer()).equals(bytes)).toBe(true);
     const thumbnail = await fetch(server.url + res.body.image.thumbnails['736']);
     expect(thumbnail.status).toBe(200);

@@ -53,7 +53,8 @@ async function expectServed(image: StoredImage, expected: { width: number; heigh
   for (const [width, url] of Object.entries(image.thumbnails)) {
     const { response, bytes } = await fetchMedia(url);
     expect(response.status, url).toBe(200);
-    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // An upload no public pin shows yet is kept by the uploader's browser alone (docs/who-sees-what.md).
+    expect(response.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
     expect(response.headers.get('content-type')).toBe('image/webp');
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('etag')).toMatch(/^"[0-9a-f]{64}-(236|736)\.webp"$/);
@@ -288,7 +289,8 @@ describe('GET and HEAD /media/…', () => {
     const first = await fetch(server.url + image.url);
     expect(first.status).toBe(200);
     expect(first.headers.get('content-type')).toBe('image/jpeg');
-    expect(first.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // No public pin shows it yet: the browser's alone (docs/who-sees-what.md).
+    expect(first.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
     const etag = first.headers.get('etag') as string;
     expect(etag).toMatch(/^"[0-9a-f]{64}\.jpg"$/);
     // Anonymous readers get it, and no session cookie is set for it.

@@ -77,6 +77,12 @@ describe('Netscape bookmark files', () => {
     expect(new Set(items.map((item) => item.key)).size).toBe(items.length);
     expect((await netscapeItems(PINBACK)).map((item) => item.key)).toEqual(items.map((item) => item.key));
   });
+
+  it('say who sees a pin when they carry PRIVATE (Shaarli, Pinback), and leave it to the import when not', async () => {
+    const links = ['PRIVATE="1"', 'PRIVATE="true"', 'PRIVATE="0"', 'PRIVATE="false"', ''].map((flag, n) => `<DT><A HREF="https://e.example/${n}" IMAGE="https://e.example/${n}.jpg" ${flag}>Link ${n}</A>`);
+    const items = await netscapeItems(`<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n${links.join('\n')}\n</DL><p>`);
+    expect(items.map((item) => item.visibility)).toEqual(['private', 'private', 'public', 'public', undefined]);
+  });
 });
 
 describe('tags given apart from a description (TAGS, an export\'s tags)', () => {

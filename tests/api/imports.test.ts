@@ -88,8 +88,10 @@ describe('a Pinback file', () => {
       // Tags as any pin's: parsed from the description, into which the TAGS attribute was written.
       expect(pin.description).toBe(`${item?.title}\n#sea`);
       expect(pin.tags).toEqual(item?.tags);
+      // Made into a private board, but the file says PRIVATE="false": public, as its maker said (docs/who-sees-what.md).
+      expect(pin.visibility).toBe('public');
     }
-    // Found by their tags, like any pin.
+    // Found by their tags, like any public pin.
     expect((await allPages<Pin>(client, '/api/pins/?tag=sea&limit=100', 'pins')).length).toBe(good.length);
 
     // Each board holds its good items, the file's first on top.

@@ -7,6 +7,7 @@ import type { Favorite } from '../../contract/favorites.ts';
 import type { Pin } from '../../contract/pins.ts';
 import type { User } from '../../contract/users.ts';
 import { type DemoImage, demoImages, demoImageUrl } from '../../db/demo-catalog.ts';
+import { createResetLink } from '../../backend/account/password-reset.service.ts';
 import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
 import { jpeg } from '../support/image-fixtures.ts';
 import { useTestServer, withTestServer } from '../support/use-test-server.ts';
@@ -127,6 +128,14 @@ function responseSchema(method: string, path: string, status: number): object {
 function expectDocumented(method: Method, path: string, response: ApiResponse): void {
   const context = `${method} ${path} → ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`;
   // A download (GET /api/export) documents its own media type and no JSON body.
+  // No Content: documented without a body, and sent without one.
+  if (response.status === 204) {
+    expect(operation(method, path).responses['204'], context).toBeDefined();
+    expect(operation(method, path).responses['204']?.content, context).toBeUndefined();
+    expect(response.body, context).toBe('');
+    exercised.add(`${method} ${path} 204`);
+    return;
+  }
   const types = Object.keys(operation(method, path).responses[String(response.status)]?.content ?? {});
   const download = types.find((type) => type !== 'application/json');
   if (download && !types.includes('application/json')) {
@@ -363,6 +372,16 @@ describe('real successful responses match the document', () => {
   });
 });
 
+describe('invite links match the document', () => {
+  test('create, list, revoke (docs/site-access.md)', async () => {
+    const { client } = await signUpUser(server.url, 'docinvites');
+    const created = await call<{ invite: { id: number } }>(client, 'POST', '/api/invites', { json: { uses: 2, expiresInDays: 3 }, expect: 201 });
+    await call(client, 'GET', '/api/invites', { expect: 200 });
+    await call(client, 'DELETE', '/api/invites/{id}', { params: { id: created.body.invite.id }, expect: 200 });
+    await call(client, 'DELETE', '/api/invites/{id}', { params: { id: created.body.invite.id }, expect: 404 });
+  });
+});
+
 describe('tokens and source pages match the document', () => {
   test('tokens: create, list, revoke; a pin from a page and the lookup; a token\'s refusals', async () => {
     const { client } = await signUpUser(server.url, 'doctokens');
@@ -390,6 +409,41 @@ describe('tokens and source pages match the document', () => {
     const security = (method: string, path: string) => (operation(method, path) as unknown as { security?: unknown[] }).security;
     expect(security('POST', '/api/pins/')).toEqual([{ session: [], csrf: [] }, { bearer: [] }]);
     expect(security('GET', '/api/tokens')).toEqual([{ session: [], csrf: [] }]);
+  });
+});
+
+describe('public boards and board links match the document', () => {
+  test('a board made public and read signed out; a link made, listed, opened, revoked', async () => {
+    const { client } = await signUpUser(server.url, 'doclinks');
+    const board = await client.post<Board>('/api/boards/', { name: 'Linked board' });
+    const id = board.body.id;
+    await call(client, 'PATCH', '/api/boards/{id}', { params: { id }, json: { visibility: 'public' }, expect: 200 });
+    await call(new ApiClient(server.url), 'GET', '/api/boards/{id}', { params: { id }, expect: 200 });
+    const made = await call<{ link: { id: number; url: string } }>(client, 'POST', '/api/boards/{id}/links', { params: { id }, expect: 201 });
+    await call(client, 'GET', '/api/boards/{id}/links', { params: { id }, expect: 200 });
+    const secret = made.body.link.url.slice('/b/'.length);
+    await call(new ApiClient(server.url), 'GET', '/api/links/{secret}', { params: { secret }, expect: 200 });
+    await call(client, 'DELETE', '/api/boards/{id}/links/{linkId}', { params: { id, linkId: made.body.link.id }, expect: 200 });
+    await call(new ApiClient(server.url), 'GET', '/api/links/{secret}', { params: { secret }, expect: 404 });
+  });
+});
+
+describe('account settings and password resets match the document', () => {
+  test('the account, its changes, ending the other sessions, a reset request and its link, deleting the account', async () => {
+    const { client, user, password } = await signUpUser(server.url, 'docaccount');
+    await call(client, 'GET', '/api/account', { expect: 200 });
+    await call(client, 'PATCH', '/api/account', { json: { username: `${user.username}x`, currentPassword: password }, expect: 200 });
+    await call(client, 'PATCH', '/api/account', { json: { username: `${user.username}y`, currentPassword: 'not the password' }, expect: 400 });
+    await call(client, 'POST', '/api/account/password', { json: { currentPassword: password, newPassword: 'another long password' }, expect: 204 });
+    await call(client, 'POST', '/api/account/sessions/end-others', { expect: 204 });
+    await call(new ApiClient(server.url), 'POST', '/api/auth/password-reset', { json: { email: user.email }, expect: 202 });
+    const link = await createResetLink({ db: server.server.database.db }, user.email);
+    const token = new URL(link ?? '', server.url).searchParams.get('token');
+    await call(new ApiClient(server.url), 'POST', '/api/auth/password-reset/confirm', { json: { token, password: 'the password after' }, expect: 204 });
+    await call(new ApiClient(server.url), 'POST', '/api/auth/password-reset/confirm', { json: { token, password: 'the password after' }, expect: 400 });
+    const again = new ApiClient(server.url);
+    await call(again, 'POST', '/api/auth/login', { json: { email: user.email, password: 'the password after' }, expect: 200 });
+    await call(again, 'DELETE', '/api/account', { json: { password: 'the password after' }, expect: 204 });
   });
 });
 

@@ -22,7 +22,7 @@ test('scripts/rest-walkthrough.sh signs up, pins, favorites, fills a board, comm
   expect(boardPin).toMatchObject({ id: pin?.id });
   expect(comment).toMatchObject({ text: 'Nice one', pin_id: pin?.id });
   expect(boards).toEqual({
-    boards: [{ ...board, pin_count: 1, pins: [{ id: pin?.id, title: 'From a script', image_url: 'https://example.com/cat.jpg', image: null }] }],
+    boards: [{ ...board, pin_count: 1, pins: [{ id: pin?.id, title: 'From a script', image_url: 'https://example.com/cat.jpg', image: null, visibility: 'public' }] }],
     nextCursor: null,
   });
   // Three pins, two a page: the walk follows nextCursor to the end.
@@ -37,7 +37,7 @@ test('scripts/token-walkthrough.sh does the same with a personal access token al
   });
   const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
   const [me, pin, favorite, board, boardPin, comment, lookup, walk] = lines;
-  expect(me).toEqual({ user });
+  expect(me).toEqual({ user, site: { visibility: 'public', signups: 'open' } });
   expect(pin).toMatchObject({ title: 'From a token', user_id: user.id, source_url: 'https://example.com/articles/cats' });
   expect(favorite).toMatchObject({ pin_id: pin?.id, likes_count: 1 });
   expect(board).toMatchObject({ name: 'Tokened', user_id: user.id });

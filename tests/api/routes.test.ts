@@ -125,6 +125,9 @@ describe('a declared route with a query string', () => {
       bulkImports: { dir: tmpdir(), openPerUser: 3, diskPerUserBytes: 1024 ** 3 },
       tokens: { revoked: async () => {} },
       uploads: { tmpDir: tmpdir(), timeoutMs: 1_000, admit: () => Promise.reject(new Error('no uploads here')) },
+      // Nor any password reset.
+      accounts: { mailer: undefined, countResetRequest: () => Promise.reject(new Error('no resets here')) },
+      site: config.site,
     };
     const app = express();
     app.use('/api', express.json(), routerFor('/api', [echo, guarded], deps));

@@ -114,7 +114,7 @@ describe('user rooms', () => {
     await alice.client.post(`/api/boards/${board.id}/pins`, { pin_id: pin.id });
     expect(await nextEvent(aliceTab1, 'board:pin-added')).toEqual({
       boardId: board.id,
-      pin: { id: pin.id, title: pin.title, image_url: pin.image_url, image: null },
+      pin: { id: pin.id, title: pin.title, image_url: pin.image_url, image: null, visibility: 'public' },
       pinCount: 1,
       seq: expect.any(Number),
     });

@@ -34,7 +34,7 @@ test("a collaborator's add on instance 2 reaches the owner's socket on instance 
   const pin = (await collaborator.client.post<Pin>('/api/pins/', { title: 'Shared find', imageUrl: 'https://a.test/shared.png' })).body;
   expect((await collaborator.client.post(`/api/boards/${board.id}/pins`, { pin_id: pin.id })).status).toBe(201);
   const added = await nextEvent(ownerOnOne, 'board:pin-added', (p) => p.boardId === board.id);
-  expect(added).toEqual({ boardId: board.id, pin: { id: pin.id, title: 'Shared find', image_url: pin.image_url, image: null }, pinCount: 1, seq: expect.any(Number) });
+  expect(added).toEqual({ boardId: board.id, pin: { id: pin.id, title: 'Shared find', image_url: pin.image_url, image: null, visibility: 'public' }, pinCount: 1, seq: expect.any(Number) });
   expect((await nextEvent(collaboratorOnTwo, 'board:pin-added', (p) => p.boardId === board.id)).seq).toBe(added.seq);
 
   // The owner's rename and removal reach the collaborator, with the collaborator's role.
