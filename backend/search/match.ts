@@ -17,7 +17,9 @@ export function matchCondition(expanded: ExpandedQuery): RawBuilder<boolean> | n
   const textOnly = expanded.clauses.filter((clause) => clause.authorIds.length === 0).map((clause) => `(${clause.tsquery})`);
   const withAuthors = expanded.clauses.filter((clause) => clause.authorIds.length > 0);
   if (textOnly.length === 0 && withAuthors.length === 0) return null;
-  const parts: RawBuilder<boolean>[] = [];
+  // Search finds public pins only (docs/who-sees-what.md); the search index holds only those, and
+  // the planner takes it for a query that says so.
+  const parts: RawBuilder<boolean>[] = [sql<boolean>`p.visibility = 'public'`];
   if (textOnly.length) parts.push(sql<boolean>`p.search @@ ${textOnly.join(' & ')}::tsquery`);
   for (const clause of withAuthors) {
     const byAuthor = sql<boolean>`p.user_id = any(${clause.authorIds}::int[])`;

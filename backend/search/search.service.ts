@@ -86,7 +86,7 @@ async function rankedQuery(
       select p.id, round(${q.rank} * ${SCALE})::int as score
       from (
         select p.id, p.search, p.user_id from pins p
-        where ${q.match} and p.visibility = 'public' and p.id > ${q.range.from} and p.id <= ${q.range.top}
+        where ${q.match} and p.id > ${q.range.from} and p.id <= ${q.range.top}
         order by p.id desc limit ${CANDIDATES}
       ) as p
     )

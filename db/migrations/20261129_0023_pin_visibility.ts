@@ -4,7 +4,8 @@ import { type Kysely, sql } from 'kysely';
 // only for its owner and the members of the boards that hold it, so what every visitor may read is
 // kept for public pins only:
 // - `pin_tags` (and so each tag's `pin_count`, the tag pages and the type-ahead) holds public pins;
-// - `search_words` takes the words of public pins;
+// - `search_words` takes the words of public pins, and the search index (`pins_search`) holds
+//   public pins only (search finds only those; a private pin costs a search nothing);
 // - `users.pin_count` counts a user's public pins (what a profile shows everyone), and
 //   `users.private_pin_count` the others (added for their owner);
 // - `boards.public_pin_count` counts a board's public pins (what a public board shows outsiders).
@@ -97,6 +98,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     create trigger pins_tags_changed after update of tags, visibility on pins
     for each row when (old.tags is distinct from new.tags or old.visibility is distinct from new.visibility) execute function pins_sync_tags()`.execute(db);
 
+  await sql`drop index pins_search`.execute(db);
+  await sql`create index pins_search on pins using gin (search) where visibility = 'public'`.execute(db);
   await sql`drop trigger pins_words_added on pins`.execute(db);
   await sql`create trigger pins_words_added after insert on pins for each row when (new.visibility = 'public') execute function pins_collect_words()`.execute(db);
   await sql`drop trigger pins_words_changed on pins`.execute(db);
@@ -159,6 +162,8 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`create trigger pins_tags_added after insert on pins for each row when (cardinality(new.tags) > 0) execute function pins_sync_tags()`.execute(db);
   await sql`drop trigger pins_tags_changed on pins`.execute(db);
   await sql`create trigger pins_tags_changed after update of tags on pins for each row when (old.tags is distinct from new.tags) execute function pins_sync_tags()`.execute(db);
+  await sql`drop index pins_search`.execute(db);
+  await sql`create index pins_search on pins using gin (search)`.execute(db);
   await sql`drop trigger pins_words_added on pins`.execute(db);
   await sql`create trigger pins_words_added after insert on pins for each row execute function pins_collect_words()`.execute(db);
   await sql`drop trigger pins_words_changed on pins`.execute(db);
