@@ -5,6 +5,7 @@ import { LIMITS } from './limits.ts';
 import { MSG } from './messages.ts';
 import { NextCursor } from './paging.ts';
 import { hasHiddenCharacters } from './visible-text.ts';
+import { PIN_VISIBILITIES } from './visibility.ts';
 
 export const BoardPin = z
   .object({
@@ -16,7 +17,7 @@ export const BoardPin = z
      * Who sees the pin (docs/who-sees-what.md): a board's grid marks private ones with a lock. The
      * server always says; the client's own copies made from a pin it holds may not (absent: public).
      */
-    visibility: z.enum(['public', 'private']).optional(),
+    visibility: z.enum(PIN_VISIBILITIES).optional(),
   })
   .meta({ id: 'BoardPin' });
 export type BoardPin = z.infer<typeof BoardPin>;

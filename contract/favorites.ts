@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PinImage } from './images.ts';
 import { NextCursor } from './paging.ts';
+import { PIN_VISIBILITIES } from './visibility.ts';
 
 export const Favorite = z
   .object({
@@ -11,7 +12,7 @@ export const Favorite = z
     image: PinImage.nullable(),
     likes_count: z.number().int(),
     /** Who sees the pin (docs/who-sees-what.md): the favorites grid marks private ones with a lock (absent: public, as for BoardPin). */
-    visibility: z.enum(['public', 'private']).optional(),
+    visibility: z.enum(PIN_VISIBILITIES).optional(),
   })
   .meta({ id: 'Favorite' });
 export type Favorite = z.infer<typeof Favorite>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PIN_VISIBILITIES } from './visibility.ts';
 
 // `pinboard.json`, the heart of the export ZIP (docs/import-export.md). Written by GET /api/export,
 // read back by POST /api/imports, which recreates what it lists. `key` names a pin within one file.
@@ -19,7 +20,7 @@ export const ExportedPin = z.object({
   /** The address the pin shows (its stored image's, or a remote one never imported). */
   imageUrl: z.string().max(4096),
   /** Who sees it (docs/who-sees-what.md); absent in exports made before pins had one: public. */
-  visibility: z.enum(['public', 'private']).optional(),
+  visibility: z.enum(PIN_VISIBILITIES).optional(),
 });
 export type ExportedPin = z.infer<typeof ExportedPin>;
 

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { ImageFormat, DB } from '../../db/schema.ts';
 import { EXTENSIONS } from '../images/media-urls.ts';
+import type { PinVisibilityValue } from '../../contract/visibility.ts';
 
 // What an export holds, read a page at a time (docs/import-export.md): the user's own pins, their
 // own boards (only their own pins listed in them), their favorites of their own pins and their own
@@ -19,7 +20,7 @@ export interface ExportPinRow {
   image_url: string;
   image_sha256: string | null;
   format: ImageFormat | null;
-  visibility: 'public' | 'private';
+  visibility: PinVisibilityValue;
 }
 
 /** The key a pin has in the export's files: stable within one file. */

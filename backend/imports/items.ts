@@ -5,6 +5,7 @@ import { normalizeSourceUrl } from '../../contract/source-url-rules.ts';
 import { parseTags } from '../../contract/tags.ts';
 import { normalizeTag, TAG_LIMITS } from '../../contract/tag-rules.ts';
 import { visibleText } from '../../contract/visible-text.ts';
+import { PIN_VISIBILITIES } from '../../contract/visibility.ts';
 
 // What one item of an import is, whatever file it came from: a pin to make (docs/import-export.md).
 // The parsers (netscape.ts, images-zip.ts, pinboard-file.ts) make these; the job (run-import.ts)
@@ -26,7 +27,7 @@ export const ItemData = z.object({
   /** A Pinboard export's key for the pin: its boards, favorites and comments name it. */
   ref: z.string().optional(),
   /** Who sees the pin, when the file says (a Pinboard export); else as for any pin (import-item.ts). */
-  visibility: z.enum(['public', 'private']).optional(),
+  visibility: z.enum(PIN_VISIBILITIES).optional(),
 });
 export type ItemData = z.infer<typeof ItemData>;
 

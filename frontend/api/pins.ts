@@ -1,6 +1,7 @@
 import type { PinList } from '../../contract/index.ts';
 import { call, createVia } from './endpoint.ts';
 import { nextCursorOf, type PageParams } from './paging.ts';
+import type { PinVisibilityValue } from '../../contract/visibility.ts';
 
 export interface PinPageParams extends PageParams {
   /** `shuffle` (with `seed`): the home order of one visit; `newest` (the default) otherwise. */
@@ -22,7 +23,7 @@ export function fetchPin(id: number) {
   return call('GET /api/pins/{id}', { params: { id } });
 }
 
-export function createPin(body: { title: string; imageUrl: string; description: string; sourceUrl?: string | null; boardId?: number; visibility?: 'public' | 'private' }) {
+export function createPin(body: { title: string; imageUrl: string; description: string; sourceUrl?: string | null; boardId?: number; visibility?: PinVisibilityValue }) {
   return createVia('POST /api/pins/', { body });
 }
 
@@ -32,7 +33,7 @@ export function updatePin(id: number, body: { title: string; description: string
 }
 
 /** Who sees the pin (its owner only): the rest of it is left as it is. */
-export function setPinVisibility(id: number, visibility: 'public' | 'private') {
+export function setPinVisibility(id: number, visibility: PinVisibilityValue) {
   return call('PUT /api/pins/{id}', { params: { id }, body: { visibility } });
 }
 

@@ -1,7 +1,7 @@
 import { useStore } from 'jotai';
 import { useId, useState } from 'react';
 import type { Pin } from '../../contract/index.ts';
-import { VISIBILITY_TEXT, type PinVisibilityValue } from '../../contract/visibility.ts';
+import { PIN_VISIBILITIES, VISIBILITY_TEXT, type PinVisibilityValue } from '../../contract/visibility.ts';
 import { isApiError } from '../api/client.ts';
 import { setPinVisibility } from '../api/pins.ts';
 import { upsertPin } from '../state/pins.ts';
@@ -46,7 +46,7 @@ export function PinVisibility({ pin, owner }: { pin: Pin; owner: boolean }) {
     <fieldset className="pin-visibility" disabled={chosen !== null}>
       <legend className="pin-visibility__legend">Who can see this pin</legend>
       <div className="pin-visibility__options">
-        {(['public', 'private'] as const).map((value) => (
+        {PIN_VISIBILITIES.map((value) => (
           <label key={value} className="pin-visibility__option">
             <input type="radio" name={name} value={value} checked={shown === value} onChange={() => void choose(value)} />
             {value === 'private' ? <LockIcon /> : null}
