@@ -87,7 +87,7 @@ export function createApp(deps: AppDeps): PinboardApp {
     db: database.db,
     events,
     jobs: deps.jobs.sender,
-    imports: { allow: { cidrs: config.imports.allowCidrs, ports: config.imports.allowPorts }, pendingPerUser: config.imports.pendingPerUser },
+    imports: { allow: { cidrs: config.imports.allowCidrs, ports: config.imports.allowPorts }, headersTimeoutMs: config.imports.headersTimeoutMs, pendingPerUser: config.imports.pendingPerUser },
   };
   const app = express();
   app.set('trust proxy', config.trustProxy);

@@ -25,7 +25,7 @@ export const IMAGE_ENV = {
   // Imports one user may have waiting in the queue (more pins with remote images answer 429), and
   // how many of one user's imports run at once across all instances (the rest of the workers stay
   // free for everybody else).
-  IMPORT_PENDING_PER_USER: positiveInt(20),
+  IMPORT_PENDING_PER_USER: positiveInt(1000),
   IMPORT_CONCURRENCY_PER_USER: positiveInt(1),
   // Stored images no pin uses (an upload never pinned, a deleted pin's image) are deleted after
   // this long, by the images.sweep job each instance sends this often (backend/images/sweep.ts).
@@ -147,7 +147,7 @@ export function imageConfig(e: ImageEnv, mode: { embedded: boolean }): ImageConf
     imageSweep: { graceHours: e.IMAGE_SWEEP_GRACE_HOURS, intervalMs: e.IMAGE_SWEEP_INTERVAL_SECONDS * 1000 },
     media: parseMedia(e),
     imageProcessing: { concurrency: e.IMAGE_PROCESS_CONCURRENCY ?? (mode.embedded ? 1 : 2), queue: e.IMAGE_PROCESS_QUEUE, timeoutSeconds: e.IMAGE_PROCESS_TIMEOUT_SECONDS },
-    imageBudget: { perUser: e.IMAGE_BUDGET_PER_USER ?? e.UPLOAD_RATE_LIMIT_PER_USER ?? 100, windowMs: e.IMAGE_BUDGET_WINDOW_SECONDS * 1000 },
+    imageBudget: { perUser: e.IMAGE_BUDGET_PER_USER ?? e.UPLOAD_RATE_LIMIT_PER_USER ?? 1000, windowMs: e.IMAGE_BUDGET_WINDOW_SECONDS * 1000 },
     uploads: {
       inFlight: e.UPLOADS_IN_FLIGHT,
       inFlightPerUser: e.UPLOADS_IN_FLIGHT_PER_USER,

@@ -21,5 +21,7 @@ export interface ServiceContext {
 
 export interface ImportSettings {
   allow: { cidrs: string[]; ports: number[] };
+  /** How long a remote server may take to send its answer's headers (IMPORT_HEADERS_TIMEOUT_SECONDS). */
+  headersTimeoutMs?: number;
   pendingPerUser: number;
 }

@@ -18,7 +18,7 @@ const ERROR_TEXT: Record<number, string> = {
   408: 'The upload did not arrive within UPLOAD_TIMEOUT_SECONDS',
   409: 'Conflict (taken email or username, second comment on a pin)',
   413: 'Body larger than 64 KB',
-  422: 'This Idempotency-Key was already used for a different request',
+  422: 'Could not be done as asked: an Idempotency-Key already used for a different request, or a web page that could not be read',
   429: 'Rate limited (or, for images, the per-user image budget or uploads in flight); see Retry-After',
   500: 'Unexpected server error (no internals)',
   503: 'Database or Redis unavailable, or the server busy; retry shortly (see Retry-After)',

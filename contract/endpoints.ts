@@ -11,6 +11,7 @@ import { ImageStatus } from './image-repair.ts';
 import { ImageUploaded } from './images.ts';
 import { InviteCreateBody, InviteCreated, InviteList, InviteRevoked } from './invites.ts';
 import { ExportZip, ImportCreated, ImportDetail, ImportList, ImportUndone } from './imports.ts';
+import { PageImages, PageImagesQuery } from './pages.ts';
 import { PageQuery, PinListQuery } from './paging.ts';
 import { PinLookup, PinLookupQuery } from './pin-lookup.ts';
 import { Pin, PinCreateBody, PinDeleted, PinList, PinRefBody, PinUpdateBody } from './pins.ts';
@@ -59,6 +60,7 @@ export const ENDPOINTS = endpoints({
   'GET /api/auth/logout': { responses: { 200: MessageBody } },
 
   'GET /api/pins/lookup': { query: PinLookupQuery, responses: { 200: PinLookup } },
+  'GET /api/pages/images': { query: PageImagesQuery, responses: { 200: PageImages } },
   'GET /api/pins/': { query: PinListQuery, responses: { 200: PinList } },
   'GET /api/pins/{id}': { responses: { 200: Pin } },
   'POST /api/pins/': { body: PinCreateBody, idempotent: true, responses: { 201: Pin } },

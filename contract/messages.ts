@@ -90,4 +90,15 @@ export const MSG = {
   invitesFull: `You can have at most ${INVITE_RULES.perUser} invite links. Revoke one first.`,
   inviteNotFound: 'Invite not found.',
   accountDisabled: 'This account is disabled.',
+  // The pictures of a web page (docs/page-images.md): an address the SSRF guard refuses, and a page
+  // that could not be read, its cause in parentheses.
+  pageAddressRefused: "We can't read pictures from that address.",
+  pageTimedOut: 'That page could not be reached (timed out).',
+  pageUnknownHost: 'That page could not be reached (unknown host).',
+  pageNoConnection: 'That page could not be reached (could not connect).',
+  pageNotFound: 'That page could not be reached (not found).',
+  pageRefused: 'That page could not be reached (the site refused).',
+  pageSiteError: 'That page could not be reached (the site had an error).',
+  pageTooManyRedirects: 'That page could not be reached (too many redirects).',
+  pageBadRedirect: 'That page could not be reached (a broken redirect).',
 } as const;

@@ -47,6 +47,8 @@ export interface PinsTable {
   image_failure: ColumnType<string | null, string | null | undefined, string | null>;
   /** Who sees it (docs/who-sees-what.md): everyone, or its owner and its boards' members. */
   visibility: ColumnType<PinVisibility, PinVisibility | undefined, PinVisibility>;
+  /** Public by its owner's choice but private until it has a picture (docs/who-sees-what.md). */
+  waits_for_picture: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 type PinVisibility = 'public' | 'private';

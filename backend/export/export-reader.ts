@@ -23,6 +23,24 @@ export interface ExportPinRow {
   visibility: PinVisibilityValue;
 }
 
+/**
+ * A pin's columns as the export writes them: the image address its owner gave, even one the server
+ * refused (kept apart, never served, but theirs: an import of the export gives it back), and who
+ * sees it by its owner's choice (one waiting for its picture is public once it has one).
+ */
+const pinColumns = [
+  'pins.id',
+  'pins.title',
+  'pins.description',
+  'pins.tags',
+  'pins.source_url',
+  'pins.created_at',
+  sql<string>`coalesce(nullif(pins.image_url, ''), pins.refused_image_url, '')`.as('image_url'),
+  'pins.image_sha256',
+  'images.format',
+  sql<PinVisibilityValue>`case when pins.waits_for_picture then 'public' else pins.visibility end`.as('visibility'),
+] as const;
+
 /** The key a pin has in the export's files: stable within one file. */
 export const pinKey = (id: number) => `p${id}`;
 
@@ -36,7 +54,7 @@ export async function* pinsOf(db: Kysely<DB>, userId: number): AsyncGenerator<Ex
     const rows = await db
       .selectFrom('pins')
       .leftJoin('images', 'images.sha256', 'pins.image_sha256')
-      .select(['pins.id', 'pins.title', 'pins.description', 'pins.tags', 'pins.source_url', 'pins.created_at', 'pins.image_url', 'pins.image_sha256', 'images.format', 'pins.visibility'])
+      .select(pinColumns)
       .where('pins.user_id', '=', userId)
       .where('pins.id', '>', after)
       .orderBy('pins.id')
@@ -102,7 +120,7 @@ export async function* boardPinsOf(db: Kysely<DB>, userId: number, boardId: numb
       .selectFrom('board_pins')
       .innerJoin('pins', 'pins.id', 'board_pins.pin_id')
       .leftJoin('images', 'images.sha256', 'pins.image_sha256')
-      .select(['board_pins.id as entry', 'pins.id', 'pins.title', 'pins.description', 'pins.tags', 'pins.source_url', 'pins.created_at', 'pins.image_url', 'pins.image_sha256', 'images.format', 'pins.visibility', 'pins.user_id'])
+      .select(['board_pins.id as entry', 'pins.user_id', ...pinColumns])
       .where('board_pins.board_id', '=', boardId)
       .where('board_pins.id', '<', before)
       .orderBy('board_pins.id', 'desc')

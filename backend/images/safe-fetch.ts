@@ -2,12 +2,13 @@ import { isIP } from 'node:net';
 import { Agent, request, type Dispatcher } from 'undici';
 import { addressPolicy, BlockedAddressError, guardedLookup, type AddressPolicy } from './address-policy.ts';
 
-// The one HTTP client for URLs a user gave us (importing a pin's image). A user-chosen URL fetched
-// from inside the deployment is a way in (SSRF): to the metadata service, to localhost's admin
-// ports, to the private network. So: http/https on 80/443 only, every address a host resolves to
-// checked and the connection made to exactly those addresses (no second lookup to rebind), IP
-// literals checked as such, redirects followed by hand and each hop checked again, one deadline
-// for everything, and a byte cap on the body. docs/images.md.
+// The one HTTP client for URLs a user gave us (importing a pin's image, reading a page's pictures:
+// docs/page-images.md). A user-chosen URL fetched from inside the deployment is a way in (SSRF): to
+// the metadata service, to localhost's admin ports, to the private network. So: http/https on
+// 80/443 only, every address a host resolves to checked and the connection made to exactly those
+// addresses (no second lookup to rebind), IP literals checked as such, redirects followed by hand
+// and each hop checked again, one deadline for everything, and a byte cap on the body.
+// docs/images.md.
 
 export interface SafeFetchOptions {
   /** Stop reading (and fail) past this many body bytes. */
@@ -27,6 +28,14 @@ export interface SafeFetchOptions {
   maxRedirects?: number;
   /** Tests and special deployments only: addresses (CIDR list) allowed despite being non-unicast, and extra allowed ports. */
   allow?: { cidrs?: string[]; ports?: number[] };
+  /** The Accept header sent. Default `image/*`. */
+  accept?: string;
+  /**
+   * The byte cap for the final answer's Content-Type, in place of `maxBytes`; with `truncate`, a
+   * longer body is cut there (the result says `truncated`) instead of failing. Reading a web page
+   * (backend/pages/page-images.ts) keeps the first 2 MB of HTML but takes an image whole.
+   */
+  limitFor?: (contentType: string | null) => { maxBytes: number; truncate?: boolean };
 }
 
 export type SafeFetchReason =
@@ -59,6 +68,8 @@ export interface SafeFetchResult {
   bytes: Buffer;
   contentType: string | null;
   finalUrl: string;
+  /** Set when `limitFor` let the body be cut: `bytes` are its first bytes only. */
+  truncated?: true;
 }
 
 const DEFAULT_PORTS = [80, 443];
@@ -66,6 +77,11 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 // No cookies (undici keeps none), no credentials, nothing that identifies the user. Identity
 // encoding: the byte cap then counts what is stored, and images are compressed already.
 const HEADERS = { 'user-agent': 'Pinboard-image-import/1', accept: 'image/*', 'accept-encoding': 'identity' };
+
+interface BodyLimit {
+  maxBytes: number;
+  truncate?: boolean;
+}
 
 interface Guard {
   policy: AddressPolicy;
@@ -128,20 +144,26 @@ function header(headers: Dispatcher.ResponseData['headers'], name: string): stri
   return (Array.isArray(value) ? value[0] : value) ?? null;
 }
 
-async function readCapped(response: Dispatcher.ResponseData, maxBytes: number): Promise<Buffer> {
+async function readCapped(response: Dispatcher.ResponseData, { maxBytes, truncate = false }: BodyLimit): Promise<{ bytes: Buffer; truncated: boolean }> {
   const declared = header(response.headers, 'content-length');
-  if (declared !== null && Number(declared) > maxBytes) {
+  if (!truncate && declared !== null && Number(declared) > maxBytes) {
     discard(response.body);
     throw new SafeFetchError('too_large', `the body is ${declared} bytes, over ${maxBytes}`);
   }
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    if (total + chunk.length > maxBytes) {
+      if (!truncate) throw new SafeFetchError('too_large', `the body is over ${maxBytes} bytes`);
+      chunks.push(chunk.subarray(0, maxBytes - total));
+      // The rest is never read.
+      discard(response.body);
+      return { bytes: Buffer.concat(chunks, maxBytes), truncated: true };
+    }
     total += chunk.length;
-    if (total > maxBytes) throw new SafeFetchError('too_large', `the body is over ${maxBytes} bytes`);
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks, total);
+  return { bytes: Buffer.concat(chunks, total), truncated: false };
 }
 
 function findCause<T>(error: unknown, type: abstract new (...args: never[]) => T): T | undefined {
@@ -186,6 +208,7 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
   const { maxBytes, connectTimeoutMs = 5000, totalTimeoutMs = 15_000, headersTimeoutMs = 5000, maxRedirects = 3 } = options;
   const policy = addressPolicy(options.allow?.cidrs);
   const guard: Guard = { policy, ports: new Set([...DEFAULT_PORTS, ...(options.allow?.ports ?? [])]) };
+  const headers = options.accept === undefined ? HEADERS : { ...HEADERS, accept: options.accept };
   const timeout = AbortSignal.timeout(totalTimeoutMs);
   const deadline = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
   // One agent per fetch: its lookup carries this fetch's policy, and closing it leaves no
@@ -198,11 +221,12 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
   try {
     let target = checkUrl(url, undefined, guard);
     for (let redirects = 0; ; redirects++) {
-      const response = await request(target, { method: 'GET', headers: HEADERS, dispatcher: agent, signal: deadline });
+      const response = await request(target, { method: 'GET', headers, dispatcher: agent, signal: deadline });
       const status = response.statusCode;
       if (status >= 200 && status < 300) {
-        const bytes = await readCapped(response, maxBytes);
-        return { bytes, contentType: header(response.headers, 'content-type'), finalUrl: target.href };
+        const contentType = header(response.headers, 'content-type');
+        const { bytes, truncated } = await readCapped(response, options.limitFor?.(contentType) ?? { maxBytes });
+        return { bytes, contentType, finalUrl: target.href, ...(truncated ? { truncated: true as const } : {}) };
       }
       discard(response.body);
       const location = header(response.headers, 'location');

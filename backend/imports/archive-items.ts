@@ -72,7 +72,7 @@ export async function readArchive(zip: OpenedZip): Promise<ArchiveContents> {
         title,
         description: descriptionOf(withTags(pin.description, pin.tags)),
         sourceUrl: sourceOf(pin.sourceUrl ?? undefined),
-        image: file ? { file } : remote ? { url: remote } : null,
+        image: file ? { file } : remote ? { address: remote } : null,
         boards: [],
         createdAt: Number.isNaN(Date.parse(pin.createdAt)) ? null : new Date(pin.createdAt).toISOString(),
         ref: pin.key,

@@ -69,30 +69,12 @@ export async function importItem(deps: ImportItemDeps, imp: ImportRow, item: { p
     return { kind: 'done' };
   }
   if (!data.image) return fail('no image');
-  // A host that just timed out: the item waits for it without holding a worker (nor an attempt).
-  const host = 'url' in data.image ? hostOf(data.image.url) : undefined;
-  const coolingMs = host ? deps.cooldown.remainingMs(host) : 0;
-  if (coolingMs > 0) {
-    await settle(db, imp.id, item.position, { state: 'pending', not_before: new Date(Date.now() + coolingMs) });
-    return { kind: 'later' };
-  }
-
-  let stored: Awaited<ReturnType<typeof storeImage>>;
-  try {
-    const budget = await deps.takeImage(imp.user_id);
-    if (!budget.ok) return { kind: 'wait', seconds: budget.retryAfterSeconds };
-    const bytes = await loadItemImage(data.image, { archive, imports: deps.imports, signal: ctx.signal });
-    stored = await storeImage({ db, storage: deps.storage }, { bytes });
-  } catch (error) {
-    const failure = error instanceof ItemFailure ? error : storeFailure(error);
-    if (!failure) throw error;
-    if (failure.hostTimedOut && host) deps.cooldown.timedOut(host);
-    if (failure.passing && item.attempts + 1 < ATTEMPTS) {
-      const notBefore = new Date(Date.now() + RETRY_BASE_SECONDS * 1000 * 2 ** item.attempts);
-      await settle(db, imp.id, item.position, { state: 'pending', attempts: item.attempts + 1, not_before: notBefore });
-      return { kind: 'later' };
-    }
-    return fail(failure.message);
+  let imageUrl: string;
+  if ('address' in data.image) imageUrl = data.image.address;
+  else {
+    const picture = await storedPicture(deps, data.image, { imp, item, ctx, archive });
+    if (typeof picture !== 'string') return picture;
+    imageUrl = picture;
   }
 
   // The pin's change is announced once this transaction, which its write joins, has committed.
@@ -100,7 +82,7 @@ export async function importItem(deps: ImportItemDeps, imp: ImportRow, item: { p
     const service: ServiceContext = { db: trx, events: ctx.events, jobs: ctx.jobs, imports: serviceImports(deps.imports) };
     const pin = await createPin(service, imp.user_id, {
       title: data.title,
-      imageUrl: stored.image.url,
+      imageUrl,
       description: data.description,
       sourceUrl: data.sourceUrl,
       createdAt: data.createdAt ? new Date(data.createdAt) : undefined,
@@ -122,14 +104,54 @@ export async function importItem(deps: ImportItemDeps, imp: ImportRow, item: { p
   }).catch((error: unknown) => {
     if (error instanceof DuplicateItem) return undefined;
     if (error instanceof ItemCalledOff) return null;
+    // The pin refused as a request would be (an address's import beyond the user's waiting ones).
+    const refusal = storeFailure(error);
+    if (refusal) return refusal;
     throw error;
   });
+  if (made instanceof ItemFailure) return fail(made.message);
   if (made === null) return { kind: 'later' };
   if (made === undefined) {
     const pinId = await importedBefore(db, imp.user_id, data.key);
     await settle(db, imp.id, item.position, { state: 'done', pin_id: pinId ?? null });
   }
   return { kind: 'done' };
+}
+
+/**
+ * The item's picture fetched (or inflated) and stored, as its stored address; or what became of
+ * the item instead (failed, to be tried later, or waiting for the user's image budget).
+ */
+async function storedPicture(
+  deps: ImportItemDeps,
+  image: { url: string } | { page: string } | { file: string },
+  { imp, item, ctx, archive }: { imp: ImportRow; item: { position: number; attempts: number }; ctx: JobContext; archive: ArchiveEntries | null },
+): Promise<string | ItemOutcome> {
+  const { db } = ctx;
+  // A host that just timed out: the item waits for it without holding a worker (nor an attempt).
+  const host = 'url' in image ? hostOf(image.url) : 'page' in image ? hostOf(image.page) : undefined;
+  const coolingMs = host ? deps.cooldown.remainingMs(host) : 0;
+  if (coolingMs > 0) {
+    await settle(db, imp.id, item.position, { state: 'pending', not_before: new Date(Date.now() + coolingMs) });
+    return { kind: 'later' };
+  }
+  try {
+    const budget = await deps.takeImage(imp.user_id);
+    if (!budget.ok) return { kind: 'wait', seconds: budget.retryAfterSeconds };
+    const bytes = await loadItemImage(image, { archive, imports: deps.imports, signal: ctx.signal });
+    return (await storeImage({ db, storage: deps.storage }, { bytes })).image.url;
+  } catch (error) {
+    const failure = error instanceof ItemFailure ? error : storeFailure(error);
+    if (!failure) throw error;
+    if (failure.hostTimedOut && host) deps.cooldown.timedOut(host);
+    if (failure.passing && item.attempts + 1 < ATTEMPTS) {
+      const notBefore = new Date(Date.now() + RETRY_BASE_SECONDS * 1000 * 2 ** item.attempts);
+      await settle(db, imp.id, item.position, { state: 'pending', attempts: item.attempts + 1, not_before: notBefore });
+      return { kind: 'later' };
+    }
+    await settle(db, imp.id, item.position, { state: 'failed', reason: failure.message });
+    return { kind: 'failed' };
+  }
 }
 
 class DuplicateItem extends Error {}

@@ -1,9 +1,10 @@
 import { IMAGE_LIMITS } from '../../contract/images.ts';
 import { HttpError, ImageRefusedError } from '../errors.ts';
-import { SafeFetchError, safeFetch } from '../images/safe-fetch.ts';
+import { detectImageFormat } from '../images/detect.ts';
+import { SafeFetchError, type SafeFetchOptions, safeFetch } from '../images/safe-fetch.ts';
+import { readPage } from '../pages/page-images.ts';
 import type { ImageConfig } from '../config-images.ts';
 import { type ArchiveEntries, EntryGone } from './files.ts';
-import type { ItemData } from './items.ts';
 
 // The bytes of an item's image: fetched from its address through the SSRF guard, or inflated from
 // its entry of the import's ZIP. Either way they then go through storeImage like an upload's.
@@ -52,21 +53,44 @@ export interface ImageLoadOptions {
 
 const tooLarge = () => new ItemFailure('image over 20 MB');
 
-export async function loadItemImage(image: NonNullable<ItemData['image']>, options: ImageLoadOptions): Promise<Buffer> {
+/** Pictures of a page tried, best first, before its item fails (one that is gone, too small to decode…). */
+const PAGE_PICTURES_TRIED = 3;
+
+export async function loadItemImage(image: { url: string } | { page: string } | { file: string }, options: ImageLoadOptions): Promise<Buffer> {
   if ('file' in image) {
     if (!options.archive) throw new ItemFailure('no image');
     return options.archive.read(image.file, tooLarge).catch((error: unknown) => {
       throw error instanceof EntryGone ? new ItemFailure(error.message) : error;
     });
   }
+  const { allowCidrs: cidrs, allowPorts: ports, headersTimeoutMs } = options.imports;
+  const fetchOptions = { headersTimeoutMs, ...(options.signal ? { signal: options.signal } : {}), allow: { cidrs, ports } };
   try {
-    const { allowCidrs: cidrs, allowPorts: ports, headersTimeoutMs } = options.imports;
-    const fetched = await safeFetch(image.url, { maxBytes: IMAGE_LIMITS.maxBytes, headersTimeoutMs, ...(options.signal ? { signal: options.signal } : {}), allow: { cidrs, ports } });
-    return fetched.bytes;
+    if ('url' in image) return (await safeFetch(image.url, { maxBytes: IMAGE_LIMITS.maxBytes, ...fetchOptions })).bytes;
+    const page = await readPage(image.page, fetchOptions);
+    if (page.kind === 'image') return page.bytes;
+    if (!page.images.length) throw new ItemFailure('no picture on the page');
+    return await firstPicture(page.images.slice(0, PAGE_PICTURES_TRIED).map((picture) => picture.url), fetchOptions);
   } catch (error) {
     if (error instanceof SafeFetchError) throw fetchFailure(error);
     throw error;
   }
+}
+
+/** The first of a page's pictures that can be fetched; the last one's failure when none can. */
+async function firstPicture(urls: string[], options: Omit<SafeFetchOptions, 'maxBytes'>): Promise<Buffer> {
+  let failure: unknown;
+  for (const url of urls) {
+    try {
+      const { bytes } = await safeFetch(url, { maxBytes: IMAGE_LIMITS.maxBytes, ...options });
+      if (await detectImageFormat(bytes)) return bytes;
+      failure = new ItemFailure('not an image');
+    } catch (error) {
+      if (!(error instanceof SafeFetchError)) throw error;
+      failure = error;
+    }
+  }
+  throw failure;
 }
 
 const REFUSALS: Partial<Record<ImageRefusedError['reason'], string>> = {

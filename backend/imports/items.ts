@@ -19,8 +19,13 @@ export const ItemData = z.object({
   title: z.string(),
   description: z.string(),
   sourceUrl: z.string().nullable(),
-  /** A remote address to fetch, a file of the import's extracted entries, or none (a failure: "no image"). */
-  image: z.union([z.object({ url: z.string() }), z.object({ file: z.string() }), z.null()]),
+  /**
+   * A remote address to fetch, a page whose picture is taken (a bookmark without IMAGE:
+   * docs/page-images.md), a file of the import's extracted entries, an address the pin takes as a
+   * pin made by URL does (an export's pin whose picture never arrived: it is imported later, or
+   * kept refused for its owner, as it was), or none (a failure: "no image").
+   */
+  image: z.union([z.object({ url: z.string() }), z.object({ page: z.string() }), z.object({ file: z.string() }), z.object({ address: z.string() }), z.null()]),
   /** Boards (by name) the pin goes in, in the file's order (a Pinboard export places its pins at the end instead). */
   boards: z.array(z.string()),
   createdAt: z.string().nullable(),

@@ -13,7 +13,8 @@ import { boardNameOf, descriptionOf, type ItemData, itemKey, sourceOf, timeFromS
 //   </DL><p>
 //
 // Each <H3> opens a board of that name (the innermost one, for nested folders); each <A> is a pin:
-// source = HREF, image = IMAGE (none: the item fails as "no image"), title = the link text cut to
+// source = HREF, image = IMAGE, else the page's own picture (the HREF itself when it answers a
+// picture, else its preview picture: docs/page-images.md), title = the link text cut to
 // the title limit, description = the following <DD>, else the link text; ADD_DATE its creation time;
 // PRIVATE (Shaarli's and Pinback's "1"/"true" or "0"/"false"), when present, who sees it.
 //
@@ -63,7 +64,8 @@ function toItem(open: OpenItem): ItemData {
     title,
     description: descriptionOf(withTags(dd || text, open.tags?.split(/[,\s]+/) ?? [])),
     sourceUrl,
-    image: imageUrl ? { url: imageUrl } : null,
+    // Without a picture of its own, the link's page gives one (the link itself when it is a picture).
+    image: imageUrl ? { url: imageUrl } : sourceUrl ? { page: sourceUrl } : null,
     boards: open.board ? [open.board] : [],
     ...visibilityOf(open.private),
     createdAt: timeFromSeconds(open.addDate?.trim()),

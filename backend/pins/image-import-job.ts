@@ -12,6 +12,7 @@ import { HttpError, ImageRefusedError } from '../errors.ts';
 import type { AppJobs } from '../job-catalog.ts';
 import type { JobContext, JobSender } from '../jobs/define.ts';
 import { getPin } from './pins.service.ts';
+import { holdUntilPictured, publishPictured } from './pictureless.ts';
 import { pinAudience } from '../visibility/pin-access.ts';
 import { type HostCooldown, hostOf } from '../images/host-cooldown.ts';
 import type { ImageBudget } from '../images/image-budget.ts';
@@ -118,6 +119,8 @@ export async function importImage(deps: ImportDeps, data: ImportImageData, ctx: 
       .returning('id')
       .executeTakeFirst();
     if (!updated) return;
+    // One its owner made public waited for this picture to be shown (pictureless.ts).
+    if (await publishPictured(db, record, data.pinId)) return;
     record('pin:updated', { pin: await getPin(db, data.pinId) }, await pinAudience(db, data.pinId, 'feed'));
   });
 }
@@ -154,6 +157,7 @@ async function hideRefusedAddress(ctx: JobContext, data: ImportImageData, reason
     if (!updated) return;
     // Its creation went out with the address: the change log stops serving it too.
     await supersedeChanges(db, { pinImageRefused: data.pinId });
+    if (await holdUntilPictured(db, record, data.pinId)) return;
     record('pin:updated', { pin: await getPin(db, data.pinId) }, await pinAudience(db, data.pinId, 'feed'));
   });
 }

@@ -17,9 +17,10 @@ import { forbidden, HttpError, notFound } from '../errors.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
 import { keyset } from '../paging/keyset.ts';
 import { permutation } from '../paging/shuffle.ts';
-import { isPublic, pinAudience, pinViewers, visibleTo } from '../visibility/pin-access.ts';
+import { canSeePin, isPublic, pinAudience, visibleTo } from '../visibility/pin-access.ts';
 import { addPinToBoard } from '../boards/boards.service.ts';
 import type { PinVisibilityValue } from '../../contract/visibility.ts';
+import { announceSwitch, pictureAfter, visibilityFor } from './pictureless.ts';
 
 /**
  * Pins with owner and likes count (a column) in one query: no query per pin. The owner's name is a
@@ -41,6 +42,7 @@ export function selectPins(db: Kysely<DB>) {
       'pins.likes_count',
       'pins.source_url',
       'pins.visibility',
+      'pins.waits_for_picture',
       eb.selectFrom('users').select('users.username').whereRef('users.id', '=', 'pins.user_id').$asScalar().$notNull().as('username'),
       imageOf(eb).as('image'),
     ]);
@@ -62,7 +64,8 @@ export function toPin(row: PinRow): Pin {
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     source_url: row.source_url,
-    visibility: row.visibility,
+    // Its owner's choice: one waiting for its picture is public once it has one (pictureless.ts).
+    visibility: row.waits_for_picture ? 'public' : row.visibility,
   };
 }
 
@@ -228,7 +231,7 @@ export async function createPin(ctx: ServiceContext, userId: number, input: PinI
   // pin without its import or its board, no job for a pin that was never saved, no change that the
   // log does not have.
   return write(ctx, async (db, record) => {
-    const visibility = input.visibility ?? (await defaultVisibility(db, input.boardId));
+    const wanted = input.visibility ?? (await defaultVisibility(db, input.boardId));
     const row = await db
       .insertInto('pins')
       .values({
@@ -238,7 +241,7 @@ export async function createPin(ctx: ServiceContext, userId: number, input: PinI
         description: input.description,
         tags: parseTags(input.description),
         source_url: input.sourceUrl ?? null,
-        visibility,
+        ...visibilityFor(wanted === 'public', intake.columns.refused_image_url !== null),
         ...(input.createdAt ? { created_at: input.createdAt } : {}),
       })
       .returning('id')
@@ -281,29 +284,27 @@ export async function updatePin(
   return write(ctx, async (db, record) => {
     await assertOwnPin(db, userId, id);
     await intake?.queue(db, id);
-    const before = await db.selectFrom('pins').select('visibility').where('id', '=', id).forUpdate().executeTakeFirstOrThrow();
+    const before = await db.selectFrom('pins').select(['visibility', 'waits_for_picture', 'image_sha256', 'refused_image_url']).where('id', '=', id).forUpdate().executeTakeFirstOrThrow();
     const text = input.title === undefined ? {} : { title: input.title, description: input.description ?? '', tags: parseTags(input.description ?? '') };
+    // Who sees it: as asked, else as before; a public one waits while it has no picture (pictureless.ts).
+    const wantsPublic = input.visibility ? input.visibility === 'public' : before.visibility === 'public' || before.waits_for_picture;
+    const pictureless = intake ? pictureAfter(intake.columns, before.waits_for_picture) : before.image_sha256 === null && before.refused_image_url !== null;
+    const seen = visibilityFor(wantsPublic, pictureless);
     const updated = await db
       .updateTable('pins')
-      .set({ ...text, ...intake?.columns, ...(input.visibility ? { visibility: input.visibility } : {}), updated_at: new Date() })
+      .set({ ...text, ...intake?.columns, ...seen, updated_at: new Date() })
       .where('id', '=', id)
       .where('user_id', '=', userId)
       .returning('id')
       .executeTakeFirst();
     if (!updated) throw notFound('Pin');
     const pin = await getPin(db, id);
-    const hidden = before.visibility === 'public' && pin.visibility === 'private';
-    if (hidden) {
-      // Its earlier public rows, and its comments', leave the log: as far as others know it is gone.
-      await supersedeChanges(db, { pinDeleted: id });
-      record('pin:deleted', { pinId: id }, 'feed');
-      record('pin:created', { pin }, { userIds: await pinViewers(db, id) });
-      return pin;
-    }
-    // The log's earlier rows of this pin stop carrying the old text (docs/change-log.md).
-    await supersedeChanges(db, { pinEdited: pin });
-    const shown = before.visibility === 'private' && pin.visibility === 'public';
-    record(shown ? 'pin:created' : 'pin:updated', { pin }, await pinAudience(db, id, 'feed'));
+    const switched = before.visibility !== seen.visibility;
+    // The log's earlier rows of this pin stop carrying the old text (docs/change-log.md), unless
+    // they all leave it (made private).
+    if (!switched || seen.visibility === 'public') await supersedeChanges(db, { pinEdited: pin });
+    if (switched) await announceSwitch(db, record, id, seen.visibility);
+    else record('pin:updated', { pin }, await pinAudience(db, id, 'feed'));
     return pin;
   });
 }
@@ -315,7 +316,8 @@ export async function imageStatus(db: Kysely<DB>, userId: number, id: number): P
     .select(['user_id', 'image_url', 'refused_image_url', 'image_sha256', 'image_failure'])
     .where('id', '=', id)
     .executeTakeFirst();
-  if (!row) throw notFound('Pin');
+  // Someone else's: forbidden, or, when they may not even see it, as if it did not exist.
+  if (!row || (row.user_id !== userId && !(await canSeePin(db, userId, id)))) throw notFound('Pin');
   if (row.user_id !== userId) throw forbidden();
   if (row.image_sha256 !== null) return { status: 'stored', reason: null, message: null };
   // A refused address is kept for its owner only; an upload's address is never imported, so

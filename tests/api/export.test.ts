@@ -59,7 +59,8 @@ function normalised(file: PinboardExport) {
   const title = new Map(file.pins.map((pin) => [pin.key, pin.title]));
   return {
     pins: file.pins
-      .map(({ title: t, description, tags, sourceUrl, createdAt, image }) => ({ title: t, description, tags: [...tags].sort(), sourceUrl, createdAt, image }))
+      // A pin without a stored picture keeps the address its owner gave, even one the server refused.
+      .map(({ title: t, description, tags, sourceUrl, createdAt, image, imageUrl, visibility }) => ({ title: t, description, tags: [...tags].sort(), sourceUrl, createdAt, image, visibility, address: image ? null : imageUrl }))
       .sort((a, b) => a.title.localeCompare(b.title)),
     boards: file.boards.map((board) => ({ name: board.name, pins: board.pins.map((key) => title.get(key)) })),
     favorites: file.favorites.map((key) => title.get(key)).sort(),
@@ -84,6 +85,10 @@ describe('export, then import on another instance', () => {
       });
       pins.push(created.body);
     }
+    // A picture the server will not fetch (a private network's address): the pin has none, and
+    // nobody but Alice sees it, yet it is hers and goes with her.
+    const refused = await alice.post<Pin>('/api/pins/', { title: 'Pin 3', imageUrl: 'http://10.1.2.3/never.jpg', description: 'No picture #round' });
+    expect(refused.status).toBe(201);
     const boardA = (await alice.post<{ id: number }>('/api/boards/', { name: 'Ordered' })).body;
     const boardB = (await alice.post<{ id: number }>('/api/boards/', { name: 'Shared one' })).body;
     for (const pin of [pins[2], pins[0], pins[1]]) await alice.post(`/api/boards/${boardA.id}/pins`, { pin_id: pin?.id });
@@ -105,15 +110,16 @@ describe('export, then import on another instance', () => {
     expect(names.filter((name) => name.startsWith('images/'))).toHaveLength(3);
     const file = JSON.parse((exported.get('pinboard.json') as Buffer).toString('utf8')) as PinboardExport;
     expect(file).toMatchObject({ version: 1, user: { username: expect.stringMatching(/^alice/), email: expect.stringContaining('@') } });
-    expect(file.pins.map((pin) => pin.title)).toEqual(['Pin 0', 'Pin 1', 'Pin 2']);
+    expect(file.pins.map((pin) => pin.title)).toEqual(['Pin 0', 'Pin 1', 'Pin 2', 'Pin 3']);
     // Each pin's tags are the ones it carries.
-    expect(file.pins.map((pin) => pin.tags)).toEqual(pins.map((pin) => pin.tags));
+    expect(file.pins.slice(0, 3).map((pin) => pin.tags)).toEqual(pins.map((pin) => pin.tags));
+    expect(file.pins[3]).toMatchObject({ image: null, imageUrl: 'http://10.1.2.3/never.jpg', visibility: 'public' });
     expect(file.pins[0]?.tags).toEqual(['round', 'trip0']);
     expect(file.boards.map((board) => [board.name, board.members.length])).toEqual([['Shared one', 1], ['Ordered', 0]]);
     expect(normalised(file).boards[1]?.pins).toEqual(['Pin 1', 'Pin 0', 'Pin 2']);
     expect(file.comments.map((comment) => comment.text)).toEqual(['My own note']);
     // Each original is the stored file, byte for byte (its name is its sha256).
-    for (const pin of file.pins) {
+    for (const pin of file.pins.filter((p) => p.image)) {
       const bytes = exported.get(pin.image as string) as Buffer;
       expect(createHash('sha256').update(bytes).digest('hex')).toBe(/images\/([0-9a-f]{64})\./.exec(pin.image as string)?.[1]);
     }
@@ -128,7 +134,7 @@ describe('export, then import on another instance', () => {
     const zip = await download(alice, source.url);
     const posted = await carol.upload<{ import: { id: number; kind: string; total: number } }>('/api/imports', { bytes: zip.bytes, name: 'export.zip', type: 'application/zip' });
     expect(posted.status, JSON.stringify(posted.body)).toBe(202);
-    expect(posted.body.import).toMatchObject({ kind: 'pinboard', total: 3 });
+    expect(posted.body.import).toMatchObject({ kind: 'pinboard', total: 4 });
     const started = Date.now();
     let detail: ImportDetail;
     for (;;) {
@@ -137,12 +143,17 @@ describe('export, then import on another instance', () => {
       if (Date.now() - started > EVENTUALLY_MS) throw new Error(`import not finished: ${JSON.stringify(detail)}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    expect(detail.import).toMatchObject({ status: 'done', done: 3, failed: 0 });
+    expect(detail.import).toMatchObject({ status: 'done', done: 4, failed: 0 });
     expect(detail.failures).toEqual([{ item: expect.stringMatching(/^Shared one: bob/), reason: 'not re-invited' }]);
 
     // The pins carry their tags, parsed from their descriptions as any pin write does.
     const carolPins = (await carol.get<{ pins: Pin[] }>(`/api/pins/?userId=${carolUser.id}&limit=10`)).body.pins;
-    expect(carolPins.map((pin) => [pin.title, pin.tags]).sort()).toEqual([['Pin 0', ['round', 'trip0']], ['Pin 1', ['round', 'trip1']], ['Pin 2', ['round', 'trip2']]]);
+    expect(carolPins.map((pin) => [pin.title, pin.tags]).sort()).toEqual([['Pin 0', ['round', 'trip0']], ['Pin 1', ['round', 'trip1']], ['Pin 2', ['round', 'trip2']], ['Pin 3', ['round']]]);
+    // The pin without a picture came back as it was: its address kept for Carol, shown to nobody else.
+    const refused = carolPins.find((pin) => pin.title === 'Pin 3') as Pin;
+    expect(refused).toMatchObject({ image: null, image_url: '', visibility: 'public' });
+    expect((await carol.get<{ status: string; reason: string }>(`/api/pins/${refused.id}/image-status`)).body).toMatchObject({ status: 'failed', reason: 'blocked_address' });
+    expect((await fetch(`${target.url}/api/pins/${refused.id}`)).status).toBe(404);
 
     const again = await unzip((await download(carol, target.url)).bytes);
     const before = normalised(JSON.parse((exported.get('pinboard.json') as Buffer).toString('utf8')) as PinboardExport);

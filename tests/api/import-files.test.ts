@@ -68,9 +68,9 @@ describe('Netscape bookmark files', () => {
     const [pie, soup, plain, bad, loose] = items as [ItemData, ItemData, ItemData, ItemData, ItemData];
     expect(pie).toMatchObject({ boards: ['Recipes & food'], image: { url: 'https://i.pinimg.example/736x/pie.jpg' }, sourceUrl: 'https://blog.example/pie', description: 'Apple pie, the best one #baking', createdAt: new Date(1700000000 * 1000).toISOString() });
     expect(soup).toMatchObject({ boards: ['Recipes & food'], description: 'Warm soup for winter', createdAt: null });
-    // No IMAGE: an item all the same, to be listed as a failure "no image"; TAGS become #words.
-    expect(plain).toMatchObject({ boards: ['Travel'], image: null, description: 'No picture here\n#trips #sea' });
-    expect(bad.image).toBeNull();
+    // No IMAGE (or one that is no picture address): its page's picture is taken; TAGS become #words.
+    expect(plain).toMatchObject({ boards: ['Travel'], image: { page: 'https://travel.example/' }, description: 'No picture here\n#trips #sea' });
+    expect(bad.image).toEqual({ page: 'https://travel.example/x' });
     expect(loose.boards).toEqual([]);
     expect([...loose.title].length).toBeLessThanOrEqual(200);
     // Keys: the pin's own page when the file names one, so the same pin in two files is one item.

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -583,6 +585,28 @@ describe('real error responses match the document', () => {
       expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
       expectDocumented('GET', '/api/pins/', response);
     });
+  });
+});
+
+describe('the pictures of a page match the document', () => {
+  test('a page read, an address the guard refuses, a page that cannot be read', async () => {
+    const site = createServer((req, res) => {
+      if (req.url === '/page') res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Doc</title><meta property="og:image" content="/a.jpg">');
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    try {
+      await withTestServer({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: new URL(origin).port } }, async (other) => {
+        const { client } = await signUpUser(other.url, 'docpages');
+        const read = (url: string, status: number) => call(client, 'GET', '/api/pages/images', { query: `url=${encodeURIComponent(url)}`, expect: status });
+        await read(`${origin}/page`, 200);
+        await read('file:///etc/passwd', 400);
+        await read(`${origin}/missing`, 422);
+      });
+    } finally {
+      await new Promise<void>((resolve) => site.close(() => resolve()));
+    }
   });
 });
 

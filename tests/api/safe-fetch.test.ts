@@ -337,9 +337,9 @@ test('IMPORT_ALLOW_CIDRS and IMPORT_ALLOW_PORTS are read as lists and validated'
 
 test('the import, upload and image budget settings have their defaults', () => {
   const config = loadConfig({});
-  expect(config.imports).toMatchObject({ headersTimeoutMs: 5_000, hostCooldownMs: 60_000, pendingPerUser: 20, concurrencyPerUser: 1 });
+  expect(config.imports).toMatchObject({ headersTimeoutMs: 5_000, hostCooldownMs: 60_000, pendingPerUser: 1000, concurrencyPerUser: 1 });
   expect(config.uploads).toMatchObject({ inFlight: 16, inFlightPerUser: 4, timeoutMs: 60_000 });
-  expect(config.imageBudget).toEqual({ perUser: 100, windowMs: 900_000 });
+  expect(config.imageBudget).toEqual({ perUser: 1000, windowMs: 900_000 });
   // One image at a time in the embedded mode ({} has no DATABASE_URL); config.test.ts checks both modes.
   expect(config.imageProcessing).toEqual({ concurrency: 1, queue: 20, timeoutSeconds: 10 });
 });

@@ -18,7 +18,7 @@ export interface PinbackItem {
   /** The pin's tags: the #word of its title (its description) and its TAGS attribute's `Sea` (`c++` is no tag). */
   tags: string[];
   /** What the import must make of it. */
-  expect: 'pin' | 'no image' | 'not found (404)' | 'not an image';
+  expect: 'pin' | 'no picture on the page' | 'not found (404)' | 'not an image';
 }
 
 /**
@@ -63,11 +63,12 @@ export interface ImageHost {
   close(): Promise<void>;
 }
 
-/** Serves /img/N.jpg (a distinct JPEG), /gone/N.jpg (404) and /text/N.jpg (not an image). */
+/** Serves /img/N.jpg (a distinct JPEG), /gone/N.jpg (404), /text/N.jpg (not an image) and /page/N (a page without a picture). */
 export async function startImageHost(pictures: Buffer[]): Promise<ImageHost> {
   let requests = 0;
   const server: Server = createServer((req, res) => {
     requests += 1;
+    if (/^\/page\/\d+$/.test(req.url ?? '')) return void res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Words</title><p>No picture here.</p>');
     const match = /^\/(img|gone|text)\/(\d+)\.jpg$/.exec(req.url ?? '');
     if (!match) return void res.writeHead(404).end();
     const n = Number(match[2]);
@@ -96,11 +97,12 @@ export function pinbackFile(host: string, pins: number, boards: number, badEvery
     items.push({
       board,
       title: `Pin ${n} #tag${n % 7}`,
-      href: `https://source.example/page/${n}`,
+      // Without IMAGE the item's picture is looked for on its page, which has none.
+      href: kind === 'none' ? `${host}/page/${n}` : `https://source.example/page/${n}`,
       image: kind === 'none' ? null : `${host}/${kind}/${n}.jpg`,
       origLink: `https://www.pinterest.com/pin/${1000 + n}/`,
       tags: [`tag${n % 7}`, 'sea'],
-      expect: kind === 'img' ? 'pin' : kind === 'none' ? 'no image' : kind === 'gone' ? 'not found (404)' : 'not an image',
+      expect: kind === 'img' ? 'pin' : kind === 'none' ? 'no picture on the page' : kind === 'gone' ? 'not found (404)' : 'not an image',
     });
   }
   const byBoard = new Map<string, PinbackItem[]>();
