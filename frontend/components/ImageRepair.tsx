@@ -17,6 +17,10 @@ import { showToast } from '../state/toasts.ts';
 
 export const IMPORT_FAILED = 'The image could not be imported';
 export const IMPORTING = 'The image is still being imported…';
+export const WAITS_FOR_PICTURE = 'Only you can see this pin until it has a picture; then it is public.';
+
+/** Refusals of the address itself: the server will never fetch it, so a public pin waits for a picture (docs/who-sees-what.md). */
+const REFUSED_ADDRESS = new Set(['blocked_address', 'bad_port', 'bad_scheme']);
 
 /** On the owner's card whose image did not load: why, and where to mend it. */
 export function CardImageNote({ pinId }: { pinId: number }) {
@@ -42,6 +46,7 @@ export function PinImageNotice({ pin, broken, replace = true }: { pin: Pin; brok
   return (
     <div className="image-notice" role="status">
       <p>{status.status === 'failed' ? `${IMPORT_FAILED}: ${status.message ?? ''}` : IMPORTING}</p>
+      {status.status === 'failed' && pin.visibility === 'public' && REFUSED_ADDRESS.has(status.reason ?? '') ? <p>{WAITS_FOR_PICTURE}</p> : null}
       {!replace ? null : open ? (
         <ReplaceImage pin={pin} onDone={() => setOpen(false)} />
       ) : (
