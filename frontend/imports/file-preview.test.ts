@@ -9,9 +9,24 @@ import { timeLeft } from './ImportStatus.tsx';
 const fileOf = (bytes: Uint8Array | string, name: string) => new File([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)], name);
 
 describe('previewFile', () => {
-  it('counts a bookmark file’s links, those with an image, and its boards', async () => {
-    const html = `<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n<DT><H3>Cats</H3>\n<DL><p>\n<DT><A HREF="https://a.example/" IMAGE="https://i.example/1.jpg">One</A>\n<DT><A HREF="https://b.example/">Two</A>\n</DL><p>\n</DL><p>`;
-    expect(await previewFile(fileOf(html, 'whatever.txt'))).toEqual({ kind: 'netscape', items: 2, detail: '1 with an image, in 1 board' });
+  it('counts every link of a bookmark file as a pin, says how many carry their own image, and its boards', async () => {
+    const html = `<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n<DT><H3>Cats</H3>\n<DL><p>\n<DT><A HREF="https://a.example/" IMAGE="https://i.example/1.jpg">One</A>\n<DT><A HREF="https://b.example/">Two</A>\n<DT><A NAME="top"></A><A HREF="https://c.example/">Three</A>\n</DL><p>\n</DL><p>`;
+    expect(await previewFile(fileOf(html, 'whatever.txt'))).toEqual({
+      kind: 'netscape',
+      items: 3,
+      detail: '1 with an image, in 1 board — pictures of the other 2 will be fetched from their pages',
+    });
+  });
+
+  it('a bookmark file without images: every link still a pin, its picture fetched from its page', async () => {
+    const links = Array.from({ length: 12 }, (_, i) => `<DT><A HREF="https://site.example/${i}" ADD_DATE="1">Link ${i}</A>`);
+    const html = `<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n${['A', 'B', 'C'].map((board, b) => `<DT><H3>${board}</H3>\n<DL><p>\n${links.slice(b * 4, b * 4 + 4).join('\n')}\n</DL><p>`).join('\n')}\n</DL><p>`;
+    expect(await previewFile(fileOf(html, 'bookmarks.html'))).toEqual({ kind: 'netscape', items: 12, detail: 'in 3 boards — their pictures will be fetched from their pages' });
+  });
+
+  it('a bookmark file whose links all carry an image, outside folders, says no more', async () => {
+    const html = `<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n<DT><A HREF="https://a.example/" IMAGE="https://i.example/1.jpg">One</A>\n</DL><p>`;
+    expect(await previewFile(fileOf(html, 'one.html'))).toEqual({ kind: 'netscape', items: 1, detail: '1 with an image' });
   });
 
   it('reads a ZIP’s central directory: a Pinboard export, or images in folders with pins.csv', async () => {

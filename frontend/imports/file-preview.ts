@@ -7,9 +7,9 @@ export type PreviewKind = 'netscape' | 'pinboard' | 'images' | 'unknown';
 
 export interface FilePreview {
   kind: PreviewKind;
-  /** Pins the import should make (links with an image, images in the ZIP, pins of an export). */
+  /** Pins the import should make (every link of a bookmark file, images in the ZIP, pins of an export). */
   items: number;
-  /** Further entries of note: links without an image, folders that become boards. */
+  /** Further entries of note: links whose pictures come from their pages, folders that become boards. */
   detail: string;
 }
 
@@ -21,16 +21,22 @@ async function bytesOf(blob: Blob): Promise<Uint8Array> {
   return new Uint8Array(await blob.arrayBuffer());
 }
 
+/** "1 board", "3 boards". */
+const count = (n: number, one: string) => `${n.toLocaleString('en-US')} ${one}${n === 1 ? '' : 's'}`;
+
+/**
+ * Every link is a pin: one with an IMAGE attribute takes that picture; the others' pictures are
+ * fetched from their pages by the import (docs/import-export.md).
+ */
 function previewNetscape(text: string, estimate: number): FilePreview {
-  const links = text.match(/<a\s/gi)?.length ?? 0;
-  const withImage = text.match(/<a\s[^>]*\bimage\s*=/gi)?.length ?? 0;
+  const links = text.match(/<a\s[^>]*\bhref\s*=/gi)?.length ?? 0;
+  const withImage = text.match(/<a\s(?=[^>]*\bhref\s*=)[^>]*\bimage\s*=/gi)?.length ?? 0;
   const boards = text.match(/<h3\b/gi)?.length ?? 0;
   const scale = (n: number) => Math.round(n * estimate);
-  return {
-    kind: 'netscape',
-    items: scale(links),
-    detail: `${scale(withImage).toLocaleString('en-US')} with an image, in ${scale(boards).toLocaleString('en-US')} board${boards === 1 ? '' : 's'}`,
-  };
+  const others = Math.max(0, scale(links) - scale(withImage));
+  const own = [withImage ? `${scale(withImage).toLocaleString('en-US')} with an image` : '', boards ? `in ${count(scale(boards), 'board')}` : ''].filter(Boolean).join(', ');
+  const fetched = !others ? '' : withImage ? `pictures of the other ${others.toLocaleString('en-US')} will be fetched from their pages` : 'their pictures will be fetched from their pages';
+  return { kind: 'netscape', items: scale(links), detail: [own, fetched].filter(Boolean).join(' — ') };
 }
 
 /** The names in a ZIP's central directory (found from the end record in its last 64 KiB). */

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { MSG } from '../../contract/messages.ts';
-import { alice, errorBody, makePin, renderApp } from '../test-support/render.tsx';
+import { alice, bob, errorBody, makeBoard, makePin, pagedReply, renderApp } from '../test-support/render.tsx';
 
 describe('New pin page', () => {
   it('lists both errors together and sends nothing when title and image URL are blank', async () => {
@@ -61,6 +61,59 @@ describe('New pin page', () => {
     const list = await screen.findByRole('list', { name: 'Problems with this pin' });
     expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual([tooLong, MSG.imageUrlInvalid]);
     expect(router.state.location.pathname).toBe('/pins/new');
+  });
+
+  it('puts the pin on a board chosen from the boards the user may add to, and shows who will see it', async () => {
+    const kitchen = makeBoard(11, [], alice, 'Kitchen'); // private, as boards are by default
+    const trips = { ...makeBoard(12, [], alice, 'Trips'), visibility: 'public' as const };
+    const shared = { ...makeBoard(13, [], bob, 'Shared finds'), role: 'collaborator' as const, member_count: 2 };
+    // More than a page of boards: the select holds them all.
+    const more = Array.from({ length: 52 }, (_, i) => makeBoard(100 + i, [], alice, `Old board ${i}`));
+    const created = makePin(7, alice, { title: 'Soup', image_url: 'https://example.com/soup.jpg', visibility: 'private' });
+    const { ui, sent, router } = renderApp('/pins/new', {
+      user: alice,
+      handlers: {
+        'GET /api/boards/': pagedReply('boards', [kitchen, trips, shared, ...more]),
+        'POST /api/pins/': { status: 201, body: created },
+        'GET /api/pins/': { body: { pins: [created] } },
+      },
+    });
+    const select = await screen.findByLabelText<HTMLSelectElement>('Board');
+    await waitFor(() => expect(within(select).getAllByRole('option')).toHaveLength(1 + 3 + 52));
+    expect(within(select).getAllByRole('option').slice(0, 4).map((option) => option.textContent)).toEqual(['No board', 'Kitchen', 'Trips', 'Shared finds (shared)']);
+    const visibility = () => document.getElementById(select.getAttribute('aria-describedby') ?? '')?.textContent;
+    expect(visibility()).toBe('Public: Anyone can see this pin');
+    await ui.selectOptions(select, 'Kitchen');
+    expect(visibility()).toBe("Private: Only you and the boards' members can see this pin");
+    await ui.selectOptions(select, 'Trips');
+    expect(visibility()).toBe('Public: Anyone can see this pin');
+    await ui.selectOptions(select, 'Shared finds (shared)');
+    expect(visibility()).toBe("Private: Only you and the boards' members can see this pin");
+    await ui.selectOptions(select, 'Kitchen');
+
+    await ui.type(screen.getByLabelText('Title'), 'Soup');
+    await ui.type(screen.getByLabelText('Image URL'), 'https://example.com/soup.jpg');
+    await ui.click(screen.getByRole('button', { name: 'Save Pin' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/pins'));
+    expect(sent('POST', '/api/pins/')[0]?.body).toEqual({ title: 'Soup', imageUrl: 'https://example.com/soup.jpg', description: '', boardId: 11 });
+    expect(await screen.findByText('Saved to Kitchen')).toBeTruthy();
+  });
+
+  it('sends no board when "No board" is left chosen', async () => {
+    const created = makePin(8, alice, { title: 'Loose', image_url: '/seed-images/a.svg' });
+    const { ui, sent, router } = renderApp('/pins/new', {
+      user: alice,
+      handlers: { 'GET /api/boards/': pagedReply('boards', [makeBoard(11, [], alice, 'Kitchen')]), 'POST /api/pins/': { status: 201, body: created }, 'GET /api/pins/': { body: { pins: [created] } } },
+    });
+    const select = await screen.findByLabelText<HTMLSelectElement>('Board');
+    await waitFor(() => expect(within(select).getAllByRole('option')).toHaveLength(2));
+    await ui.selectOptions(select, 'Kitchen');
+    await ui.selectOptions(select, 'No board');
+    await ui.type(screen.getByLabelText('Title'), 'Loose');
+    await ui.type(screen.getByLabelText('Image URL'), '/seed-images/a.svg');
+    await ui.click(screen.getByRole('button', { name: 'Save Pin' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/pins'));
+    expect(sent('POST', '/api/pins/')[0]?.body).not.toHaveProperty('boardId');
   });
 });
 

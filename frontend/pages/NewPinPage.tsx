@@ -1,7 +1,8 @@
-import { useStore } from 'jotai';
+import { useAtomValue, useStore } from 'jotai';
 import { type FormEvent, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { LIMITS } from '../../contract/limits.ts';
+import type { Pin } from '../../contract/pins.ts';
 import { MSG } from '../../contract/messages.ts';
 import { isApiError } from '../api/client.ts';
 import { createPin } from '../api/pins.ts';
@@ -12,11 +13,16 @@ import { isAllowedImageUrl } from '../../contract/urls.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { type FormErrors, useForm } from '../hooks/useForm.ts';
 import { upsertPin } from '../state/pins.ts';
+import { visibleBoardsByIdAtom } from '../state/hidden.ts';
 import { BulkUpload } from '../bulk/BulkUpload.tsx';
+import { titleFromFileName } from '../bulk/bulk-queue.ts';
+import { BoardSelect } from '../components/BoardSelect.tsx';
+import { PagePicturePicker } from '../components/PagePicturePicker.tsx';
 import { ImagePicker } from './new-pin/ImagePicker.tsx';
 import { UploadInterrupted, useImageUpload } from './new-pin/useImageUpload.ts';
 import { usePastedFile } from './new-pin/usePastedFile.ts';
 import type { BuilderPrefill } from './pin-builder/params.ts';
+import type { SavedBoard } from './pin-builder/SavedScreen.tsx';
 import { SourceLine } from './pin-builder/SourceLine.tsx';
 
 /**
@@ -48,11 +54,24 @@ function ErrorList({ id, errors, label }: { id: string; errors: readonly string[
   );
 }
 
-/** `prefill`: the form filled in from a pin builder link (pages/PinBuilderPage.tsx), with its source page. */
-export function NewPinPage({ prefill }: { prefill?: BuilderPrefill } = {}) {
+interface Props {
+  /** The form filled in from a pin builder link (pages/PinBuilderPage.tsx), with its source page. */
+  prefill?: BuilderPrefill;
+  /** Instead of going to /pins after Save (the pin builder shows its own end). */
+  onSaved?: (pin: Pin, board: SavedBoard) => void;
+}
+
+/** A title from a file's name, as bulk upload titles its pins: no extension, separators as spaces. */
+const titleFromFile = (file: File) => titleFromFileName(file.name).slice(0, LIMITS.title).trimEnd();
+
+export function NewPinPage({ prefill, onSaved }: Props = {}) {
   useDocumentTitle('Create a New Pin');
   const store = useStore();
   const navigate = useNavigate();
+  const boardsById = useAtomValue(visibleBoardsByIdAtom);
+  const [boardId, setBoardId] = useState<number | null>(null);
+  /** The title last filled in from a file's name: a later file may replace it, never a typed one. */
+  const fileTitle = useRef<string | null>(null);
   // The uploaded image's address becomes the pin's image URL (docs/images.md).
   const upload = useImageUpload({ onUploaded: (image) => form.set('imageUrl', image.url) });
   const uploading = upload.state.phase === 'uploading';
@@ -74,9 +93,13 @@ export function NewPinPage({ prefill }: { prefill?: BuilderPrefill } = {}) {
       }
       const url = image ? image.url : imageUrl.trim();
       const source = prefill?.sourceUrl ? { sourceUrl: prefill.sourceUrl } : {};
-      upsertPin(store, await createPin({ title: title.trim(), imageUrl: url, description: description.trim(), ...source }));
+      // Made in the board in one call: private when the board is (docs/who-sees-what.md).
+      const board = boardId !== null ? { id: boardId, name: boardsById[boardId]?.name ?? 'the board' } : null;
+      const pin = await createPin({ title: title.trim(), imageUrl: url, description: description.trim(), ...source, ...(board ? { boardId: board.id } : {}) });
+      upsertPin(store, pin);
+      if (onSaved) return onSaved(pin, board);
       await navigate('/pins');
-      showToast(store, 'Pin created');
+      showToast(store, board ? `Saved to ${board.name}` : 'Pin created');
     },
     failed(error) {
       // The upload's own error is already shown beside it.
@@ -87,9 +110,14 @@ export function NewPinPage({ prefill }: { prefill?: BuilderPrefill } = {}) {
     },
   });
 
-  /** A file chosen, dropped or pasted replaces the typed URL. */
+  /** A file chosen, dropped or pasted replaces the typed URL, and names the pin unless a title was typed. */
   function takeFile(file: File) {
-    if (upload.choose(file)) form.set('imageUrl', '');
+    if (!upload.choose(file)) return;
+    form.set('imageUrl', '');
+    const title = form.values.title;
+    if (title.trim() && title !== fileTitle.current) return;
+    fileTitle.current = titleFromFile(file);
+    form.set('title', fileTitle.current);
   }
   usePastedFile(takeFile);
 
@@ -97,6 +125,12 @@ export function NewPinPage({ prefill }: { prefill?: BuilderPrefill } = {}) {
     const url = upload.state.phase === 'done' ? upload.state.image.url : null;
     upload.remove();
     form.set('imageUrl', (current) => (current === url ? '' : current));
+  }
+
+  /** A picture of the page chosen in the pin builder: it is the image URL now, instead of a file. */
+  function choosePicture(url: string) {
+    if (upload.state.phase !== 'empty') upload.remove({ quiet: true });
+    form.set('imageUrl', url);
   }
 
   const urlField = form.field('imageUrl');
@@ -130,7 +164,9 @@ export function NewPinPage({ prefill }: { prefill?: BuilderPrefill } = {}) {
           onUrlPreviewFailed={setBrokenPreview}
           onFile={takeFile}
           onRemove={removeFile}
-        />
+        >
+          {prefill?.sourceUrl ? <PagePicturePicker key={prefill.sourceUrl} pageUrl={prefill.sourceUrl} media={prefill.imageUrl} selected={form.values.imageUrl} onChoose={choosePicture} /> : null}
+        </ImagePicker>
         <div className="form-card__fields">
           <h1 id="new-pin-title">Create a New Pin</h1>
           {prefill?.sourceUrl ? <SourceLine sourceUrl={prefill.sourceUrl} /> : null}
@@ -148,6 +184,7 @@ export function NewPinPage({ prefill }: { prefill?: BuilderPrefill } = {}) {
             ref={urlInput}
           />
           <FormField label="Description (optional)" multiline maxLength={LIMITS.description} {...form.field('description')} />
+          <BoardSelect value={boardId} onChange={setBoardId} disabled={form.busy} />
           <button type="submit" className="button button--block" disabled={form.busy} aria-describedby={waiting ? 'new-pin-waiting' : undefined}>
             Save Pin
           </button>

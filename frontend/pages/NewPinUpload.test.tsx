@@ -4,6 +4,7 @@
 // URL; refusals (the server's, or the client's own before sending) are shown; Save waits for it.
 import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { LIMITS } from '../../contract/limits.ts';
 import { IMAGE_MSG, MAX_IMAGE_BYTES } from '../api/images.ts';
 import { dropFiles, objectUrlLog, pasteFiles, storedImage, testFile } from '../test-support/files.ts';
 import { alice, errorBody, makePin, renderApp, type Call, type Handler } from '../test-support/render.tsx';
@@ -73,7 +74,11 @@ describe('New Pin page: image upload', () => {
     expect(urlField().value).toBe(image.url);
     expect(preview()?.getAttribute('src')).toMatch(/^blob:/); // the local preview stays
 
-    await ui.type(screen.getByLabelText('Title'), 'Harbour');
+    // The empty title was filled in from the file's name; the user writes their own.
+    const title = screen.getByLabelText<HTMLInputElement>('Title');
+    expect(title.value).toBe('harbour');
+    await ui.clear(title);
+    await ui.type(title, 'Harbour');
     await ui.click(screen.getByRole('button', { name: 'Save Pin' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/pins'));
     expect(sent('POST', '/api/pins/')[0]?.body).toEqual({ title: 'Harbour', imageUrl: image.url, description: '' });
@@ -198,5 +203,33 @@ describe('New Pin page: image upload', () => {
     expect(urlField().value).toBe('');
     expect(preview()).toBeNull();
     expect(screen.getByText('Image removed.')).toBeTruthy();
+  });
+
+  it('names the pin from a dropped, pasted or picked file when the title is empty; a typed title is kept', async () => {
+    const { ui } = await openPage(server());
+    const title = () => screen.getByLabelText<HTMLInputElement>('Title');
+    dropFiles(screen.getByTestId('image-drop-zone'), [testFile('IMG_2041-beach_day.final.jpeg', 'image/jpeg')]);
+    await waitFor(() => expect(title().value).toBe('IMG 2041 beach day.final'));
+    // Another file replaces a title that came from a file name…
+    pasteFiles([testFile('harbour-at-dusk.png', 'image/png')]);
+    await waitFor(() => expect(title().value).toBe('harbour at dusk'));
+    // …never one the user typed.
+    await ui.clear(title());
+    await ui.type(title(), 'My harbour');
+    await ui.upload(screen.getByLabelText('Image file'), testFile('other_one.png', 'image/png'));
+    await waitFor(() => expect(urlField().value).toBe(image.url));
+    expect(title().value).toBe('My harbour');
+  });
+
+  it('cuts a long file name to the title limit', async () => {
+    await openPage(server());
+    const long = `${'very_long_name-'.repeat(30)}.png`;
+    dropFiles(screen.getByTestId('image-drop-zone'), [testFile(long, 'image/png')]);
+    const title = screen.getByLabelText<HTMLInputElement>('Title');
+    await waitFor(() => expect(title.value.startsWith('very long name very long name')).toBe(true));
+    // At most the limit, not ending in a space.
+    expect(title.value.length).toBeLessThanOrEqual(LIMITS.title);
+    expect(title.value.length).toBeGreaterThan(LIMITS.title - 15);
+    expect(title.value).toBe(title.value.trim());
   });
 });

@@ -1,15 +1,26 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import type { Pin } from '../../contract/pins.ts';
 import { NewPinPage } from './NewPinPage.tsx';
-import { builderPrefill } from './pin-builder/params.ts';
+import { builderPrefill, type BuilderPrefill } from './pin-builder/params.ts';
+import { type SavedBoard, SavedScreen } from './pin-builder/SavedScreen.tsx';
 
 /**
  * /pin-builder?url=&media=&description= (the bookmarklet's and other sites' "Save" link): the New
- * Pin form filled in from the link. Signed-out visitors log in first and come back to the same link.
+ * Pin form filled in from the link, with the page's pictures to choose from and a board; after Save,
+ * "Saved to {board}" — in the bookmarklet's window (`popup=1`, or a window a script opened), which
+ * then closes by itself. Signed-out visitors log in first and come back to the same link.
  */
 export function PinBuilderPage() {
   const [search] = useSearchParams();
   const prefill = useMemo(() => builderPrefill(search, window.location.host), [search]);
+  const popup = search.get('popup') === '1' || Boolean(window.opener);
   // A new link (another Save while this window is open) starts a new form.
-  return <NewPinPage key={search.toString()} prefill={prefill} />;
+  return <PinBuilder key={search.toString()} prefill={prefill} popup={popup} />;
+}
+
+function PinBuilder({ prefill, popup }: { prefill: BuilderPrefill; popup: boolean }) {
+  const [saved, setSaved] = useState<{ pin: Pin; board: SavedBoard } | null>(null);
+  if (saved) return <SavedScreen pin={saved.pin} board={saved.board} popup={popup} />;
+  return <NewPinPage prefill={prefill} onSaved={(pin, board) => setSaved({ pin, board })} />;
 }

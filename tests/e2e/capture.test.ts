@@ -145,7 +145,7 @@ describe('the pin builder link', () => {
     await page.getByRole('button', { name: 'Save Pin' }).click();
     // The remote image does not load here: the page asks first.
     await page.getByRole('alertdialog').getByRole('button', { name: 'Save anyway' }).click();
-    await expectPath(page, '/pins');
+    await expectVisible(page.getByRole('heading', { name: 'Saved' }));
     const mine = (await (await page.request.get('/api/pins/?limit=1')).json()) as { pins: Pin[] };
     const pin = mine.pins[0] as Pin;
     expect(pin).toMatchObject({ title: 'The big red barn at dawn', image_url: media, source_url: 'https://www.example.com/barns/red?ref=feed' });
@@ -225,17 +225,19 @@ describe('the bookmarklet', () => {
       url: `${fixtureOrigin}/article.html`,
       media: `${fixtureOrigin}/large.svg`,
       description: 'The big red barn at dawn',
+      popup: '1',
     });
     await expectVisible(builder.getByRole('heading', { name: 'Create a New Pin' }));
     expect(await builder.getByLabel('Image URL').inputValue()).toBe(`${fixtureOrigin}/large.svg`);
     expect(await builder.getByLabel('Title').inputValue()).toBe('The big red barn at dawn');
     await expectVisible(builder.getByRole('img', { name: 'Preview of the image' }));
+    const closed = builder.waitForEvent('close', { timeout: PAGE_WAIT_MS });
     await builder.getByRole('button', { name: 'Save Pin' }).click();
-    await expectPath(builder, '/pins');
-    const latest = ((await (await builder.request.get('/api/pins/?limit=1')).json()) as { pins: Pin[] }).pins[0] as Pin;
+    await expectVisible(builder.getByRole('heading', { name: 'Saved' }));
+    await closed; // the end screen closes the bookmarklet's window by itself
+    const latest = ((await (await tab.page.request.get('/api/pins/?limit=1')).json()) as { pins: Pin[] }).pins[0] as Pin;
     expect(latest).toMatchObject({ image_url: `${fixtureOrigin}/large.svg`, source_url: `${fixtureOrigin}/article.html` });
-    expect((await pinOf(builder, latest.id)).title).toBe('The big red barn at dawn');
-    await screenshot(builder, 'bookmarklet-builder-saved');
+    expect((await pinOf(tab.page, latest.id)).title).toBe('The big red barn at dawn');
     expect(tab.errors).toEqual([]);
     await tab.context.close();
   });

@@ -1,7 +1,7 @@
 // The image side of the New Pin form: the preview (of the chosen file, or of the typed URL), which
 // is also where a file can be dropped; the picker button; the upload's progress, its cancel/remove
 // button, its error and a status line that screen readers announce.
-import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
+import { useEffect, useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { IMAGE_TYPES } from '../../api/images.ts';
 import { PinImage } from '../../components/PinImage.tsx';
 import { pickFile } from './files.ts';
@@ -17,6 +17,8 @@ interface Props {
   onUrlPreviewFailed: (url: string) => void;
   onFile: (file: File) => void;
   onRemove: () => void;
+  /** Shown under the preview: the pin builder's choice of the page's pictures. */
+  children?: ReactNode;
 }
 
 function hasFiles(event: { dataTransfer: DataTransfer | null }): boolean {
@@ -80,7 +82,7 @@ function Preview({ upload, urlPreview, onUrlPreviewFailed }: Pick<Props, 'upload
   );
 }
 
-export function ImagePicker({ upload, error, status, urlPreview, onUrlPreviewFailed, onFile, onRemove }: Props) {
+export function ImagePicker({ upload, error, status, urlPreview, onUrlPreviewFailed, onFile, onRemove, children }: Props) {
   const input = useRef<HTMLInputElement>(null);
   const chooseButton = useRef<HTMLButtonElement>(null);
   const [dragging, setDragging] = useState(false);
@@ -115,6 +117,7 @@ export function ImagePicker({ upload, error, status, urlPreview, onUrlPreviewFai
       <div className={`form-card__preview upload__zone${dragging ? ' upload__zone--over' : ''}`} onDragOver={onDragOver} onDragEnter={onDragOver} onDragLeave={onDragLeave} onDrop={onDrop} data-testid="image-drop-zone">
         <Preview upload={upload} urlPreview={urlPreview} onUrlPreviewFailed={onUrlPreviewFailed} />
       </div>
+      {children}
       <div className="upload__controls">
         <input
           ref={input}
