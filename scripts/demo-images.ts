@@ -132,7 +132,7 @@ const catalog: DemoCatalog = {
 writeFileSync(path.join(OUT_DIR, 'catalog.json'), `${JSON.stringify(catalog, null, 1)}\n`);
 writeFileSync(path.join(OUT_DIR, 'LICENSES.md'), licensesMarkdown(rows, extracted));
 
-// The composition, for the maintainer (and the README).
+// The composition, for the maintainer (and docs/operations.md#demo-data).
 const count = (pick: (r: DemoImage) => string) => {
   const counts = new Map<string, number>();
   for (const r of rows) counts.set(pick(r), (counts.get(pick(r)) ?? 0) + 1);

@@ -9,7 +9,7 @@ export interface ApiResponse<T = unknown> {
 }
 
 /**
- * A cookie-keeping HTTP client that does the CSRF dance the README describes: read XSRF-TOKEN from
+ * A cookie-keeping HTTP client that does the CSRF dance docs/api-by-script.md describes: read XSRF-TOKEN from
  * any GET, send it back as X-XSRF-TOKEN on every call.
  */
 export class ApiClient {

@@ -5,7 +5,7 @@ import type { TokenCreated } from '../../contract/tokens.ts';
 import { signUpUser } from '../support/client.ts';
 import { useTestServer } from '../support/use-test-server.ts';
 
-// The README promises that a REST-only script can do everything with the cookie + X-XSRF-TOKEN
+// docs/api-by-script.md promises that a REST-only script can do everything with the cookie + X-XSRF-TOKEN
 // dance it describes; scripts/rest-walkthrough.sh is that script, run here with curl.
 const server = useTestServer();
 
