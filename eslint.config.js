@@ -5,9 +5,34 @@ import tseslint from 'typescript-eslint';
 // The house rules a reviewer would otherwise have to remember (docs/architecture.md, "Layers").
 
 /** The backend's features: infrastructure below them must not know any of them. */
-const FEATURES = ['pins', 'boards', 'favorites', 'comments', 'users', 'auth', 'images', 'imports', 'export', 'search', 'tokens', 'changes', 'realtime'];
+const FEATURES = ['pins', 'boards', 'favorites', 'comments', 'users', 'auth', 'images', 'imports', 'export', 'search', 'tokens', 'changes', 'realtime', 'account', 'invites', 'mail', 'pages', 'visibility'];
+/** The backend's infrastructure: it knows no feature. */
+const INFRASTRUCTURE = ['http', 'jobs', 'events', 'paging', 'idempotency'];
 /** The assembly (its files, and server/'s parts): it imports every feature, so reaching it reaches all of them. */
 const ASSEMBLY = ['app', 'server', 'main', 'routes', 'route-deps', 'job-handlers', 'openapi'];
+/** The client's store and API calls, and what sits on them (screens, the socket client, styles, test helpers). */
+const FRONTEND_STORE = ['state', 'api'];
+const FRONTEND_ABOVE_STORE = ['live', 'pages', 'components', 'hooks', 'shell', 'search', 'imports', 'bulk', 'extension', 'styles', 'test-support'];
+
+/**
+ * A folder no list above names is on no floor: nothing would stop infrastructure from importing
+ * it, or it from importing a screen. Each of its files is an error until it is placed.
+ */
+const folders = (area) => readdirSync(area, { withFileTypes: true }).filter((entry) => entry.isDirectory() && entry.name !== 'node_modules').map((entry) => entry.name);
+const CLASSIFIED = { backend: [...FEATURES, ...INFRASTRUCTURE, 'server', 'cli'], frontend: [...FRONTEND_STORE, ...FRONTEND_ABOVE_STORE] };
+const unclassified = Object.entries(CLASSIFIED).flatMap(([area, known]) =>
+  folders(area)
+    .filter((name) => !known.includes(name))
+    .map((name) => ({
+      files: [`${area}/${name}/**`],
+      rules: {
+        'no-restricted-syntax': [
+          'error',
+          { selector: 'Program', message: `${area}/${name}/ is on no layer: name it in eslint.config.js (FEATURES or INFRASTRUCTURE for the backend, FRONTEND_STORE or FRONTEND_ABOVE_STORE for the client) so the layer rules cover it (docs/architecture.md).` },
+        ],
+      },
+    })),
+);
 
 /** The contract's modules that import zod: the client takes only types from them (docs/footprint.md). */
 const ZOD_CONTRACT = readdirSync('contract')
@@ -18,7 +43,7 @@ const ZOD_CONTRACT = readdirSync('contract')
 const refuse = (regex, message) => ({ patterns: [{ regex, message }] });
 
 const frontendStore = refuse(
-  '^\\.\\./(live|pages|components|hooks|shell|search|imports|bulk|extension)/',
+  `^\\.\\./(${FRONTEND_ABOVE_STORE.join('|')})/`,
   'The store and the API calls sit under the screens and the socket client (live/ registers itself with the store): state/ and api/ import each other and contract/, never live/ or a screen (docs/architecture.md).',
 );
 
@@ -66,7 +91,7 @@ export default tseslint.config(
   },
   {
     // After the block above, whose options it replaces for these folders (it refuses the assembly too).
-    files: ['backend/{http,jobs,events,paging,idempotency}/**'],
+    files: [`backend/{${INFRASTRUCTURE.join(',')}}/**`],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -117,4 +142,5 @@ export default tseslint.config(
       ],
     },
   },
+  ...unclassified,
 );
