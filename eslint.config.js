@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 // The house rules a reviewer would otherwise have to remember (docs/architecture.md, "Layers").
@@ -141,6 +142,13 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // React's rules of hooks: called at the top of a component or hook only, with every value an
+    // effect or memo reads among its dependencies (a warning: a few effects run on purpose once).
+    files: ['frontend/**/*.{ts,tsx}', 'extension/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
   ...unclassified,
 );

@@ -7,7 +7,7 @@ import { refreshPageBadges } from './badge.ts';
 import type { ContentRequest } from './messages.ts';
 import { connectedApi } from './requests.ts';
 import { saveImages } from './save.ts';
-import { recentBoards, useBoard } from './settings.ts';
+import { recentBoards, rememberBoardUsed } from './settings.ts';
 
 export const MENU_ID = 'pinboard-save-image';
 
@@ -28,7 +28,7 @@ export async function openPickerOrSave(tabId: number, src: string, pageUrl: stri
   const board = (await recentBoards())[0] ?? null;
   try {
     const outcome = await saveImages(api, [{ src, alt: '' }], { url: pageUrl, title: pageTitle }, board);
-    if (board && outcome.saved.length) await useBoard(board);
+    if (board && outcome.saved.length) await rememberBoardUsed(board);
     await refreshPageBadges(api, pageUrl);
     await browser.action.setTitle({ tabId, title: outcome.saved.length ? `Saved to ${board?.name ?? 'your pins'}` : `Not saved: ${outcome.failed[0]?.message ?? ''}` });
   } catch (error) {

@@ -5,7 +5,7 @@ import { forgetAllPages, refreshPageBadges } from './badge.ts';
 import type { BackgroundAnswer, BackgroundRequest, BoardChoices, Failure, PreviewAnswer } from './messages.ts';
 import { PinboardApi, PinboardError } from './pinboard-api.ts';
 import { type PageRef, saveImages } from './save.ts';
-import { type BoardRef, dropBoard, forgetToken, readConnection, recentBoards, serverOrigin, setServer, setToken, useBoard } from './settings.ts';
+import { type BoardRef, dropBoard, forgetToken, readConnection, recentBoards, serverOrigin, setServer, setToken, rememberBoardUsed } from './settings.ts';
 import { previewImage } from './shown-images.ts';
 
 type Sender = Browser.runtime.MessageSender;
@@ -118,7 +118,7 @@ export async function answer(request: BackgroundRequest, sender: Sender): Promis
       case 'create-board': {
         const created = await api.createBoard(request.name.trim());
         const board: BoardRef = { id: created.id, name: created.name };
-        await useBoard(board);
+        await rememberBoardUsed(board);
         return { ok: true, board };
       }
       case 'preview':
@@ -145,7 +145,7 @@ async function save(api: PinboardApi, request: Extract<BackgroundRequest, { type
     // A board that is gone (the server said 404) leaves the recent list.
     const gone = outcome.saved.length === 0 && outcome.failed.some((f) => f.status === 404);
     if (gone) await dropBoard(request.board.id);
-    else await useBoard(request.board);
+    else await rememberBoardUsed(request.board);
   }
   return { ok: true as const, board: request.board, ...outcome };
 }

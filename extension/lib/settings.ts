@@ -52,7 +52,7 @@ export async function recentBoards(): Promise<BoardRef[]> {
 }
 
 /** Puts a board first among the recent ones (after a save to it, or its creation). */
-export async function useBoard(board: BoardRef): Promise<void> {
+export async function rememberBoardUsed(board: BoardRef): Promise<void> {
   const rest = (await recentBoards()).filter((b) => b.id !== board.id);
   await browser.storage.local.set({ [KEYS.recent]: [board, ...rest].slice(0, RECENT_BOARDS) });
 }
