@@ -20,6 +20,7 @@ import * as pinVisibility from './20261129_0023_pin_visibility.ts';
 import * as boardLinks from './20261129_0024_board_links.ts';
 import * as siteAccess from './20261129_0025_site_access.ts';
 import * as accounts from './20261129_0026_accounts.ts';
+import * as statementCounts from './20261129_0027_statement_counts.ts';
 import * as pinsWaitingForPicture from './20261129_0028_pins_waiting_for_picture.ts';
 
 // Migrations are listed here explicitly (rather than read from the folder at run time) so that the
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '20261129_0024_board_links': boardLinks,
   '20261129_0025_site_access': siteAccess,
   '20261129_0026_accounts': accounts,
+  '20261129_0027_statement_counts': statementCounts,
   '20261129_0028_pins_waiting_for_picture': pinsWaitingForPicture,
 };
 
