@@ -288,7 +288,7 @@ export async function updatePin(
     const text = input.title === undefined ? {} : { title: input.title, description: input.description ?? '', tags: parseTags(input.description ?? '') };
     // Who sees it: as asked, else as before; a public one waits while it has no picture (pictureless.ts).
     const wantsPublic = input.visibility ? input.visibility === 'public' : before.visibility === 'public' || before.waits_for_picture;
-    const pictureless = intake ? pictureAfter(intake.columns, before.waits_for_picture) : before.image_sha256 === null && before.refused_image_url !== null;
+    const pictureless = intake ? pictureAfter(intake.columns, before.waits_for_picture) : before.image_sha256 === null && (before.refused_image_url !== null || before.waits_for_picture);
     const seen = visibilityFor(wantsPublic, pictureless);
     const updated = await db
       .updateTable('pins')
