@@ -51,6 +51,8 @@ export default defineConfig({
     },
   },
   test: {
+    // The usual report, then each project's time (tests/support/project-times.ts).
+    reporters: ['default', './tests/support/project-times.ts'],
     projects: [
       {
         extends: true,
