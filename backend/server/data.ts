@@ -53,7 +53,8 @@ export async function openData(config: Config, logger: Logger): Promise<Data> {
     clients = [...pubSub, redis];
     for (const client of pubSub) client.on('error', (error) => logger.warn({ err: error }, 'redis adapter error'));
     await Promise.all(pubSub.map((client) => client.connect()));
-    catchPublishFailures(pubSub[0], (error) => logger.warn({ err: error }, 'live event not published'));
+    catchFailures(pubSub[0], ['publish'], (error) => logger.warn({ err: error }, 'live event not published'));
+    catchFailures(pubSub[1], ['subscribe', 'psubscribe', 'ssubscribe'], (error) => logger.warn({ err: error }, 'live events not subscribed'));
     return { database, seeded, redis, pubSub, close };
   } catch (error) {
     await close();
@@ -62,15 +63,22 @@ export async function openData(config: Config, logger: Logger): Promise<Data> {
 }
 
 /**
- * The Redis adapter calls `publish` without handling the returned promise, so while Redis is down
- * each emit would become an unhandled rejection and crash the process. Attach a handler: the event
- * is lost (the write that caused it stands; clients resync on reconnect) and the failure is logged.
+ * Commands sent without their promise handled would each become an unhandled rejection (which
+ * crashes a Node process) when Redis goes away: the Redis adapter's `publish` for every emit, and
+ * the subscriber's `subscribe`/`psubscribe` that ioredis re-sends by itself on every reconnect
+ * (closed again before they are answered, they fail with "Connection is closed."). Each promise
+ * gets a handler: the event or the resubscription is lost and logged (the write that caused an
+ * event stands; clients resync on reconnect; the next reconnect subscribes again).
  */
-function catchPublishFailures(client: Redis, onError: (error: unknown) => void): void {
-  const publish = client.publish.bind(client) as (channel: string | Buffer, message: string | Buffer) => Promise<number>;
-  client.publish = ((channel: string | Buffer, message: string | Buffer) => {
-    const result = publish(channel, message);
-    result.catch(onError);
-    return result;
-  }) as Redis['publish'];
+function catchFailures(client: Redis, commands: ReadonlyArray<'publish' | 'subscribe' | 'psubscribe' | 'ssubscribe'>, onError: (error: unknown) => void): void {
+  for (const name of commands) {
+    const send = (client[name] as (...args: unknown[]) => Promise<unknown>).bind(client);
+    const guarded = (...args: unknown[]) => {
+      const result = send(...args);
+      result.catch(onError);
+      return result;
+    };
+    // The same method, its promise now handled: callers see the same result.
+    (client as unknown as Record<string, unknown>)[name] = guarded;
+  }
 }
