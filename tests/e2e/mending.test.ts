@@ -153,6 +153,25 @@ describe('6. the owner mends a pin whose image never arrived', () => {
     await tab.context.close();
   });
 
+  it('a pin whose address the server refuses is its owner\'s until it has a picture: they are told so, a visitor finds no such pin', async () => {
+    const owner = await signUpUser(app.url, 'refusedowner');
+    const created = await owner.client.post<Pin>('/api/pins/', { title: 'Intranet chart', imageUrl: 'http://10.1.2.3/chart.png', description: '' });
+    expect(created.status).toBe(201);
+    const tab = await app.openTab(DESKTOP);
+    await signIn(tab.page, { email: owner.user.email, password: owner.password });
+    await tab.page.goto(`/pins/${created.body.id}`);
+    const notice = tab.page.locator('.pin-detail__media .image-notice');
+    await expectVisible(notice.getByText(/10\.1\.2\.3/));
+    await expectVisible(notice.getByText('Only you can see this pin until it has a picture; then it is public.'));
+    const visitor = await app.openTab(DESKTOP);
+    await visitor.page.goto(`/pins/${created.body.id}`);
+    await expectVisible(visitor.page.getByRole('heading', { name: 'Pin not found' }));
+    expect(await visitor.page.getByRole('heading', { name: 'Intranet chart' }).count()).toBe(0);
+    expect(tab.errors).toEqual([]);
+    await tab.context.close();
+    await visitor.context.close();
+  });
+
   it('a visitor sees no reason and no way to mend someone else\'s pin', async () => {
     const owner = await signUpUser(app.url, 'other');
     const pin = await brokenPin(owner.client, 'Not yours');
