@@ -8,6 +8,7 @@ import { ApiClient, signUpUser } from '../support/client.ts';
 import { describeImage, jpeg } from '../support/image-fixtures.ts';
 import { type ServerView } from '../support/server.ts';
 import { useTestServer, withTestServer } from '../support/use-test-server.ts';
+import { eventually } from '../support/eventually.ts';
 
 // Import by URL (docs/images.md): a pin created with a remote image is saved at once, then a
 // background job fetches the image through the SSRF guard, stores it through the upload pipeline
@@ -15,7 +16,6 @@ import { useTestServer, withTestServer } from '../support/use-test-server.ts';
 // site is a local server, allowed explicitly (IMPORT_ALLOW_CIDRS/PORTS) where a test needs a
 // successful fetch.
 
-const EVENTUALLY_MS = 60_000;
 
 let origin: Server;
 let originUrl: string;
@@ -37,15 +37,6 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => origin.close(() => resolve())));
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() - started > EVENTUALLY_MS) throw new Error(`not done after ${EVENTUALLY_MS} ms: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** The import jobs' states, as pg-boss keeps them. */
 async function importStates(server: ServerView): Promise<string[]> {

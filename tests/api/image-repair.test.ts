@@ -8,13 +8,13 @@ import { IMPORT_ATTEMPTS } from '../../backend/pins/image-import-job.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { jpeg } from '../support/image-fixtures.ts';
 import { useTestServer } from '../support/use-test-server.ts';
+import { eventually } from '../support/eventually.ts';
 
 // Mending a pin whose image never arrived (docs/image-repair.md): the import that gives up keeps
 // why on the pin, its owner alone reads it (GET /api/pins/{id}/image-status), and replaces the
 // image with PUT /api/pins/{id} and `imageUrl` — a new address imported again, the same address
 // tried again, an upload attached at once — while SPEC's {title, description} keeps working.
 
-const EVENTUALLY_MS = 60_000;
 
 let origin: Server;
 let originUrl: string;
@@ -49,15 +49,6 @@ beforeAll(async () => {
   ({ client: other } = await signUpUser(server.url, 'stranger'));
 });
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() - started > EVENTUALLY_MS) throw new Error(`not done after ${EVENTUALLY_MS} ms: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 const status = (id: number, client = owner) => client.get<ImageStatus>(`/api/pins/${id}/image-status`);
 const settled = (id: number) => eventually(async () => (await status(id)).body, (s) => s.status !== 'importing');

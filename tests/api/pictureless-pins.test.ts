@@ -6,13 +6,13 @@ import type { UserProfile } from '../../contract/users.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { jpeg } from '../support/image-fixtures.ts';
 import { useTestServer } from '../support/use-test-server.ts';
+import { eventually } from '../support/eventually.ts';
 
 // A public pin whose image address the server refuses to fetch (a private network's, up front or
 // at a redirect) used to be a grey "Image unavailable" card on everybody's home page and in search.
 // It now stays with its owner (and its boards' members) until it has a picture, then is public by
 // itself; its owner's choice of who sees it is kept throughout (docs/who-sees-what.md).
 
-const EVENTUALLY_MS = 60_000;
 let origin: Server;
 let originUrl: string;
 let photo: Buffer;
@@ -31,15 +31,6 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => origin.close(() => resolve())));
 const server = useTestServer(() => ({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: new URL(originUrl).port } }));
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() - started > EVENTUALLY_MS) throw new Error(`not done after ${EVENTUALLY_MS} ms: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** What a visitor who is not the owner can find of the pin: its page, the home feed, the owner's list, search, the owner's count. */
 async function seenByOthers(pin: Pin, owner: { id: number; username: string }): Promise<{ page: number; home: boolean; profile: boolean; search: boolean; count: number }> {

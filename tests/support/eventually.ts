@@ -83,3 +83,17 @@ export async function timeUntil(
 export function formatMs(ms: number | undefined, boundMs: number): string {
   return ms === undefined ? `not within ${boundMs} ms` : `${ms.toFixed(0)} ms`;
 }
+
+/**
+ * Reads until `done` holds of what was read, every `intervalMs`, and answers that value; throws,
+ * with the last value, once `boundMs` has passed (a generous bound, not a speed check).
+ */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, { boundMs = 60_000, intervalMs = 100 } = {}): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() - started > boundMs) throw new Error(`not done after ${boundMs} ms: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
