@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { LIMITS } from '../../contract/limits.ts';
 import type { PageImage } from '../../contract/pages.ts';
 import { isAllowedImageUrl } from '../../contract/urls.ts';
@@ -51,13 +51,12 @@ interface Props {
 
 /**
  * The pin builder's choice of picture (docs/tokens-and-capture.md): thumbnails of the page's
- * pictures as GET /api/pages/images finds them, the link's own first. A group of radio buttons, so
- * the arrow keys move the choice. With nothing more than `media` to offer it shows nothing.
+ * pictures as GET /api/pages/images finds them, the link's own first. With nothing more than
+ * `media` to offer it shows nothing.
  */
 export function PagePicturePicker({ pageUrl, media, selected, onChoose }: Props) {
-  const name = useId();
   const found = usePagePictures(pageUrl);
-  const [broken, setBroken] = useState<ReadonlySet<string>>(new Set());
+  const [broken, onBroken] = useBrokenPictures();
   const latest = useRef({ selected, onChoose });
   latest.current = { selected, onChoose };
   const all = picturesToOffer(media, found.phase === 'done' ? found.images : []);
@@ -71,6 +70,33 @@ export function PagePicturePicker({ pageUrl, media, selected, onChoose }: Props)
 
   const loading = found.phase === 'loading';
   if (!loading && pictures.length <= 1) return null;
+  return <PagePictureChoices pictures={pictures} loading={loading} selected={selected} onChoose={onChoose} onBroken={onBroken} />;
+}
+
+/** The pictures the browser could not show (left out of the choice unless chosen), and how to add one. */
+export function useBrokenPictures(): [ReadonlySet<string>, (url: string) => void] {
+  const [broken, setBroken] = useState<ReadonlySet<string>>(new Set());
+  const add = useCallback((url: string) => setBroken((set) => new Set(set).add(url)), []);
+  return [broken, add];
+}
+
+interface ChoicesProps {
+  /** The pictures to offer, best first (picturesToOffer), less those the browser could not show. */
+  pictures: readonly PageImage[];
+  /** The page is still being read: placeholders follow the pictures. */
+  loading: boolean;
+  selected: string;
+  onChoose: (url: string) => void;
+  /** A picture the browser could not show (useBrokenPictures). */
+  onBroken: (url: string) => void;
+}
+
+/**
+ * The page's pictures as a group of radio buttons (the arrow keys move the choice), each a
+ * thumbnail. Used by the pin builder and by New Pin's "From a website".
+ */
+export function PagePictureChoices({ pictures, loading, selected, onChoose, onBroken }: ChoicesProps) {
+  const name = useId();
   return (
     <fieldset className="page-pictures" aria-busy={loading}>
       <legend className="field__label">
@@ -90,7 +116,7 @@ export function PagePicturePicker({ pageUrl, media, selected, onChoose }: Props)
                 onChange={() => onChoose(picture.url)}
                 aria-label={label}
               />
-              <img src={picture.url} alt="" loading="lazy" decoding="async" referrerPolicy="no-referrer" onError={() => setBroken((set) => new Set(set).add(picture.url))} />
+              <img src={picture.url} alt="" loading="lazy" decoding="async" referrerPolicy="no-referrer" onError={() => onBroken(picture.url)} />
               {picture.width && picture.height ? (
                 <span className="page-pictures__size" aria-hidden="true">
                   {picture.width}×{picture.height}

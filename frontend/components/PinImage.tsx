@@ -1,7 +1,9 @@
-import { useState } from 'react';
+import { useStore } from 'jotai';
+import { useEffect, useState } from 'react';
 import type { PinImage as StoredImage } from '../../contract/images.ts';
 import { thumbnailSrcSet } from '../../contract/thumbnails.ts';
 import { isAllowedImageUrl } from '../../contract/urls.ts';
+import { retryWhenBack } from '../state/connection-return.ts';
 import { BrokenImageIcon } from './Icons.tsx';
 import { placeholderDataUrl } from './image-sources.ts';
 
@@ -37,7 +39,9 @@ type Props = {
 /**
  * A lazily loaded image with a placeholder while it loads (the stored image's thumbhash, or a
  * tinted shimmer) and a tidy fallback when the image is broken. Keyed by what it shows, so a new
- * image (a pin whose import finished, say) starts over.
+ * image (a pin whose import finished, say) starts over. An image that failed to load is asked for
+ * again when the connection returns (docs/images.md: it may have failed only because the network
+ * was down); one that fails again keeps its fallback until the next return.
  */
 export function PinImage(props: Props) {
   return <PinImageInner key={`${props.src} ${props.image?.thumbnails['236'] ?? ''}`} {...props} />;
@@ -55,19 +59,26 @@ function PinImageInner(props: Props) {
   const sources = sourcesOf(props);
   // Never request an address that could act (an API path of this site): the server refuses such
   // pins, and this keeps any that were stored before that rule harmless too.
-  const [state, setState] = useState<'loading' | 'loaded' | 'error'>(() => {
+  // `failed`: the browser could not load it (retried when back); `refused`: never requested.
+  const [state, setState] = useState<'loading' | 'loaded' | 'failed' | 'refused'>(() => {
     const own = [window.location.host];
     const usable = isAllowedImageUrl(sources.src, own) && (!image || isAllowedImageUrl(image.thumbnails['736'], own));
-    return usable ? 'loading' : 'error';
+    return usable ? 'loading' : 'refused';
   });
+  const store = useStore();
+  useEffect(() => {
+    if (state !== 'failed') return;
+    const token = {};
+    return retryWhenBack(store, token, () => setState('loading'), 'image');
+  }, [state, store]);
 
   // A stored image's box is known before anything loads: its own shape, unless the caller fixes one.
   const aspect = props.aspect ?? (image ? image.width / image.height : undefined);
   const boxed = aspect === undefined ? '' : props.whole ? ' pin-image--boxed pin-image--whole' : ' pin-image--boxed';
   const style = aspect === undefined ? undefined : { aspectRatio: String(aspect) };
-  if (state === 'error') {
+  if (state === 'failed' || state === 'refused') {
     return (
-      <div className={`pin-image pin-image--fallback${boxed} ${className ?? ''}`} style={style} role="img" aria-label={alt}>
+      <div className={`pin-image pin-image--fallback${boxed} ${className ?? ''}`} style={style} role="img" aria-label={alt} data-image-state={state}>
         <BrokenImageIcon />
         <span aria-hidden="true">Image unavailable</span>
       </div>
@@ -90,13 +101,13 @@ function PinImageInner(props: Props) {
         ref={(img) => {
           // A cached image may have finished before React attached its listeners.
           if (img?.complete && state === 'loading') {
-            setState(img.naturalWidth > 0 ? 'loaded' : 'error');
+            setState(img.naturalWidth > 0 ? 'loaded' : 'failed');
             if (img.naturalWidth === 0) props.onFailed?.();
           }
         }}
         onLoad={() => setState('loaded')}
         onError={() => {
-          setState('error');
+          setState('failed');
           props.onFailed?.();
         }}
       />

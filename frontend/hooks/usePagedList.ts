@@ -5,6 +5,7 @@ import { liveClientFor } from '../live/client.ts';
 import type { ById } from '../state/atoms.ts';
 import { loadFirstPage, loadNextPage, refreshFirstPage, type ListSource } from '../state/list-loader.ts';
 import { listAtom, showList, type ListStatus } from '../state/lists.ts';
+import type { LoadFailure } from '../state/load-failure.ts';
 
 export interface PagedListOptions<T> extends Omit<ListSource<T>, 'key'> {
   /** The list's key (./state/lists.ts LIST); null while there is nothing to load (no user yet). */
@@ -25,6 +26,11 @@ export interface PagedListView {
   /** The ids to show, in order. */
   ids: readonly number[];
   status: ListStatus;
+  /**
+   * With `error`: what went wrong, in words. An offline failure loads by itself when the connection
+   * returns (docs/paging.md); others offer "Try again" too.
+   */
+  failure: LoadFailure | undefined;
   /** Page one has arrived (so an empty `ids` means an empty list). */
   loaded: boolean;
   hasMore: boolean;
@@ -82,6 +88,7 @@ export function usePagedList<T>(options: PagedListOptions<T>): PagedListView {
   return {
     ids,
     status: list.status,
+    failure: list.status === 'error' ? list.failure : undefined,
     loaded: list.pages > 0,
     hasMore: list.pages > 0 && list.nextCursor !== null,
     loadMore: source ? loadMore : noop,

@@ -1,5 +1,5 @@
 import { useAtomValue, useStore } from 'jotai';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { LIMITS } from '../../contract/limits.ts';
 import type { Pin } from '../../contract/pins.ts';
@@ -18,6 +18,7 @@ import { BulkUpload } from '../bulk/BulkUpload.tsx';
 import { titleFromFileName } from '../bulk/bulk-queue.ts';
 import { BoardSelect } from '../components/BoardSelect.tsx';
 import { PagePicturePicker } from '../components/PagePicturePicker.tsx';
+import { FromWebsite, type PickedPage } from './new-pin/FromWebsite.tsx';
 import { ImagePicker } from './new-pin/ImagePicker.tsx';
 import { UploadInterrupted, useImageUpload } from './new-pin/useImageUpload.ts';
 import { usePastedFile } from './new-pin/usePastedFile.ts';
@@ -79,6 +80,10 @@ export function NewPinPage({ prefill, onSaved }: Props = {}) {
   const [brokenPreview, setBrokenPreview] = useState<string | null>(null);
   const [confirmBroken, setConfirmBroken] = useState(false);
   const urlInput = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
+  // "From a website" (docs/page-images.md): its panel, and the picture picked with its page.
+  const [websiteOpen, setWebsiteOpen] = useState(false);
+  const [picked, setPicked] = useState<{ imageUrl: string; page: PickedPage } | null>(null);
+  const websitePanelId = useId();
   const form = useForm({
     initial: { title: prefill?.title ?? '', imageUrl: prefill?.imageUrl ?? '', description: prefill?.description ?? '' },
     validate: (values) => validateNewPin(values, uploading),
@@ -92,7 +97,8 @@ export function NewPinPage({ prefill, onSaved }: Props = {}) {
         setWaiting(false);
       }
       const url = image ? image.url : imageUrl.trim();
-      const source = prefill?.sourceUrl ? { sourceUrl: prefill.sourceUrl } : {};
+      const sourceUrl = prefill?.sourceUrl ?? pickedSource(url);
+      const source = sourceUrl ? { sourceUrl } : {};
       // Made in the board in one call: private when the board is (docs/who-sees-what.md).
       const board = boardId !== null ? { id: boardId, name: boardsById[boardId]?.name ?? 'the board' } : null;
       const pin = await createPin({ title: title.trim(), imageUrl: url, description: description.trim(), ...source, ...(board ? { boardId: board.id } : {}) });
@@ -133,6 +139,21 @@ export function NewPinPage({ prefill, onSaved }: Props = {}) {
     form.set('imageUrl', url);
   }
 
+  /** A picture picked from a website: the pin's image, the page its source, its title the pin's unless one was typed. */
+  function pickFromWebsite(url: string, page: PickedPage) {
+    choosePicture(url);
+    setPicked({ imageUrl: url, page });
+    const title = form.values.title;
+    if (!page.title || (title.trim() && title !== fileTitle.current)) return;
+    fileTitle.current = page.title.slice(0, LIMITS.title).trimEnd();
+    form.set('title', fileTitle.current);
+  }
+
+  /** The page a website's picture came from, while that picture is still the pin's image. */
+  function pickedSource(imageUrl: string): string | null {
+    return picked && picked.imageUrl === imageUrl ? picked.page.url : null;
+  }
+
   const urlField = form.field('imageUrl');
   /** Typing a URL is the other way in: it drops the chosen file. */
   const onUrlChange = (event: { target: { value: string } }) => {
@@ -141,6 +162,7 @@ export function NewPinPage({ prefill, onSaved }: Props = {}) {
   };
 
   const imageUrl = form.values.imageUrl.trim();
+  const websiteSource = prefill ? null : pickedSource(imageUrl);
   const preview = imageUrl && isAllowedImageUrl(imageUrl, [window.location.host]) ? imageUrl : '';
 
   /** A typed URL whose preview failed is saved only once the user says so. */
@@ -164,12 +186,23 @@ export function NewPinPage({ prefill, onSaved }: Props = {}) {
           onUrlPreviewFailed={setBrokenPreview}
           onFile={takeFile}
           onRemove={removeFile}
+          website={
+            prefill
+              ? undefined
+              : {
+                  open: websiteOpen,
+                  onToggle: () => setWebsiteOpen((open) => !open),
+                  panelId: websitePanelId,
+                  panel: <FromWebsite id={websitePanelId} selected={form.values.imageUrl} onPick={pickFromWebsite} />,
+                }
+          }
         >
           {prefill?.sourceUrl ? <PagePicturePicker key={prefill.sourceUrl} pageUrl={prefill.sourceUrl} media={prefill.imageUrl} selected={form.values.imageUrl} onChoose={choosePicture} /> : null}
         </ImagePicker>
         <div className="form-card__fields">
           <h1 id="new-pin-title">Create a New Pin</h1>
           {prefill?.sourceUrl ? <SourceLine sourceUrl={prefill.sourceUrl} /> : null}
+          {websiteSource ? <SourceLine sourceUrl={websiteSource} /> : null}
           <ErrorList id={ERRORS_ID} errors={Object.values(form.errors)} label="Problems with this pin" />
           <FormField label="Title" maxLength={LIMITS.title} {...form.field('title')} invalidBy={form.errors.title ? ERRORS_ID : undefined} />
           <FormField

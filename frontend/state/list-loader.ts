@@ -2,10 +2,13 @@
 // over what is loaded (after a reconnect). One request per list at a time; an answer that arrives
 // after the list was reset, or after the signed-in user changed, is dropped. Live events that
 // arrive during a fetch are applied again after it (./load-guard.ts), so an older answer never
-// undoes them.
+// undoes them. A page that failed says why (./load-failure.ts) and is fetched again by itself when
+// the connection returns (./connection-return.ts), if a screen still shows its list.
 import { isApiError } from '../api/client.ts';
 import { sessionUserAtom } from './atoms.ts';
-import { appendPage, firstPage, getList, listAtom, mergeFirstPage, type PagedList } from './lists.ts';
+import { retryWhenBack } from './connection-return.ts';
+import { appendPage, firstPage, getList, isShown, listAtom, mergeFirstPage, type PagedList } from './lists.ts';
+import { describeFailure } from './load-failure.ts';
 import { loadIntoStore } from './load-guard.ts';
 import type { Store } from './store.ts';
 
@@ -41,7 +44,11 @@ function flightOf(store: Store, key: string): Flight {
 }
 
 function setStatus(store: Store, key: string, status: PagedList['status']): void {
-  store.set(listAtom(key), (list) => (list.status === status ? list : { ...list, status }));
+  store.set(listAtom(key), (list) => {
+    if (list.status === status) return list;
+    const { failure: _old, ...rest } = list;
+    return { ...rest, status };
+  });
 }
 
 type Step = (list: PagedList, ids: readonly number[], nextCursor: string | null) => PagedList;
@@ -74,8 +81,15 @@ async function run<T>(store: Store, source: ListSource<T>, cursor: string | null
       return run(store, source, null, (_list, ids, next) => firstPage(ids, next), true);
     }
     const notFound = cursor === null && isApiError(error) && (error.status === 404 || error.status === 403);
-    if (!notFound) console.error(error);
-    setStatus(store, source.key, notFound ? 'notFound' : 'error');
+    if (notFound) return setStatus(store, source.key, 'notFound');
+    console.error(error);
+    const failure = describeFailure(error);
+    store.set(listAtom(source.key), (list) => ({ ...list, status: 'error', failure }));
+    retryWhenBack(store, `list:${source.key}`, () => {
+      // Only the failure still showing: not one a newer load replaced, nor a list nobody shows.
+      if (flight.generation !== generation || getList(store, source.key).status !== 'error' || !isShown(source.key)) return;
+      void (cursor === null ? run(store, source, null, step, true) : loadNextPage(store, source));
+    });
   } finally {
     if (flight.generation === generation) flight.busy = false;
   }

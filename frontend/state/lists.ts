@@ -3,6 +3,7 @@
 // every list that shows the entity. One atom per list key, made on first use; lists nobody shows
 // are forgotten beyond MAX_LISTS (oldest first) and simply load again when shown.
 import { atom, type PrimitiveAtom } from 'jotai';
+import type { LoadFailure } from './load-failure.ts';
 import type { Store } from './store.ts';
 
 /** `notFound`: page one answered 404 (or 403): the list's owner (a board) does not exist for us. */
@@ -16,6 +17,8 @@ export interface PagedList {
   /** Pages fetched since the list was last reset (0: page one has not arrived yet). */
   readonly pages: number;
   readonly status: ListStatus;
+  /** With `error`: what went wrong, in words (./load-failure.ts). */
+  readonly failure?: LoadFailure;
 }
 
 export const EMPTY_LIST: PagedList = { ids: [], nextCursor: null, pages: 0, status: 'idle' };
@@ -63,7 +66,7 @@ export function mergeFirstPage(list: PagedList, ids: readonly number[], nextCurs
   });
   if (cut === 0) cut = ids.length;
   const rest = list.ids.slice(cut).filter((id) => !fresh.has(id));
-  return { ...list, ids: [...ids, ...rest], status: 'ready' };
+  return { ids: [...ids, ...rest], nextCursor: list.nextCursor, pages: list.pages, status: 'ready' };
 }
 
 /** An item added at the top (newest first lists); no-op when listed or when nothing is loaded. */
@@ -97,6 +100,11 @@ export function listAtom(key: string): PrimitiveAtom<PagedList> {
     if (!shown.has(old) && old !== key) atoms.delete(old);
   }
   return found;
+}
+
+/** Some screen shows the list now (a list nobody shows is not fetched again after a failure). */
+export function isShown(key: string): boolean {
+  return shown.has(key);
 }
 
 /** A screen shows the list until the returned function is called (it is then not forgotten). */

@@ -1,10 +1,14 @@
 // The image side of the New Pin form: the preview (of the chosen file, or of the typed URL), which
 // is also where a file can be dropped; the picker button; the upload's progress, its cancel/remove
-// button, its error and a status line that screen readers announce.
+// button, its error and a status line that screen readers announce; beside the picker, "From a
+// website" opens the page-picture search (./FromWebsite.tsx). On a touch screen, where nothing can
+// be dropped or pasted, the empty preview is a button that chooses a photo.
 import { useEffect, useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { IMAGE_TYPES } from '../../api/images.ts';
 import { PinImage } from '../../components/PinImage.tsx';
+import { useCoarsePointer } from './coarse-pointer.ts';
 import { pickFile } from './files.ts';
+import './from-website.css';
 import type { UploadState } from './useImageUpload.ts';
 
 interface Props {
@@ -19,7 +23,11 @@ interface Props {
   onRemove: () => void;
   /** Shown under the preview: the pin builder's choice of the page's pictures. */
   children?: ReactNode;
+  /** "From a website": whether its panel is open, the toggle, and the panel (New Pin only). */
+  website?: { open: boolean; onToggle: () => void; panelId: string; panel: ReactNode } | undefined;
 }
+
+const FORMATS = 'JPEG, PNG, WebP, GIF or AVIF, up to 20 MB.';
 
 function hasFiles(event: { dataTransfer: DataTransfer | null }): boolean {
   return Array.from(event.dataTransfer?.types ?? []).includes('Files');
@@ -67,13 +75,20 @@ function Progress({ upload }: { upload: Extract<UploadState, { phase: 'uploading
   );
 }
 
-function Preview({ upload, urlPreview, onUrlPreviewFailed }: Pick<Props, 'upload' | 'urlPreview' | 'onUrlPreviewFailed'>) {
+function Preview({ upload, urlPreview, onUrlPreviewFailed, touch, onChoose }: Pick<Props, 'upload' | 'urlPreview' | 'onUrlPreviewFailed'> & { touch: boolean; onChoose: () => void }) {
   const [broken, setBroken] = useState<string | null>(null);
   if (upload.phase !== 'empty') {
     if (broken === upload.preview) return <div className="preview-empty">No preview for this file</div>;
     return <img className="upload__preview" src={upload.preview} alt="Preview of the image" onError={() => setBroken(upload.preview)} />;
   }
   if (urlPreview) return <PinImage src={urlPreview} alt="Preview of the image" eager onFailed={() => onUrlPreviewFailed(urlPreview)} />;
+  if (touch) {
+    return (
+      <button type="button" className="preview-empty preview-empty--choose" onClick={onChoose}>
+        Tap to choose a photo
+      </button>
+    );
+  }
   return (
     <div className="preview-empty">
       Image preview
@@ -82,7 +97,8 @@ function Preview({ upload, urlPreview, onUrlPreviewFailed }: Pick<Props, 'upload
   );
 }
 
-export function ImagePicker({ upload, error, status, urlPreview, onUrlPreviewFailed, onFile, onRemove, children }: Props) {
+export function ImagePicker({ upload, error, status, urlPreview, onUrlPreviewFailed, onFile, onRemove, children, website }: Props) {
+  const touch = useCoarsePointer();
   const input = useRef<HTMLInputElement>(null);
   const chooseButton = useRef<HTMLButtonElement>(null);
   const [dragging, setDragging] = useState(false);
@@ -115,7 +131,7 @@ export function ImagePicker({ upload, error, status, urlPreview, onUrlPreviewFai
   return (
     <div className="upload">
       <div className={`form-card__preview upload__zone${dragging ? ' upload__zone--over' : ''}`} onDragOver={onDragOver} onDragEnter={onDragOver} onDragLeave={onDragLeave} onDrop={onDrop} data-testid="image-drop-zone">
-        <Preview upload={upload} urlPreview={urlPreview} onUrlPreviewFailed={onUrlPreviewFailed} />
+        <Preview upload={upload} urlPreview={urlPreview} onUrlPreviewFailed={onUrlPreviewFailed} touch={touch} onChoose={() => input.current?.click()} />
       </div>
       {children}
       <div className="upload__controls">
@@ -134,16 +150,22 @@ export function ImagePicker({ upload, error, status, urlPreview, onUrlPreviewFai
         />
         <div className="upload__buttons">
           <button ref={chooseButton} type="button" className="button button--secondary" onClick={() => input.current?.click()} aria-describedby={hintId}>
-            Choose an image
+            {touch ? 'Choose a photo' : 'Choose an image'}
           </button>
+          {website ? (
+            <button type="button" className="button button--secondary" aria-expanded={website.open} aria-controls={website.open ? website.panelId : undefined} onClick={website.onToggle}>
+              From a website
+            </button>
+          ) : null}
           {upload.phase !== 'empty' ? (
             <button type="button" className="button button--secondary" onClick={remove}>
               {upload.phase === 'uploading' ? 'Cancel upload' : 'Remove image'}
             </button>
           ) : null}
         </div>
+        {website?.open ? website.panel : null}
         <p id={hintId} className="field__hint">
-          JPEG, PNG, WebP, GIF or AVIF, up to 20 MB. You can also drop an image on the preview or paste one.
+          {touch ? FORMATS : `${FORMATS} You can also drop an image on the preview or paste one.`}
         </p>
         {upload.phase === 'uploading' ? <Progress upload={upload} /> : null}
         <p className="upload__status" role="status">
