@@ -12,8 +12,8 @@ const INFRASTRUCTURE = ['http', 'jobs', 'events', 'paging', 'idempotency'];
 /** The assembly (its files, and server/'s parts): it imports every feature, so reaching it reaches all of them. */
 const ASSEMBLY = ['app', 'server', 'main', 'routes', 'route-deps', 'job-handlers', 'openapi'];
 /** The client's store and API calls, and what sits on them (screens, the socket client, styles, test helpers). */
-const FRONTEND_STORE = ['state', 'api'];
-const FRONTEND_ABOVE_STORE = ['live', 'pages', 'components', 'hooks', 'shell', 'search', 'imports', 'bulk', 'extension', 'styles', 'test-support'];
+const FRONTEND_STORE = ['state', 'api', 'outbox'];
+const FRONTEND_ABOVE_STORE = ['live', 'pages', 'components', 'hooks', 'shell', 'search', 'imports', 'bulk', 'extension', 'styles', 'test-support', 'sw'];
 
 /**
  * A folder no list above names is on no floor: nothing would stop infrastructure from importing
@@ -119,7 +119,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['frontend/{state,api}/**'],
+    files: ['frontend/{state,api,outbox}/**'],
     ignores: NOT_PRODUCTION,
     rules: { 'no-restricted-imports': ['error', frontendStore] },
   },

@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { staticShellHtml } from './frontend/components/grid/skeleton.ts';
+import { installableApp } from './vite-plugins/installable-app.ts';
 
 const repoRoot = fileURLToPath(new URL('.', import.meta.url));
 const backendUrl = process.env.API_URL ?? 'http://localhost:8080';
@@ -35,7 +36,8 @@ const inlineStylesheet: Plugin = {
 // and for Vitest. The test projects run from the repository root.
 export default defineConfig({
   root: `${repoRoot}frontend`,
-  plugins: [react(), staticShell, inlineStylesheet],
+  // installableApp: the web app manifest, its icons and the service worker (docs/installable-app.md).
+  plugins: [react(), staticShell, inlineStylesheet, installableApp],
   build: {
     outDir: `${repoRoot}dist/public`,
     emptyOutDir: true,

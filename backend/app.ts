@@ -5,6 +5,8 @@ import express, { type Express, type RequestHandler } from 'express';
 import type { Store } from 'express-session';
 import helmet from 'helmet';
 import { clientPage } from './http/client-page.ts';
+import { shareTargetFallback } from './http/share-target.ts';
+import { SHARE_TARGET_PATH } from '../contract/share-target.ts';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { LIMITS } from '../contract/limits.ts';
@@ -135,11 +137,20 @@ export function createApp(deps: AppDeps): PinboardApp {
   } else app.use(MEDIA_PATH, mediaRoutes(deps.media, { shownPublicly: (sha256) => shownPublicly(database.db, sha256) }));
   const staticDir = path.resolve(config.staticDir);
   const indexHtml = path.join(staticDir, 'index.html');
-  const serveClient = express.static(staticDir, { index: false, maxAge: '1h' });
+  const serveClient = express.static(staticDir, {
+    index: false,
+    maxAge: '1h',
+    // The service worker keeps its one name: browsers must check it on every visit (docs/installable-app.md).
+    setHeaders: (res, file) => {
+      if (path.basename(file) === 'sw.js') res.setHeader('Cache-Control', 'no-cache');
+    },
+  });
   app.use((req, res, next) => {
     if (req.path.startsWith('/api/')) next();
     else serveClient(req, res, next);
   });
+  // The share target when no service worker took it: a redirect to the pin builder, nothing stored.
+  app.post(SHARE_TARGET_PATH, shareTargetFallback);
 
   const csrf = createCsrf(config.sessionSecret, originPolicy);
   const limits = createRateLimiters(config.rateLimits, deps.redis, logger);

@@ -66,7 +66,7 @@ export const ENDPOINTS = endpoints({
   'POST /api/pins/': { body: PinCreateBody, idempotent: true, responses: { 201: Pin } },
   'PUT /api/pins/{id}': { body: PinUpdateBody, responses: { 200: Pin } },
   'GET /api/pins/{id}/image-status': { responses: { 200: ImageStatus } },
-  'DELETE /api/pins/{id}': { responses: { 200: PinDeleted } },
+  'DELETE /api/pins/{id}': { idempotent: true, responses: { 200: PinDeleted } },
 
   'GET /api/search': { query: SearchQuery, responses: { 200: PinList } },
   'GET /api/search/suggest': { query: SuggestQuery, responses: { 200: Suggestions } },
@@ -76,12 +76,13 @@ export const ENDPOINTS = endpoints({
   'GET /api/boards/{id}': { query: PageQuery, responses: { 200: BoardPage } },
   'POST /api/boards/': { body: BoardBody, idempotent: true, responses: { 201: Board } },
   'PATCH /api/boards/{id}': { body: BoardUpdateBody, responses: { 200: Board } },
-  'DELETE /api/boards/{id}': { responses: { 200: BoardDeleted } },
+  'DELETE /api/boards/{id}': { idempotent: true, responses: { 200: BoardDeleted } },
   'POST /api/boards/{id}/pins': {
     body: PinRefBody,
+    idempotent: true,
     responses: { 201: { schema: BoardPin, description: 'Added' }, 200: { schema: BoardPin, description: 'Was already on the board' } },
   },
-  'DELETE /api/boards/{id}/pins/{pinId}': { responses: { 200: BoardPinRemoved } },
+  'DELETE /api/boards/{id}/pins/{pinId}': { idempotent: true, responses: { 200: BoardPinRemoved } },
   'GET /api/boards/{id}/members': { responses: { 200: BoardMembers } },
   'POST /api/boards/{id}/members': { body: AddMemberBody, responses: { 201: BoardMember } },
   'DELETE /api/boards/{id}/members/{userId}': { responses: { 200: BoardMemberRemoved } },
@@ -89,9 +90,10 @@ export const ENDPOINTS = endpoints({
   'GET /api/favorites/': { query: PageQuery, responses: { 200: FavoriteList } },
   'POST /api/favorites/': {
     body: PinRefBody,
+    idempotent: true,
     responses: { 201: { schema: Favorite, description: 'Favorited' }, 200: { schema: AlreadyFavorited, description: 'Already favorited' } },
   },
-  'DELETE /api/favorites/{id}': { responses: { 200: FavoriteRemoved } },
+  'DELETE /api/favorites/{id}': { idempotent: true, responses: { 200: FavoriteRemoved } },
 
   'GET /api/comments/pins/{pinId}/comments': { query: PageQuery, responses: { 200: CommentList } },
   'POST /api/comments/pins/{pinId}/comments': { body: CommentBody, idempotent: true, responses: { 201: Comment } },

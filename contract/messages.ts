@@ -101,4 +101,20 @@ export const MSG = {
   pageSiteError: 'That page could not be reached (the site had an error).',
   pageTooManyRedirects: 'That page could not be reached (too many redirects).',
   pageBadRedirect: 'That page could not be reached (a broken redirect).',
+  // The outbox (docs/outbox.md): a write kept until it can be sent, and one the server refused.
+  outboxWaiting: 'Waiting to send',
+  outboxRetry: 'Retry',
+  outboxExpired: `it waited more than ${LIMITS.idempotencyKeyHours} hours to be sent`,
+  outboxFull: 'too many changes are waiting to be sent',
+  favoriteRefused: "Couldn't save",
+  unfavoriteRefused: "Couldn't remove it from favorites",
+  boardSaveRefused: "Couldn't save to the board",
+  boardRemoveRefused: "Couldn't take the pin off the board — it's back",
+  commentRefused: "Couldn't post your comment",
+  commentPinGone: "Couldn't post your comment — the pin was deleted",
+  pinDeleteRefused: "Couldn't delete the pin — it's back",
+  boardDeleteRefused: "Couldn't delete the board — it's back",
 } as const;
+
+/** "2 waiting to send": the outbox's status chip. */
+export const outboxCount = (count: number): string => `${count} waiting to send`;

@@ -6,6 +6,7 @@ import { MembersOnlyGate } from './components/MembersOnlyGate.tsx';
 import { Layout } from './shell/Layout.tsx';
 import { SkeletonGrid } from './components/grid/SkeletonGrid.tsx';
 import { HomePage } from './pages/HomePage.tsx';
+import { loadPageCode } from './components/page-code.ts';
 
 const signedIn = (page: ReactNode) => <RequireAuth>{page}</RequireAuth>;
 const guest = (page: ReactNode) => <GuestOnly>{page}</GuestOnly>;
@@ -14,12 +15,12 @@ const guest = (page: ReactNode) => <GuestOnly>{page}</GuestOnly>;
 // fetched when a route first needs it (docs/footprint.md). The router loads it before it leaves the
 // current page, so a navigation never shows an empty page; a first visit straight to such a page
 // shows the layout's skeleton (the root's hydrate fallback) meanwhile. A new page: add its route
-// with page(() => import(...)), not a static import.
-const page = (load: () => Promise<ComponentType>, wrap: (page: ReactNode) => ReactNode = (p) => p): Pick<RouteObject, 'lazy'> => ({
-  lazy: async () => {
-    const Page = await load();
-    return { element: wrap(<Page />) };
-  },
+// with page(() => import(...)), not a static import. A chunk that cannot be fetched (offline, or
+// gone after a new version) shows "You're offline" or reloads once, in the layout, with its bar
+// (components/page-code.ts, docs/installable-app.md); each page has its own error element.
+const page = (load: () => Promise<ComponentType>, wrap: (page: ReactNode) => ReactNode = (p) => p): Pick<RouteObject, 'lazy' | 'errorElement'> => ({
+  errorElement: <ErrorPage />,
+  lazy: () => loadPageCode(load, (Page) => wrap(<Page />)),
 });
 
 /** Every route of docs/product.md §2 under the one layout. A page error keeps the navigation bar. */
@@ -35,7 +36,7 @@ export const routes: RouteObject[] = [
         // A members-only site shows visitors the log-in page instead (docs/site-access.md).
         element: <MembersOnlyGate />,
         children: [
-          { index: true, element: <HomePage /> },
+          { index: true, element: <HomePage />, errorElement: <ErrorPage /> },
           { path: 'login', ...page(() => import('./pages/LoginPage.tsx').then((m) => m.LoginPage), guest) },
           { path: 'signup', ...page(() => import('./pages/SignupPage.tsx').then((m) => m.SignupPage), guest) },
           { path: 'forgot-password', ...page(() => import('./pages/password-reset/ForgotPasswordPage.tsx').then((m) => m.ForgotPasswordPage), guest) },
@@ -61,7 +62,7 @@ export const routes: RouteObject[] = [
           { path: 'search', ...page(() => import('./search/SearchPage.tsx').then((m) => m.SearchPage)) },
           { path: 'tags/:tag', ...page(() => import('./search/TagPage.tsx').then((m) => m.TagPage)) },
           { path: 'b/:secret', ...page(() => import('./pages/LinkedBoardPage.tsx').then((m) => m.LinkedBoardPage)) },
-          { path: '*', element: <NotFound /> },
+          { path: '*', element: <NotFound />, errorElement: <ErrorPage /> },
         ],
       },
     ],

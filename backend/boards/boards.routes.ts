@@ -15,7 +15,7 @@ import {
 import { PageQuery } from '../../contract/paging.ts';
 import { PinRefBody } from '../../contract/pins.ts';
 import { type ApiRoute, route } from '../http/route.ts';
-import { withIdempotency } from '../idempotency/idempotency.ts';
+import { withIdempotency, withIdempotentWrite } from '../idempotency/idempotency.ts';
 import { addMember, listMembers, removeMember } from './board-members.service.ts';
 import {
   addPinToBoard,
@@ -93,9 +93,17 @@ export const boardRoutes: ApiRoute[] = [
     auth: 'user',
     responses: { 200: BoardDeleted },
     errors: [403, 404],
-    handler: async ({ ctx, res, params, userId }) => {
-      await deleteBoard(ctx, userId, params.id);
-      res.json({ message: 'Board deleted', id: params.id });
+    idempotent: true,
+    handler: async ({ ctx, req, res, params, userId, operation }) => {
+      await withIdempotentWrite(ctx, req, res, {
+        operation,
+        userId,
+        input: undefined,
+        run: async (txCtx) => {
+          await deleteBoard(txCtx, userId, params.id);
+          return { status: 200, body: { message: 'Board deleted', id: params.id } };
+        },
+      });
     },
   }),
 
@@ -107,9 +115,17 @@ export const boardRoutes: ApiRoute[] = [
     body: PinRefBody,
     responses: { 201: { schema: BoardPin, description: 'Added' }, 200: { schema: BoardPin, description: 'Was already on the board' } },
     errors: [404],
-    handler: async ({ ctx, res, params, body, userId }) => {
-      const { pin, added } = await addPinToBoard(ctx, userId, params.id, body.pin_id);
-      res.status(added ? 201 : 200).json(pin);
+    idempotent: true,
+    handler: async ({ ctx, req, res, params, body, userId, operation }) => {
+      await withIdempotentWrite(ctx, req, res, {
+        operation,
+        userId,
+        input: body,
+        run: async (txCtx) => {
+          const { pin, added } = await addPinToBoard(txCtx, userId, params.id, body.pin_id);
+          return { status: added ? 201 : 200, body: pin };
+        },
+      });
     },
   }),
 
@@ -120,9 +136,17 @@ export const boardRoutes: ApiRoute[] = [
     auth: 'user',
     responses: { 200: BoardPinRemoved },
     errors: [404],
-    handler: async ({ ctx, res, params, userId }) => {
-      await removePinFromBoard(ctx, userId, params.id, params.pinId);
-      res.json({ message: 'Pin removed from board', board_id: params.id, pin_id: params.pinId });
+    idempotent: true,
+    handler: async ({ ctx, req, res, params, userId, operation }) => {
+      await withIdempotentWrite(ctx, req, res, {
+        operation,
+        userId,
+        input: undefined,
+        run: async (txCtx) => {
+          await removePinFromBoard(txCtx, userId, params.id, params.pinId);
+          return { status: 200, body: { message: 'Pin removed from board', board_id: params.id, pin_id: params.pinId } };
+        },
+      });
     },
   }),
 

@@ -3,6 +3,7 @@ import { MSG } from '../../contract/messages.ts';
 import { PinRefBody } from '../../contract/pins.ts';
 import { PageQuery } from '../../contract/paging.ts';
 import { type ApiRoute, route } from '../http/route.ts';
+import { withIdempotentWrite } from '../idempotency/idempotency.ts';
 import { addFavorite, listFavorites, removeFavorite } from './favorites.service.ts';
 
 export const favoriteRoutes: ApiRoute[] = [
@@ -26,10 +27,18 @@ export const favoriteRoutes: ApiRoute[] = [
     body: PinRefBody,
     responses: { 201: { schema: Favorite, description: 'Favorited' }, 200: { schema: AlreadyFavorited, description: 'Already favorited' } },
     errors: [404],
-    handler: async ({ ctx, res, body, userId }) => {
-      const favorite = await addFavorite(ctx, userId, body.pin_id);
-      if (favorite) res.status(201).json(favorite);
-      else res.json({ message: MSG.alreadyFavorited });
+    idempotent: true,
+    handler: async ({ ctx, req, res, body, userId, operation }) => {
+      await withIdempotentWrite(ctx, req, res, {
+        operation,
+        userId,
+        input: body,
+        // A repeat of the call that added it answers 201 again, not "Already favorited".
+        run: async (txCtx) => {
+          const favorite = await addFavorite(txCtx, userId, body.pin_id);
+          return favorite ? { status: 201, body: favorite } : { status: 200, body: { message: MSG.alreadyFavorited } };
+        },
+      });
     },
   }),
 
@@ -40,9 +49,17 @@ export const favoriteRoutes: ApiRoute[] = [
     auth: 'user',
     responses: { 200: FavoriteRemoved },
     errors: [404],
-    handler: async ({ ctx, res, params, userId }) => {
-      const { pinId, likesCount } = await removeFavorite(ctx, userId, params.id);
-      res.json({ message: 'Removed from favorites', id: params.id, pin_id: pinId, likes_count: likesCount });
+    idempotent: true,
+    handler: async ({ ctx, req, res, params, userId, operation }) => {
+      await withIdempotentWrite(ctx, req, res, {
+        operation,
+        userId,
+        input: undefined,
+        run: async (txCtx) => {
+          const { pinId, likesCount } = await removeFavorite(txCtx, userId, params.id);
+          return { status: 200, body: { message: 'Removed from favorites', id: params.id, pin_id: pinId, likes_count: likesCount } };
+        },
+      });
     },
   }),
 ];

@@ -9,55 +9,76 @@ import type { ServiceContext } from '../context.ts';
 import { transaction } from '../events/transaction.ts';
 import { HttpError } from '../errors.ts';
 
-// Idempotent creates (contract/idempotency.ts). The record lives in Postgres (`idempotency_keys`),
-// so every instance sees it, and it is claimed in the same transaction as the create itself:
+// Idempotent writes (contract/idempotency.ts): the creates, and every write the web client's outbox
+// queues (docs/outbox.md). The record lives in Postgres (`idempotency_keys`), so every instance sees
+// it, and it is claimed in the same transaction as the write itself:
 //
 //   1. insert a placeholder for (user, key) — if another request holds the same key uncommitted,
 //      Postgres makes this insert wait until that one commits or rolls back;
-//   2a. claimed → run the create on the transaction, store its answer in the placeholder, commit,
-//       then publish the create's events and answer;
-//   2b. already there → the stored answer, if it was for the same request (else 422).
+//   2a. claimed → run the write on the transaction, store its answer (status and body) in the
+//       placeholder, commit, then publish the write's events and answer;
+//   2b. already there → the stored answer, if it was for the same request (else 422): a repeated
+//       DELETE answers like the first one did, not 404, and changes nothing.
 //
-// A failed create (404, 409, …) rolls everything back, the claim included, so a retry runs again.
+// A failed write (404, 409, …) rolls everything back, the claim included, so a retry runs again.
 // Records older than LIMITS.idempotencyKeyHours count as absent: step 1 takes them over, and a
 // sweep deletes them now and then.
 
 const EXPIRED = sql<Date>`now() - make_interval(hours => ${LIMITS.idempotencyKeyHours})`;
 const SWEEP_INTERVAL_MS = 60_000;
 
-interface IdempotentCreate<T> {
+interface IdempotentRequest {
   /** The operation with its path parameters filled in, e.g. `POST /api/comments/pins/7/comments`. */
   operation: string;
   /** The signed-in caller: a key belongs to one user. */
   userId: number;
-  /** The validated input; with `operation` it is what makes two requests "the same". */
+  /** The validated input (undefined for a DELETE); with `operation` it is what makes two requests "the same". */
   input: unknown;
+}
+
+interface IdempotentCreate<T> extends IdempotentRequest {
   /** The status of a successful create. */
   status: number;
   /** The create itself, on the context it is given (a transaction's when a key is used). */
   run: (ctx: ServiceContext) => Promise<T>;
 }
 
+/** What a write answers: its status (which may vary, e.g. 201 added / 200 already there) and body. */
+export interface WriteAnswer {
+  status: number;
+  body: unknown;
+}
+
+interface IdempotentWrite extends IdempotentRequest {
+  /** The write itself, on the context it is given (a transaction's when a key is used), and its answer. */
+  run: (ctx: ServiceContext) => Promise<WriteAnswer>;
+}
+
 /**
  * Runs a create route's work and sends the answer, honouring an `Idempotency-Key` header when the
  * request has one. Call it after authentication and input validation.
  */
-export async function withIdempotency<T>(
-  ctx: ServiceContext,
-  req: Request,
-  res: Response,
-  create: IdempotentCreate<T>,
-): Promise<void> {
+export function withIdempotency<T>(ctx: ServiceContext, req: Request, res: Response, create: IdempotentCreate<T>): Promise<void> {
+  return withIdempotentWrite(ctx, req, res, { ...create, run: async (runCtx) => ({ status: create.status, body: await create.run(runCtx) }) });
+}
+
+/**
+ * Runs a write route's work and sends its answer, honouring an `Idempotency-Key` header when the
+ * request has one: the status and body the write answered are what a repeat gets. Call it after
+ * authentication and input validation.
+ */
+export async function withIdempotentWrite(ctx: ServiceContext, req: Request, res: Response, write: IdempotentWrite): Promise<void> {
   const key = idempotencyKeyOf(req);
   if (key === undefined) {
-    res.status(create.status).json(await create.run(ctx));
+    const { status, body } = await write.run(ctx);
+    res.status(status).json(body);
     return;
   }
-  const { userId } = create;
-  const requestHash = fingerprint(create.operation, create.input);
+  const { userId } = write;
+  const requestHash = fingerprint(write.operation, write.input);
   sweepExpired(ctx.db, req);
 
-  // The create's writes join this transaction: its changes are heard once it has committed (a replay has none).
+  // The write joins this transaction: its changes are heard once it has committed (a replay has none).
   const answer = await transaction(ctx.db, async (trx) => {
     const claimed = await trx
       .insertInto('idempotency_keys')
@@ -85,14 +106,14 @@ export async function withIdempotency<T>(
       return { status: stored.status_code, body: stored.response, replayed: true };
     }
 
-    const body = await create.run({ ...ctx, db: trx });
+    const { status, body } = await write.run({ ...ctx, db: trx });
     await trx
       .updateTable('idempotency_keys')
-      .set({ status_code: create.status, response: JSON.stringify(body) })
+      .set({ status_code: status, response: JSON.stringify(body) })
       .where('user_id', '=', userId)
       .where('key', '=', key)
       .execute();
-    return { status: create.status, body: body as unknown, replayed: false };
+    return { status, body, replayed: false };
   });
 
   if (answer.replayed) res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');

@@ -8,7 +8,7 @@ import { badRequest } from '../errors.ts';
 import { type OriginPolicy, ownHosts } from '../http/origin.ts';
 import { cacheTags, sendCached } from '../http/read-cache.ts';
 import { type ApiRoute, route } from '../http/route.ts';
-import { withIdempotency } from '../idempotency/idempotency.ts';
+import { withIdempotency, withIdempotentWrite } from '../idempotency/idempotency.ts';
 import { listTaggedPins } from './tagged-pins.ts';
 import { createPin, deletePin, getPinFor, imageStatus, listPins, updatePin } from './pins.service.ts';
 import { callerOf } from '../http/public-reads.ts';
@@ -132,9 +132,17 @@ export const pinRoutes: ApiRoute[] = [
     auth: 'user',
     responses: { 200: PinDeleted },
     errors: [404],
-    handler: async ({ ctx, res, params, userId }) => {
-      await deletePin(ctx, userId, params.id);
-      res.json({ message: 'Pin deleted', id: params.id });
+    idempotent: true,
+    handler: async ({ ctx, req, res, params, userId, operation }) => {
+      await withIdempotentWrite(ctx, req, res, {
+        operation,
+        userId,
+        input: undefined,
+        run: async (txCtx) => {
+          await deletePin(txCtx, userId, params.id);
+          return { status: 200, body: { message: 'Pin deleted', id: params.id } };
+        },
+      });
     },
   }),
 ];

@@ -55,7 +55,7 @@ async function readJson(response: Response): Promise<unknown> {
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-interface CallOptions {
+export interface CallOptions {
   /** Makes a create safe to repeat (see `createOnce`). */
   idempotencyKey?: string;
   /** The request outlives the page (sent while it is being closed: a deferred delete). */
@@ -123,12 +123,21 @@ export function isApiError(error: unknown): error is ApiError {
 }
 
 /** 128 random bits as hex. (crypto.randomUUID exists only on https and localhost pages.) */
-function newIdempotencyKey(): string {
+export function newIdempotencyKey(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 const RETRY_DELAYS_MS = [400, 1200];
+
+/**
+ * The answer never came, or came from something in front of the server that lost it (a load
+ * balancer, an instance going away: 502–504): the write may or may not have been done, and the
+ * same request with the same Idempotency-Key settles which.
+ */
+export function isLostAnswer(error: unknown): boolean {
+  return isApiError(error) && (error.status === NETWORK_ERROR_STATUS || (error.status >= 502 && error.status <= 504));
+}
 
 /**
  * POSTs a create with an Idempotency-Key, and repeats it (same key) when its answer was lost —
@@ -142,9 +151,8 @@ export async function createOnce<T>(path: string, body: unknown, retryDelaysMs: 
     try {
       return await api<T>('POST', path, body, { idempotencyKey });
     } catch (error) {
-      const lost = isApiError(error) && (error.status === NETWORK_ERROR_STATUS || (error.status >= 502 && error.status <= 504));
       const delay = retryDelaysMs[attempt];
-      if (!lost || delay === undefined) throw error;
+      if (!isLostAnswer(error) || delay === undefined) throw error;
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }

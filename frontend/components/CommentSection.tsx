@@ -6,7 +6,8 @@ import { deleteComment, fetchCommentPage } from '../api/comments.ts';
 import { usePagedList } from '../hooks/usePagedList.ts';
 import { useWatchPins } from '../live/hooks.ts';
 import { commentsByIdAtom, sessionCheckedAtom, sessionUserAtom } from '../state/atoms.ts';
-import { formatCommentDate, removeComment, upsertComments } from '../state/comments.ts';
+import { formatCommentDate, pendingCommentsAtom, type PendingComment, removeComment, upsertComments } from '../state/comments.ts';
+import { MSG } from '../../contract/messages.ts';
 import { LIST } from '../state/lists.ts';
 import { CommentModal } from './CommentModal.tsx';
 import { ConfirmModal } from './ConfirmModal.tsx';
@@ -31,6 +32,8 @@ export function CommentSection({ pinId }: { pinId: number }) {
   const comments = useMemo(() => list.ids.map((id) => byId[id]).filter((c): c is Comment => c !== undefined), [list.ids, byId]);
   const status = list.loaded ? 'ready' : list.status;
   const mine = user ? comments.find((comment) => comment.user_id === user.id) : undefined;
+  // Yours still in the outbox (docs/outbox.md): shown first, as waiting, until the server has it.
+  const pending = useAtomValue(pendingCommentsAtom)[pinId] ?? [];
   const signedOut = useAtomValue(sessionCheckedAtom) && !user;
   const location = useLocation();
   const [editing, setEditing] = useState<{ comment?: Comment } | null>(null);
@@ -51,9 +54,9 @@ export function CommentSection({ pinId }: { pinId: number }) {
     <section className="comments" aria-labelledby="comments-title">
       <div className="comments__header">
         <h2 id="comments-title">
-          Comments <span className="comments__count">{comments.length}{list.hasMore ? '+' : ''}</span>
+          Comments <span className="comments__count">{comments.length + pending.length}{list.hasMore ? '+' : ''}</span>
         </h2>
-        {user && mine ? (
+        {user && pending.length ? null : user && mine ? (
           // One comment per pin (docs/product.md §6): say so up front by offering to edit it.
           <button type="button" className="button button--small" onClick={() => setEditing({ comment: mine })}>
             Edit Your Comment
@@ -68,7 +71,14 @@ export function CommentSection({ pinId }: { pinId: number }) {
           </Link>
         ) : null}
       </div>
-      {comments.length === 0 ? (
+      {pending.length ? (
+        <ul className="comments__list comments__list--pending">
+          {pending.map((comment) => (
+            <PendingCommentItem key={comment.key} comment={comment} />
+          ))}
+        </ul>
+      ) : null}
+      {comments.length === 0 && pending.length ? null : comments.length === 0 ? (
         <p className="comments__empty">
           {status === 'loading' || status === 'idle' ? 'Loading comments...' : status === 'error' || status === 'notFound' ? 'Comments could not be loaded.' : 'No comments yet.'}
         </p>
@@ -113,5 +123,23 @@ export function CommentSection({ pinId }: { pinId: number }) {
         />
       ) : null}
     </section>
+  );
+}
+
+/** One of your comments still in the outbox: as the list will show it, marked while it waits. */
+function PendingCommentItem({ comment }: { comment: PendingComment }) {
+  return (
+    <li className={`comment${comment.waiting ? ' comment--waiting' : ''}`}>
+      <div className="comment__avatar" aria-hidden="true">
+        {comment.username.slice(0, 1).toUpperCase()}
+      </div>
+      <div className="comment__main">
+        <p className="comment__meta">
+          <span className="comment__author">{comment.username}</span>{' '}
+          {comment.waiting ? <span className="outbox-waiting">{MSG.outboxWaiting}</span> : <RelativeTime iso={comment.createdAt} label={formatCommentDate(comment.createdAt)} />}
+        </p>
+        <p className="comment__text">{comment.text}</p>
+      </div>
+    </li>
   );
 }

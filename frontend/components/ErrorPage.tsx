@@ -1,10 +1,17 @@
 import { useEffect } from 'react';
 import { Link, useRouteError } from 'react-router';
+import { MissingPageCode } from './MissingPageCode.tsx';
+import { PageCodeMissing } from './page-code.ts';
 
-/** What a render error shows (docs/product.md §8). */
+/**
+ * What a render error shows (docs/product.md §8). A page whose code could not be loaded (offline,
+ * or a new version) is not an error of the app: it says so and comes by itself (docs/installable-app.md).
+ */
 export function ErrorPage() {
   const error = useRouteError();
-  useEffect(() => console.error(error), [error]);
+  const missing = error instanceof PageCodeMissing ? error : null;
+  useEffect(() => (missing ? console.warn(missing.message, missing.cause) : console.error(error)), [error, missing]);
+  if (missing) return <MissingPageCode offline={missing.offline} />;
   return (
     <div className="status-page" role="alert">
       <h1>Unexpected Application Error!</h1>

@@ -1,6 +1,7 @@
 import { useAtomValue, useStore } from 'jotai';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { MSG } from '../../contract/messages.ts';
 import { sendDeferredDeletes } from '../state/deferred-deletes.ts';
 import type { Store } from '../state/store.ts';
 import { dismissToast, pauseToast, resumeToast, takeToast, type Toast, toastsAtom } from '../state/toasts.ts';
@@ -59,9 +60,13 @@ function ToastItem({ toast }: { toast: Toast }) {
   const [busy, setBusy] = useState(false);
   const pause = () => pauseToast(toast.id);
   const resume = () => resumeToast(store, toast.id);
+  const undo = toast.action?.label === 'Undo';
   return (
     <div className="toast" onMouseEnter={pause} onMouseLeave={resume} onFocus={pause} onBlur={resume}>
-      <span className="toast__message">{toast.message}</span>
+      <span className="toast__message">
+        {toast.message}
+        {toast.waiting ? <span className="toast__waiting outbox-waiting">{MSG.outboxWaiting}</span> : null}
+      </span>
       {toast.link ? (
         <Link to={toast.link.to} className="toast__action" onClick={() => takeToast(store, toast.id)}>
           {toast.link.label}
@@ -69,14 +74,17 @@ function ToastItem({ toast }: { toast: Toast }) {
       ) : null}
       {toast.action ? (
         <>
-          <kbd className="toast__shortcut" aria-hidden="true">
-            {UNDO_SHORTCUT}
-          </kbd>
+          {/* The shortcut takes an Undo only (a Retry is a new attempt, not a way back). */}
+          {undo ? (
+            <kbd className="toast__shortcut" aria-hidden="true">
+              {UNDO_SHORTCUT}
+            </kbd>
+          ) : null}
           <button
             type="button"
             className="toast__action"
-            aria-keyshortcuts="Control+Z Meta+Z"
-            title={`${toast.action.label} (${UNDO_SHORTCUT})`}
+            aria-keyshortcuts={undo ? 'Control+Z Meta+Z' : undefined}
+            title={undo ? `${toast.action.label} (${UNDO_SHORTCUT})` : toast.action.label}
             onClick={() => {
               if (busy) return;
               setBusy(true);

@@ -1,10 +1,10 @@
 import { useAtomValue, useStore } from 'jotai';
 import { useEffect, useState } from 'react';
-import { addFavorite as addFavoriteCall, fetchFavoritePage, removeFavorite as removeFavoriteCall } from '../api/favorites.ts';
+import { fetchFavoritePage } from '../api/favorites.ts';
 import { liveClientFor } from '../live/client.ts';
 import { loadIntoStore } from '../state/load-guard.ts';
 import { favoritesLoadedAtom, sessionUserAtom } from '../state/atoms.ts';
-import { addFavorite, favoriteIdByPinAtom, removeFavorite, setNewestFavorites } from '../state/favorites.ts';
+import { favoriteIdByPinAtom, favoritePin, pendingHeartsAtom, setNewestFavorites, unfavoritePin } from '../state/favorites.ts';
 import type { Store } from '../state/store.ts';
 
 /**
@@ -37,46 +37,35 @@ export function useHeartFavorites(userId: number | undefined): void {
 
 type ToggleResult = 'added' | 'removed' | 'unchanged';
 
-/** Favorites the pin again (Undo of a removal); "Already favorited" counts as done. */
+/** Favorites the pin again (Undo of a removal); "Already favorited" counts as done, a refusal throws (the Undo says it failed). */
 export async function refavorite(store: Store, pinId: number): Promise<void> {
-  const result = await addFavoriteCall(pinId);
-  if (result.kind === 'added') addFavorite(store, result.favorite);
-  else if (result.kind === 'unknown') throw new Error('Failed to favorite pin');
+  if ((await favoritePin(store, pinId)) === 'unchanged' && store.get(favoriteIdByPinAtom)[pinId] === undefined && !store.get(pendingHeartsAtom)[pinId]?.favorited) {
+    throw new Error('Failed to favorite pin');
+  }
 }
 
-/** Favorite state of one pin for the signed-in user, and the toggle every heart uses. */
+/**
+ * Favorite state of one pin for the signed-in user, and the toggle every heart uses. Writes go
+ * through the outbox (docs/outbox.md): a favorite or unfavorite still waiting shows as done, marked
+ * `waiting`; one the server refuses is undone, and its toast says so with Retry.
+ */
 export function useFavoriteToggle(pinId: number) {
   const store = useStore();
   const user = useAtomValue(sessionUserAtom);
   const favoriteId = useAtomValue(favoriteIdByPinAtom)[pinId];
+  const pending = useAtomValue(pendingHeartsAtom)[pinId];
   const [busy, setBusy] = useState(false);
+  const favorited = pending ? pending.favorited : favoriteId !== undefined;
 
   async function toggle(): Promise<ToggleResult> {
     if (!user || busy) return 'unchanged';
     setBusy(true);
     try {
-      if (favoriteId !== undefined) {
-        const removed = await removeFavoriteCall(favoriteId);
-        removeFavorite(store, favoriteId, removed.pin_id, removed.likes_count);
-        return 'removed';
-      }
-      const result = await addFavoriteCall(pinId);
-      if (result.kind === 'added') {
-        addFavorite(store, result.favorite);
-        return 'added';
-      }
-      // "Already favorited" is no change (docs/product.md §4); anything else is logged (docs/product.md §8).
-      if (result.kind === 'unknown') console.error('Failed to favorite pin');
-      return 'unchanged';
-    } catch (error) {
-      console.error('Failed to favorite pin', error);
-      // Our copy may be out of date (e.g. changed in another tab): take the server's newest page.
-      if (user) loadHeartFavorites(store, user.id).catch(() => undefined);
-      return 'unchanged';
+      return favorited ? await unfavoritePin(store, pinId) : await favoritePin(store, pinId);
     } finally {
       setBusy(false);
     }
   }
 
-  return { signedIn: user !== null, favorited: favoriteId !== undefined, busy, toggle };
+  return { signedIn: user !== null, favorited, waiting: pending?.waiting ?? false, busy, toggle };
 }

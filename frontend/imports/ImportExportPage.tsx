@@ -1,7 +1,8 @@
+import { LoadFailed } from '../components/LoadFailed.tsx';
 import { useState } from 'react';
 import type { Import } from '../../contract/imports.ts';
 import { EXPORT_URL, fetchImports } from '../api/imports.ts';
-import { Loading, RetryLoad } from '../components/Status.tsx';
+import { Loading } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useLoad } from '../hooks/useLoad.ts';
 import { KIND_NAMES } from './file-preview.ts';
@@ -20,7 +21,7 @@ export function ImportExportPage() {
   useDocumentTitle('Import / Export');
   const [imports, setImports] = useState<Import[]>([]);
   const [selected, setSelected] = useState<number | null>(null);
-  const { status, reload } = useLoad(async () => {
+  const { status, failure, reload } = useLoad(async () => {
     const page = await fetchImports();
     setImports(page.imports);
     setSelected((current) => current ?? page.imports[0]?.id ?? null);
@@ -61,7 +62,7 @@ export function ImportExportPage() {
       <section className="imports-card" aria-labelledby="history-title">
         <h2 id="history-title">Your imports</h2>
         {status === 'loading' && imports.length === 0 ? <Loading text="Loading imports..." /> : null}
-        {status === 'error' ? <RetryLoad onRetry={reload} /> : null}
+        {status === 'error' ? <LoadFailed failure={failure} onRetry={reload} /> : null}
         {status !== 'loading' && imports.length === 0 ? <p className="status status--empty">No imports yet.</p> : null}
         <ul className="imports-history">
           {imports.map((item) => (

@@ -1,3 +1,4 @@
+import { LoadFailed } from '../components/LoadFailed.tsx';
 import { useAtomValue, useStore } from 'jotai';
 import { useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
@@ -18,7 +19,7 @@ import { NotFound } from '../components/ErrorPage.tsx';
 import { MasonryGrid } from '../components/grid/MasonryGrid.tsx';
 import { SkeletonGrid } from '../components/grid/SkeletonGrid.tsx';
 import { PinCard } from '../components/PinCard.tsx';
-import { Empty, Loading, RetryLoad } from '../components/Status.tsx';
+import { Empty, Loading } from '../components/Status.tsx';
 import { runAfterNavigation } from '../hooks/afterNavigation.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useEntity } from '../hooks/useEntity.ts';
@@ -98,7 +99,7 @@ export function BoardDetailPage() {
   useDocumentTitle(board?.name ?? 'Board');
   if (id === null || deleting) return <NotFound title="Board not found" text="This board does not exist or was deleted." />;
   if (!board || pins.status === 'notFound') {
-    if (pins.status === 'error') return <RetryLoad onRetry={() => void pins.reload()} />;
+    if (pins.status === 'error') return <LoadFailed failure={pins.failure} onRetry={() => void pins.reload()} />;
     if (pins.status !== 'notFound') return <Loading text={LOADING_BOARD} />;
     // Signed out, only public boards open: any other may be the visitor's own, behind the log-in.
     if (!me) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
@@ -254,7 +255,7 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
       {invitation.state === 'open' ? <InvitationNotice board={board} by={invitation.by} onLeft={leave} /> : null}
       {/* The grid waits for the invitation too: the notice then shows with it and moves nothing. */}
       {!pins.loaded || invitation.state === 'loading' ? (
-        pins.status === 'error' ? <RetryLoad onRetry={() => void pins.reload()} /> : <SkeletonGrid text={LOADING_BOARD} />
+        pins.status === 'error' ? <LoadFailed failure={pins.failure} onRetry={() => void pins.reload()} /> : <SkeletonGrid text={LOADING_BOARD} />
       ) : pins.ids.length === 0 && !pins.hasMore ? (
         <Empty>
           <p>{BOARD_EMPTY}</p>

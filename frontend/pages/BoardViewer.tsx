@@ -1,7 +1,8 @@
+import { LoadFailed } from '../components/LoadFailed.tsx';
 import { useCallback } from 'react';
 import { Link } from 'react-router';
 import type { Board } from '../../contract/index.ts';
-import { Empty, RetryLoad } from '../components/Status.tsx';
+import { Empty } from '../components/Status.tsx';
 import { SkeletonGrid } from '../components/grid/SkeletonGrid.tsx';
 import type { PagedListView } from '../hooks/usePagedList.ts';
 import { BoardPinsGrid, LOADING_BOARD } from './BoardDetailPage.tsx';
@@ -31,7 +32,7 @@ export function BoardViewer({ board, pins, restoreKey }: { board: Board; pins: P
         <span className="shared-label">Public board{owner ? ` by ${owner.username}` : ''}</span>
       </p>
       {!pins.loaded ? (
-        pins.status === 'error' ? <RetryLoad onRetry={() => void pins.reload()} /> : <SkeletonGrid text={LOADING_BOARD} />
+        pins.status === 'error' ? <LoadFailed failure={pins.failure} onRetry={() => void pins.reload()} /> : <SkeletonGrid text={LOADING_BOARD} />
       ) : pins.ids.length === 0 && !pins.hasMore ? (
         <Empty>
           <p>No pins in this board yet.</p>

@@ -1,8 +1,9 @@
+import { LoadFailed } from '../components/LoadFailed.tsx';
 import { useAtomValue } from 'jotai';
 import { Link, useLocation } from 'react-router';
 import { BoardCard } from '../components/boards/BoardCard.tsx';
 import { ShowMore } from '../components/ShowMore.tsx';
-import { Empty, Loading, RetryLoad } from '../components/Status.tsx';
+import { Empty, Loading } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useBoardList } from '../hooks/useBoardList.ts';
 import { sessionUserAtom } from '../state/atoms.ts';
@@ -41,7 +42,7 @@ export function BoardsPage() {
       ) : !list.loaded && list.status !== 'error' && list.status !== 'notFound' ? (
         <Loading text="Loading boards..." />
       ) : !list.loaded ? (
-        <RetryLoad onRetry={() => void list.reload()} />
+        <LoadFailed failure={list.failure} onRetry={() => void list.reload()} />
       ) : list.hasMore ? (
         <ShowMore hasMore status={list.status} onMore={list.loadMore} text="Show more boards" loadingText="Loading boards..." />
       ) : (

@@ -1,3 +1,4 @@
+import { LoadFailed } from '../components/LoadFailed.tsx';
 import { useAtomValue, useStore } from 'jotai';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -10,7 +11,7 @@ import { NotFound } from '../components/ErrorPage.tsx';
 import { FormField } from '../components/FormField.tsx';
 import { PinImageNotice, ReplaceImage } from '../components/ImageRepair.tsx';
 import { PinImage } from '../components/PinImage.tsx';
-import { Loading, RetryLoad } from '../components/Status.tsx';
+import { Loading } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { type FormErrors, useForm } from '../hooks/useForm.ts';
 import { useLoad } from '../hooks/useLoad.ts';
@@ -27,7 +28,7 @@ export function EditPinPage() {
   const id = useParamId('id');
   const pin = useAtomValue(pinsByIdAtom)[id ?? 0];
   const user = useAtomValue(sessionUserAtom);
-  const { status, reload } = useLoad(async () => {
+  const { status, failure, reload } = useLoad(async () => {
     if (id === null) return; // "Pin not found" below; throwing would log as a failure
     upsertPin(store, await fetchPin(id));
   }, `edit-${id}`);
@@ -35,7 +36,7 @@ export function EditPinPage() {
   if (id === null || (status === 'notFound' && !pin)) return <NotFound title="Pin not found" text="This pin does not exist or was deleted." />;
   if (!pin) {
     if (status === 'loading') return <Loading text={LOADING_PIN} />;
-    if (status === 'error') return <RetryLoad onRetry={reload} />;
+    if (status === 'error') return <LoadFailed failure={failure} onRetry={reload} />;
     return <NotFound title="Pin not found" text="This pin does not exist or was deleted." />;
   }
   if (pin.user_id !== user?.id) return <NotFound title="Not your pin" text="Only the pin's owner can edit it." />;

@@ -1,3 +1,4 @@
+import { LoadFailed } from '../components/LoadFailed.tsx';
 import { useAtomValue, useStore } from 'jotai';
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
@@ -11,7 +12,7 @@ import { MasonryGrid } from '../components/grid/MasonryGrid.tsx';
 import { SkeletonGrid } from '../components/grid/SkeletonGrid.tsx';
 import { HeartIcon } from '../components/Icons.tsx';
 import { PinCard } from '../components/PinCard.tsx';
-import { Empty, RetryLoad } from '../components/Status.tsx';
+import { Empty } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useEntity } from '../hooks/useEntity.ts';
 import { usePagedList } from '../hooks/usePagedList.ts';
@@ -60,7 +61,7 @@ export function FavoritesPage() {
           loadingText="Loading more favorites..."
         />
       ) : !list.loaded && (list.status === 'error' || list.status === 'notFound') ? (
-        <RetryLoad onRetry={() => void list.reload()} />
+        <LoadFailed failure={list.failure} onRetry={() => void list.reload()} />
       ) : !list.loaded ? (
         <SkeletonGrid text="Loading favorites..." />
       ) : (

@@ -1,3 +1,4 @@
+import { LoadFailed } from '../components/LoadFailed.tsx';
 import { useAtomValue, useStore } from 'jotai';
 import { useCallback, useEffect, useMemo } from 'react';
 import { Link, useLocation } from 'react-router';
@@ -5,7 +6,7 @@ import { fetchPinPage } from '../api/pins.ts';
 import { MasonryGrid } from '../components/grid/MasonryGrid.tsx';
 import { SkeletonGrid } from '../components/grid/SkeletonGrid.tsx';
 import { renderPinGridCard } from '../components/PinGridCard.tsx';
-import { Empty, RetryLoad } from '../components/Status.tsx';
+import { Empty } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { usePinList } from '../hooks/usePinList.ts';
 import { sessionUserAtom, type ById } from '../state/atoms.ts';
@@ -73,7 +74,7 @@ export function HomePage() {
       <NewPinsPill count={list.loaded ? fresh.length : 0} onShow={showNew} />
       {!list.loaded ? (
         list.status === 'error' || list.status === 'notFound' ? (
-          <RetryLoad onRetry={() => void list.reload()} />
+          <LoadFailed failure={list.failure} onRetry={() => void list.reload()} />
         ) : (
           <SkeletonGrid text={HOME_LOADING} />
         )

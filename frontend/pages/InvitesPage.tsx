@@ -1,10 +1,11 @@
+import { LoadFailed } from '../components/LoadFailed.tsx';
 import { useAtomValue, useStore } from 'jotai';
 import { useState } from 'react';
 import type { Invite } from '../../contract/invites.ts';
 import { MSG } from '../../contract/messages.ts';
 import { fetchInvites, revokeInvite } from '../api/invites.ts';
 import { ConfirmModal } from '../components/ConfirmModal.tsx';
-import { Loading, RetryLoad } from '../components/Status.tsx';
+import { Loading } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useLoad } from '../hooks/useLoad.ts';
 import { siteAtom } from '../state/site.ts';
@@ -29,7 +30,7 @@ export function InvitesPage() {
   const [invites, setInvites] = useState<Invite[]>([]);
   const [formKey, setFormKey] = useState(0);
   const [revoking, setRevoking] = useState<Invite | null>(null);
-  const { status, reload } = useLoad(async () => setInvites(await fetchInvites()), 'invites');
+  const { status, failure, reload } = useLoad(async () => setInvites(await fetchInvites()), 'invites');
   const now = Date.now();
 
   function onCreated(invite: Invite) {
@@ -60,7 +61,7 @@ export function InvitesPage() {
         <section className="token-list" aria-labelledby="invite-list-title">
           <h2 id="invite-list-title">Your invite links</h2>
           {status === 'loading' && invites.length === 0 ? <Loading text="Loading invite links..." /> : null}
-          {status === 'error' ? <RetryLoad onRetry={reload} /> : null}
+          {status === 'error' ? <LoadFailed failure={failure} onRetry={reload} /> : null}
           {status === 'ready' && invites.length === 0 ? <p className="token-list__empty">No invite links yet.</p> : null}
           {invites.length > 0 ? (
             <ul className="invite-list__items">

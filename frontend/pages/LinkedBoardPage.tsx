@@ -1,3 +1,5 @@
+import { LoadFailed } from '../components/LoadFailed.tsx';
+import { describeFailure, type LoadFailure } from '../state/load-failure.ts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { useParams } from 'react-router';
@@ -10,7 +12,7 @@ import { cardAspect, cardFitsWhole } from '../components/grid/aspect.ts';
 import { MasonryGrid, useCardWidth } from '../components/grid/MasonryGrid.tsx';
 import { SkeletonGrid } from '../components/grid/SkeletonGrid.tsx';
 import { PinImage } from '../components/PinImage.tsx';
-import { Empty, RetryLoad } from '../components/Status.tsx';
+import { Empty } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import type { ListStatus } from '../state/lists.ts';
 import { siteAtom } from '../state/site.ts';
@@ -33,6 +35,7 @@ interface LinkedBoardState {
   pins: BoardPin[];
   nextCursor: string | null;
   status: ListStatus;
+  failure?: LoadFailure;
 }
 
 /**
@@ -58,7 +61,7 @@ function useLinkedBoard(secret: string) {
       } catch (error) {
         const gone = error instanceof ApiError && error.status === 404;
         if (!gone) console.error(error);
-        setState((s) => (gone ? { board: null, pins: [], nextCursor: null, status: 'notFound' } : { ...s, status: 'error' }));
+        setState((s) => (gone ? { board: null, pins: [], nextCursor: null, status: 'notFound' } : { ...s, status: 'error', failure: describeFailure(error) }));
       } finally {
         busy.current = false;
       }
@@ -120,7 +123,7 @@ export function LinkedBoardPage() {
     return pin ? <LinkedPinCard pin={pin} secret={membersOnly ? secret : null} /> : null;
   }, [byId, membersOnly, secret]);
   if (view.status === 'notFound') return <NotFound title="Link not found" text={BOARD_LINK_MSG.notFound} />;
-  if (!view.board) return view.status === 'error' ? <RetryLoad onRetry={view.reload} /> : <SkeletonGrid text="Loading board details..." />;
+  if (!view.board) return view.status === 'error' ? <LoadFailed failure={view.failure} onRetry={view.reload} /> : <SkeletonGrid text="Loading board details..." />;
   const { board } = view;
   return (
     <>

@@ -1,3 +1,4 @@
+import { LoadFailed } from '../components/LoadFailed.tsx';
 import { useStore } from 'jotai';
 import { useCallback } from 'react';
 import { Link } from 'react-router';
@@ -5,7 +6,7 @@ import type { BoardPin } from '../../contract/index.ts';
 import { NotFound } from '../components/ErrorPage.tsx';
 import { CardButton } from '../components/grid/card-focus.tsx';
 import { SkeletonGrid } from '../components/grid/SkeletonGrid.tsx';
-import { Empty, Loading, RetryLoad } from '../components/Status.tsx';
+import { Empty, Loading } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { REMOVE_NOT_DELETE, removeFromBoard } from '../state/board-pin-actions.ts';
 import { BoardPinsGrid, LOADING_BOARD, useBoard } from './BoardDetailPage.tsx';
@@ -36,7 +37,7 @@ export function ManagePinsPage() {
 
   if (id === null || deleting) return <NotFound title="Board not found" text="This board does not exist or was deleted." />;
   if (!board || pins.status === 'notFound') {
-    if (pins.status === 'error') return <RetryLoad onRetry={() => void pins.reload()} />;
+    if (pins.status === 'error') return <LoadFailed failure={pins.failure} onRetry={() => void pins.reload()} />;
     if (pins.status !== 'notFound') return <Loading text={LOADING_BOARD} />;
     return <NotFound title="Board not found" text="This board does not exist or was deleted." />;
   }
@@ -50,7 +51,7 @@ export function ManagePinsPage() {
         <h1>Manage {board.name} Pins</h1>
       </header>
       {!pins.loaded ? (
-        pins.status === 'error' ? <RetryLoad onRetry={() => void pins.reload()} /> : <SkeletonGrid text={LOADING_BOARD} />
+        pins.status === 'error' ? <LoadFailed failure={pins.failure} onRetry={() => void pins.reload()} /> : <SkeletonGrid text={LOADING_BOARD} />
       ) : pins.ids.length === 0 && !pins.hasMore ? (
         <Empty>
           <p>{MANAGE_EMPTY}</p>

@@ -17,7 +17,8 @@ import { PinVisibility } from '../components/PinVisibility.tsx';
 import { SavedFrom } from '../components/SavedFrom.tsx';
 import { ShareButton } from '../components/ShareButton.tsx';
 import { ViewersCount } from '../components/ViewersCount.tsx';
-import { Loading, RetryLoad } from '../components/Status.tsx';
+import { LoadFailed } from '../components/LoadFailed.tsx';
+import { Loading } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { refavorite, useFavoriteToggle } from '../hooks/useFavoriteToggle.ts';
 import { useLoad } from '../hooks/useLoad.ts';
@@ -44,7 +45,7 @@ export function PinDetailPage() {
   const deleted = useAtomValue(hiddenPinIdsAtom).has(id ?? 0) || deletedHere;
   useDocumentTitle(pin?.title ?? (deleted ? 'Pin deleted' : 'Pin'));
   useWatchPins(id === null ? [] : [id]); // likes and comments, live
-  const { status, reload } = useLoad(async () => {
+  const { status, failure, reload } = useLoad(async () => {
     // An address that is no pin id shows "Pin not found" below without asking the server; throwing
     // here would reach useLoad's console.error as if something had failed.
     if (id === null) return;
@@ -55,7 +56,7 @@ export function PinDetailPage() {
   if (!pin) {
     if (deleted) return <PinDeletedNotice />;
     if (status === 'loading') return <Loading text="Loading pin..." />;
-    if (status === 'error') return <RetryLoad onRetry={reload} />;
+    if (status === 'error') return <LoadFailed failure={failure} onRetry={reload} />;
     return <NotFound title="Pin not found" text="This pin does not exist or was deleted." />;
   }
   return <PinDetail pin={pin} />;

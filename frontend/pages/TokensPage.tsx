@@ -1,10 +1,11 @@
+import { LoadFailed } from '../components/LoadFailed.tsx';
 import { useStore } from 'jotai';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { ApiToken, TokenCreated } from '../../contract/tokens.ts';
 import { fetchTokens, revokeToken } from '../api/tokens.ts';
 import { ConfirmModal } from '../components/ConfirmModal.tsx';
-import { Loading, RetryLoad } from '../components/Status.tsx';
+import { Loading } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useLoad } from '../hooks/useLoad.ts';
 import { showToast } from '../state/toasts.ts';
@@ -25,7 +26,7 @@ export function TokensPage() {
   const [created, setCreated] = useState<TokenCreated | null>(null);
   const [formKey, setFormKey] = useState(0);
   const [revoking, setRevoking] = useState<ApiToken | null>(null);
-  const { status, reload } = useLoad(async () => setTokens(await fetchTokens()), 'tokens');
+  const { status, failure, reload } = useLoad(async () => setTokens(await fetchTokens()), 'tokens');
   const now = Date.now();
 
   function onCreated(next: TokenCreated) {
@@ -61,7 +62,7 @@ export function TokensPage() {
         <section className="token-list" aria-labelledby="token-list-title">
           <h2 id="token-list-title">Your tokens</h2>
           {status === 'loading' && tokens.length === 0 ? <Loading text="Loading tokens..." /> : null}
-          {status === 'error' ? <RetryLoad onRetry={reload} /> : null}
+          {status === 'error' ? <LoadFailed failure={failure} onRetry={reload} /> : null}
           {status === 'ready' && tokens.length === 0 ? <p className="token-list__empty">No tokens yet. Create one to use the API from a script.</p> : null}
           {tokens.length > 0 ? (
             <ul className="token-list__items">

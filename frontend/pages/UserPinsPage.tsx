@@ -1,3 +1,4 @@
+import { LoadFailed } from '../components/LoadFailed.tsx';
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { useParams } from 'react-router';
@@ -6,7 +7,7 @@ import { fetchPinPage } from '../api/pins.ts';
 import { lookupUser } from '../api/users.ts';
 import { NotFound } from '../components/ErrorPage.tsx';
 import { SkeletonGrid } from '../components/grid/SkeletonGrid.tsx';
-import { RetryLoad } from '../components/Status.tsx';
+
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useLoad } from '../hooks/useLoad.ts';
 import { usePinList } from '../hooks/usePinList.ts';
@@ -25,7 +26,7 @@ export function UserPinsPage() {
   const username = useParams().username ?? '';
   const me = useAtomValue(sessionUserAtom);
   const [user, setUser] = useState<UserProfile | null>(null);
-  const { status, reload } = useLoad(async () => {
+  const { status, failure, reload } = useLoad(async () => {
     setUser(null);
     setUser(await lookupUser(username));
   }, `user:${username}`);
@@ -34,7 +35,7 @@ export function UserPinsPage() {
   // finished after a login, come back to it).
   if (me && me.username.toLowerCase() === username.toLowerCase()) return <YourPinsPage />;
   if (status === 'notFound') return <NotFound title="User not found" text="There is no user with this name." />;
-  if (status === 'error') return <RetryLoad onRetry={reload} />;
+  if (status === 'error') return <LoadFailed failure={failure} onRetry={reload} />;
   if (!user || user.username.toLowerCase() !== username.toLowerCase()) return <SkeletonGrid text="Loading pins..." />;
   return <UserProfilePage user={user} />;
 }

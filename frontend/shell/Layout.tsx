@@ -14,6 +14,16 @@ import { MODAL_LAYER_ID } from '../components/Modal.tsx';
 import { NavBar } from './NavBar.tsx';
 import { SaveSheet } from '../components/SaveSheet.tsx';
 import { Toaster } from '../components/Toaster.tsx';
+import { sendCommentsThrough } from '../api/comments.ts';
+import { OutboxStatus } from '../outbox/OutboxStatus.tsx';
+import { type OutboxHandlers, setOutboxUser, startOutbox } from '../outbox/outbox.ts';
+import { boardPinOutbox } from '../state/board-pin-actions.ts';
+import { commentOutbox, postComment } from '../state/comments.ts';
+import { deleteOutbox } from '../state/deferred-deletes.ts';
+import { favoriteOutbox } from '../state/favorites.ts';
+
+/** What each kind of queued write does on screen (docs/outbox.md). */
+const OUTBOX_HANDLERS: OutboxHandlers = { ...favoriteOutbox, ...boardPinOutbox, ...commentOutbox, ...deleteOutbox };
 
 /** The one layout (docs/product.md §2): navigation bar, routed page, modal layer. */
 export function Layout() {
@@ -37,6 +47,19 @@ export function Layout() {
     else fetchSessionAnswer().then(apply, () => clearSession(store));
   }, [store]);
 
+  // The outbox (docs/outbox.md): started once; once the session is known, what waited is shown and sent.
+  useEffect(() => {
+    const stop = startOutbox(store, OUTBOX_HANDLERS);
+    const unhook = sendCommentsThrough((pinId, text) => postComment(store, pinId, text));
+    return () => {
+      unhook();
+      stop();
+    };
+  }, [store]);
+  useEffect(() => {
+    if (checked) void setOutboxUser(store, userId);
+  }, [store, checked, userId]);
+
   useHeartFavorites(userId);
   // The boards' newest pins, for the cards' "Saved" (state/save-sheet.ts), once per signed-in visit.
   useBoardList(userId, 'keep');
@@ -53,6 +76,7 @@ export function Layout() {
       </main>
       <LiveIndicator />
       <Toaster />
+      <OutboxStatus />
       {checked ? <SaveSheet /> : null}
       <div id={MODAL_LAYER_ID} />
       <ScrollRestoration />

@@ -1,11 +1,16 @@
 import { atom } from 'jotai';
-import type { Favorite } from '../../contract/index.ts';
-import { favoriteRefsAtom, sessionUserAtom } from './atoms.ts';
+import type { Favorite, FavoriteRemoved } from '../../contract/index.ts';
+import { MSG } from '../../contract/messages.ts';
+import { myOutboxEntriesAtom, waitingEntriesAtom } from '../outbox/atoms.ts';
+import { type OutboxEntry, type OutboxSubject, refusalWords } from '../outbox/entry.ts';
+import { cancelWrite, type OutboxHandlers, queueWrite } from '../outbox/outbox.ts';
+import { favoriteRefsAtom, pinsByIdAtom, pinSummariesByIdAtom, sessionUserAtom } from './atoms.ts';
 import { without } from './byId.ts';
 import { LIST, updateList, withFirst } from './lists.ts';
 import { recordPinFacts } from './pin-facts.ts';
 import { setPinLikes } from './pins.ts';
 import type { Store } from './store.ts';
+import { markNextToastWaiting, retryAction, showToast } from './toasts.ts';
 
 /** pin id → favorite id, for the heart toggles. */
 export const favoriteIdByPinAtom = atom((get) => {
@@ -69,3 +74,91 @@ export function setNewestFavorites(store: Store, favorites: readonly Favorite[],
   }
   upsertFavorites(store, favorites);
 }
+
+// Favoriting through the outbox (docs/outbox.md). A favorite's id is known only once the server
+// has answered, so an unfavorite of a favorite still waiting takes that favorite back out of the
+// outbox instead of sending anything; a favorite of a pin whose unfavorite waits does the same.
+
+type FavoriteEntry = OutboxEntry<Extract<OutboxSubject, { kind: 'favorite' }>>;
+type UnfavoriteEntry = OutboxEntry<Extract<OutboxSubject, { kind: 'unfavorite' }>>;
+
+/** A pin's heart as the outbox leaves it: favorited or not by a write still waiting, and whether it shows as waiting. */
+export interface PendingHeart {
+  favorited: boolean;
+  key: string;
+  waiting: boolean;
+}
+
+/** pin id → the newest favorite or unfavorite of it still in the outbox. */
+export const pendingHeartsAtom = atom((get) => {
+  const waiting = new Set(get(waitingEntriesAtom).map((entry) => entry.key));
+  const out: Record<number, PendingHeart> = {};
+  for (const entry of get(myOutboxEntriesAtom)) {
+    const { subject } = entry;
+    if (subject.kind === 'favorite' || subject.kind === 'unfavorite') out[subject.pinId] = { favorited: subject.kind === 'favorite', key: entry.key, waiting: waiting.has(entry.key) };
+  }
+  return out;
+});
+
+function pinTitle(store: Store, pinId: number): string {
+  return store.get(pinsByIdAtom)[pinId]?.title ?? store.get(pinSummariesByIdAtom)[pinId]?.title ?? 'this pin';
+}
+
+/** Favorites the pin: 'added', or 'unchanged' when the server refused it (its toast says so) or had it already. */
+export async function favoritePin(store: Store, pinId: number): Promise<'added' | 'unchanged'> {
+  const userId = store.get(sessionUserAtom)?.id;
+  if (userId === undefined) return 'unchanged';
+  const pending = store.get(pendingHeartsAtom)[pinId];
+  if (pending && !pending.favorited && (await cancelWrite(store, pending.key))) return 'added';
+  const outcome = await queueWrite(store, { userId, label: pinTitle(store, pinId), subject: { kind: 'favorite', pinId } });
+  if (outcome.status === 'waiting') markNextToastWaiting(store);
+  if (outcome.status === 'refused' || outcome.status === 'cancelled') return 'unchanged';
+  return outcome.status === 'sent' && !isFavorite(outcome.answer) ? 'unchanged' : 'added';
+}
+
+/** Unfavorites the pin: 'removed', or 'unchanged' when there was nothing to remove or the server refused. */
+export async function unfavoritePin(store: Store, pinId: number): Promise<'removed' | 'unchanged'> {
+  const userId = store.get(sessionUserAtom)?.id;
+  if (userId === undefined) return 'unchanged';
+  const pending = store.get(pendingHeartsAtom)[pinId];
+  if (pending?.favorited && (await cancelWrite(store, pending.key))) return 'removed';
+  // Sent meanwhile, if it was waiting: its answer has brought the favorite's id.
+  const favoriteId = store.get(favoriteIdByPinAtom)[pinId];
+  if (favoriteId === undefined) return 'unchanged';
+  const outcome = await queueWrite(store, { userId, label: pinTitle(store, pinId), subject: { kind: 'unfavorite', pinId, favoriteId } });
+  if (outcome.status === 'waiting') markNextToastWaiting(store);
+  return outcome.status === 'refused' || outcome.status === 'cancelled' ? 'unchanged' : 'removed';
+}
+
+function isFavorite(answer: unknown): answer is Favorite {
+  return typeof answer === 'object' && answer !== null && typeof (answer as { id?: unknown }).id === 'number' && typeof (answer as { pin_id?: unknown }).pin_id === 'number';
+}
+
+function isRemoval(answer: unknown): answer is FavoriteRemoved {
+  return typeof answer === 'object' && answer !== null && typeof (answer as { likes_count?: unknown }).likes_count === 'number';
+}
+
+/** What the outbox does for favorites on screen (Layout hands these to startOutbox). */
+export const favoriteOutbox: Pick<OutboxHandlers, 'favorite' | 'unfavorite'> = {
+  favorite: {
+    // "Already favorited" brings no id: the heart follows the favorites' next load, as before;
+    // any other answer is logged (docs/product.md §8).
+    sent: (store, _entry: FavoriteEntry, answer) => {
+      if (isFavorite(answer)) addFavorite(store, answer);
+      else if ((answer as { message?: unknown } | undefined)?.message !== MSG.alreadyFavorited) console.error('Failed to favorite pin');
+    },
+    refused: (store, entry, refusal) => {
+      showToast(store, refusalWords(MSG.favoriteRefused, refusal), { action: retryAction(() => favoritePin(store, entry.subject.pinId)) });
+    },
+  },
+  unfavorite: {
+    sent: (store, entry: UnfavoriteEntry, answer) => {
+      removeFavorite(store, entry.subject.favoriteId, entry.subject.pinId, isRemoval(answer) ? answer.likes_count : undefined);
+    },
+    refused: (store, entry, refusal) => {
+      // Gone already (removed in another tab): what was asked for.
+      if (refusal.reason === 'refused' && refusal.error.status === 404) return removeFavorite(store, entry.subject.favoriteId);
+      showToast(store, refusalWords(MSG.unfavoriteRefused, refusal), { action: retryAction(() => unfavoritePin(store, entry.subject.pinId)) });
+    },
+  },
+};

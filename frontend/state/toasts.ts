@@ -1,4 +1,5 @@
 import { atom } from 'jotai';
+import { MSG } from '../../contract/messages.ts';
 import type { Store } from './store.ts';
 
 // Toasts: a short note after an action that changed data, with an optional way back (Undo). One
@@ -22,6 +23,8 @@ export interface Toast {
    * pushed out by newer ones (a deferred delete is sent then).
    */
   onExpire?: () => void;
+  /** What it tells of is not on the server yet: it waits in the outbox (docs/outbox.md). */
+  waiting?: boolean;
 }
 
 /** How long a toast stays; the timer pauses while the pointer or the focus is on it. */
@@ -53,9 +56,25 @@ function stopTimer(id: number): void {
   timers.delete(id);
 }
 
-export function showToast(store: Store, message: string, options: Pick<Toast, 'action' | 'link' | 'durationMs' | 'onExpire'> = {}): number {
+/** Stores whose next toast tells of a write that went to the outbox (see markNextToastWaiting). */
+const nextToastWaits = new WeakSet<Store>();
+
+/**
+ * The toast a screen shows right after the write it awaited (e.g. "Saved to Trips") tells of a
+ * write that is waiting in the outbox: marked here, just before that write's promise resolves, and
+ * taken by the next showToast in the same turn of the event loop — the screen's own toast, which
+ * then says "Waiting to send". The mark lapses at the next turn, so it never reaches a later toast.
+ */
+export function markNextToastWaiting(store: Store): void {
+  nextToastWaits.add(store);
+  setTimeout(() => nextToastWaits.delete(store), 0);
+}
+
+export function showToast(store: Store, message: string, options: Pick<Toast, 'action' | 'link' | 'durationMs' | 'onExpire' | 'waiting'> = {}): number {
   const id = nextId++;
-  const toast: Toast = { id, message, ...options };
+  const waits = options.waiting ?? nextToastWaits.has(store);
+  nextToastWaits.delete(store);
+  const toast: Toast = { id, message, ...options, ...(waits ? { waiting: true } : {}) };
   const current = store.get(toastsAtom);
   // The one showing and any others without an action are gone; with an action they wait.
   const waiting = current.filter((each) => each.action);
@@ -115,6 +134,16 @@ export function followNavigation(store: Store, router: { subscribe: (listener: (
     key = state.location.key;
     dropPlainToasts(store);
   });
+}
+
+/** Retry for a toast that says a write was refused: `retry` queues it again. */
+export function retryAction(retry: () => Promise<unknown> | void): Toast['action'] {
+  return {
+    label: MSG.outboxRetry,
+    run: async () => {
+      await retry();
+    },
+  };
 }
 
 /** Undo for a toast: runs `undo`, then says it worked or that it could not. */

@@ -27,7 +27,7 @@ export function ensureClientBuilt(): void {
   } catch {
     built = 0;
   }
-  if (built > newestMtime(path.join(repoRoot, 'frontend'))) return;
+  if (built > Math.max(newestMtime(path.join(repoRoot, 'frontend')), newestMtime(path.join(repoRoot, 'vite-plugins')))) return;
   const vite = path.join(repoRoot, 'node_modules/vite/bin/vite.js');
   const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: repoRoot, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`vite build failed:\n${result.stdout}\n${result.stderr}`);

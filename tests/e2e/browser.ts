@@ -33,10 +33,19 @@ export async function openTab(
   browser: Browser,
   baseURL: string,
   viewport: { width: number; height: number } = DESKTOP,
-  /** `touch`: a phone (touch screen, no hover: CSS `(hover: none)` matches). */
-  options: { touch?: boolean } = {},
+  /**
+   * `touch`: a phone (touch screen, no hover: CSS `(hover: none)` matches). `serviceWorkers`: let
+   * the app's service worker run (docs/installable-app.md); blocked otherwise, so a test's routes
+   * and offline switches see the page's own requests, not answers from the worker's caches.
+   */
+  options: { touch?: boolean; serviceWorkers?: boolean } = {},
 ): Promise<Tab & { confirmAnswer: { value: boolean } }> {
-  const context = await browser.newContext({ baseURL, viewport, ...(options.touch ? { isMobile: true, hasTouch: true } : {}) });
+  const context = await browser.newContext({
+    baseURL,
+    viewport,
+    serviceWorkers: options.serviceWorkers ? 'allow' : 'block',
+    ...(options.touch ? { isMobile: true, hasTouch: true } : {}),
+  });
   // Chromium on Linux has no Web Share: make that explicit so the share button takes the clipboard path.
   await context.addInitScript(() => {
     Reflect.deleteProperty(Navigator.prototype, 'share');
@@ -217,4 +226,19 @@ export async function createPin(page: Page, pin: { title: string; imageUrl: stri
   await expectVisible(link);
   const href = await link.first().getAttribute('href');
   return Number(href?.split('/').pop());
+}
+
+/**
+ * Opens the app and waits until its service worker controls the page. The install fetches every
+ * file of the build: on a loaded machine one may fail, which fails that install (as in a browser,
+ * the next visit tries again: here, the next poll registers again).
+ */
+export async function controlledByWorker(page: Page): Promise<void> {
+  await page.goto('/');
+  const controller = () =>
+    page.evaluate(async () => {
+      if (!(await navigator.serviceWorker.getRegistration())) await navigator.serviceWorker.register('/sw.js').catch(() => undefined);
+      return navigator.serviceWorker.controller?.scriptURL ?? '';
+    });
+  await expect.poll(controller, { timeout: 2 * PAGE_WAIT_MS, interval: 500 }).toMatch(/\/sw\.js$/);
 }

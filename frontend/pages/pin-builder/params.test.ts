@@ -44,3 +44,25 @@ describe('the pin builder link', () => {
     expect(read({ description: 'x'.repeat(3000) }).description).toHaveLength(2000);
   });
 });
+
+describe('a share to the installed app', () => {
+  test('takes its title, its text as the description, and its url as the page', () => {
+    expect(read({ title: 'Red barns', text: 'Look at this one', url: 'https://blog.example/barns' })).toEqual({
+      title: 'Red barns',
+      imageUrl: '',
+      description: 'Look at this one',
+      sourceUrl: 'https://blog.example/barns',
+    });
+  });
+
+  test('without a url, the first web address in the text is the page, and leaves the description', () => {
+    const prefill = read({ text: 'Red barns https://blog.example/barns?id=4 and more https://other.example/' });
+    expect(prefill.sourceUrl).toBe('https://blog.example/barns?id=4');
+    expect(prefill.description).toBe('Red barns and more https://other.example/');
+    expect(prefill.title).toBe('Red barns and more https://other.example/');
+  });
+
+  test('a text that is only an address gives no description, and the title is the host', () => {
+    expect(read({ text: 'https://www.blog.example/barns' })).toMatchObject({ description: '', title: 'blog.example', sourceUrl: 'https://www.blog.example/barns' });
+  });
+});

@@ -2,7 +2,10 @@ import { LIMITS } from '../../../contract/limits.ts';
 import { normalizeSourceUrl, sourceHost } from '../../../contract/source-url-rules.ts';
 import { isAllowedImageUrl } from '../../../contract/urls.ts';
 
-/** What /pin-builder?url=&media=&description= fills the New Pin form with. */
+/**
+ * What /pin-builder?url=&media=&description= fills the New Pin form with; a share to the installed
+ * app (docs/installable-app.md) comes as /pin-builder?title=&text=&url=&shared=.
+ */
 export interface BuilderPrefill {
   title: string;
   imageUrl: string;
@@ -31,16 +34,31 @@ function titleFrom(description: string): string {
   return `${(space > TITLE_FROM_DESCRIPTION / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
+/** The first http(s) address in a shared text (apps often share a page as "Some title https://…"). */
+const LINK_IN_TEXT = /https?:\/\/[^\s<>"]+/i;
+
 /**
- * Reads the builder link (docs/tokens-and-capture.md). Every value is judged before it is used:
- * an image address a pin may not carry and a page that is not an absolute http(s) URL are dropped,
- * so `javascript:`, `data:` and the like are never followed or run. `ownHost` is this site's host.
+ * A share's text without the page address it carried: the address is the pin's source, so the
+ * description keeps the words around it.
+ */
+function sharedText(search: URLSearchParams): { text: string; link: string } {
+  const text = search.get('text') ?? '';
+  const link = LINK_IN_TEXT.exec(text)?.[0] ?? '';
+  return { text: link ? text.replace(link, ' ').replace(/[ \t]+/g, ' ') : text, link };
+}
+
+/**
+ * Reads the builder link (docs/tokens-and-capture.md) or a share (docs/installable-app.md). Every
+ * value is judged before it is used: an image address a pin may not carry and a page that is not an
+ * absolute http(s) URL are dropped, so `javascript:`, `data:` and the like are never followed or
+ * run. `ownHost` is this site's host.
  */
 export function builderPrefill(search: URLSearchParams, ownHost: string): BuilderPrefill {
   const media = (search.get('media') ?? '').trim();
   const imageUrl = media.length <= LIMITS.imageUrl && isAllowedImageUrl(media, [ownHost]) ? media : '';
-  const sourceUrl = normalizeSourceUrl((search.get('url') ?? '').trim());
-  const description = plainText(search.get('description') ?? '', LIMITS.description);
-  const title = titleFrom(description) || (sourceUrl ? sourceHost(sourceUrl) : '');
+  const shared = sharedText(search);
+  const sourceUrl = normalizeSourceUrl((search.get('url') || shared.link).trim());
+  const description = plainText(search.get('description') ?? shared.text, LIMITS.description);
+  const title = plainText(search.get('title') ?? '', LIMITS.title).split('\n')[0] || titleFrom(description) || (sourceUrl ? sourceHost(sourceUrl) : '');
   return { title: title.slice(0, LIMITS.title), imageUrl, description, sourceUrl };
 }

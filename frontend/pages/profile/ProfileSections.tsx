@@ -1,3 +1,4 @@
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { Board } from '../../../contract/index.ts';
@@ -5,7 +6,7 @@ import { fetchProfileBoards } from '../../api/users.ts';
 import { BoardCard } from '../../components/boards/BoardCard.tsx';
 import { SkeletonGrid } from '../../components/grid/SkeletonGrid.tsx';
 import { PagedPinGrid } from '../../components/PagedPinGrid.tsx';
-import { RetryLoad } from '../../components/Status.tsx';
+
 import { useBoardList } from '../../hooks/useBoardList.ts';
 import { type PagedListView, usePagedList } from '../../hooks/usePagedList.ts';
 import { upsertBoards } from '../../state/boards.ts';
@@ -53,7 +54,7 @@ interface Props {
 export function ProfileSections({ boards, boardsTitle, allBoards, pins, pinsLabel, pinsKey, pinsEmpty }: Props) {
   // Boards that could not be loaded leave their row out; the pins are the page.
   const boardsFailed = !boards.loaded && (boards.status === 'error' || boards.status === 'notFound');
-  if (!pins.loaded && (pins.status === 'error' || pins.status === 'notFound')) return <RetryLoad onRetry={() => void pins.reload()} />;
+  if (!pins.loaded && (pins.status === 'error' || pins.status === 'notFound')) return <LoadFailed failure={pins.failure} onRetry={() => void pins.reload()} />;
   if (!pins.loaded || (!boards.loaded && !boardsFailed)) return <SkeletonGrid text="Loading pins..." />;
   return (
     <>

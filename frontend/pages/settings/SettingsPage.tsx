@@ -1,7 +1,8 @@
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { useState } from 'react';
 import type { Account } from '../../../contract/account.ts';
 import { fetchAccount } from '../../api/account.ts';
-import { Loading, RetryLoad } from '../../components/Status.tsx';
+import { Loading } from '../../components/Status.tsx';
 import { useDocumentTitle } from '../../hooks/useDocumentTitle.ts';
 import { useLoad } from '../../hooks/useLoad.ts';
 import { DataSection } from './DataSection.tsx';
@@ -20,7 +21,7 @@ export function SettingsPage() {
   useDocumentTitle('Settings');
   const [account, setAccount] = useState<Account | null>(null);
   const [saves, setSaves] = useState(0);
-  const { status, reload } = useLoad(async () => setAccount(await fetchAccount()), 'account');
+  const { status, failure, reload } = useLoad(async () => setAccount(await fetchAccount()), 'account');
 
   function saved() {
     setSaves((n) => n + 1);
@@ -33,7 +34,7 @@ export function SettingsPage() {
         <h1>Settings</h1>
       </header>
       {status === 'loading' && !account ? <Loading text="Loading your settings..." /> : null}
-      {status === 'error' ? <RetryLoad onRetry={reload} /> : null}
+      {status === 'error' ? <LoadFailed failure={failure} onRetry={reload} /> : null}
       {account ? (
         <div className="settings-page__sections">
           <ProfileSection key={`profile-${saves}`} user={account.user} onSaved={saved} />
