@@ -32,3 +32,12 @@ export const SESSION_DATA_ID = 'pinboard-session';
 export interface ServedSession {
   user: User | null;
 }
+
+/**
+ * A pin's own address (/pins/42): its HTML's <html> element carries PIN_SHELL_CLASS, so the static
+ * shell (frontend/components/grid/skeleton.ts) paints the pin page's skeleton, not the grid's, before
+ * any script has run. Marked by the server rather than by an inline script: no script to allow in
+ * the Content-Security-Policy.
+ */
+export const PIN_PAGE_PATH = /^\/pins\/\d+\/?$/;
+export const PIN_SHELL_CLASS = 'shell-pin';

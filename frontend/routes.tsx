@@ -4,7 +4,7 @@ import { ErrorPage, NotFound } from './components/ErrorPage.tsx';
 import { GuestOnly, RequireAuth } from './components/Guards.tsx';
 import { MembersOnlyGate } from './components/MembersOnlyGate.tsx';
 import { Layout } from './shell/Layout.tsx';
-import { SkeletonGrid } from './components/grid/SkeletonGrid.tsx';
+import { ShellFallback } from './components/grid/PageSkeleton.tsx';
 import { HomePage } from './pages/HomePage.tsx';
 import { loadPageCode } from './components/page-code.ts';
 
@@ -29,7 +29,7 @@ export const routes: RouteObject[] = [
     path: '/',
     element: <Layout />,
     errorElement: <ErrorPage />,
-    hydrateFallbackElement: <SkeletonGrid text="Loading…" />,
+    hydrateFallbackElement: <ShellFallback />,
     children: [
       {
         errorElement: <ErrorPage />,

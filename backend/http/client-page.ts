@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import type { Request, Response } from 'express';
-import { HOME_FIRST_PAGE_ID, HOME_PRELOADED_IMAGES, HOME_SEED_META, type HomeFirstPage, SESSION_DATA_ID, type ServedSession } from '../../contract/home.ts';
+import { HOME_FIRST_PAGE_ID, HOME_PRELOADED_IMAGES, HOME_SEED_META, type HomeFirstPage, PIN_PAGE_PATH, PIN_SHELL_CLASS, SESSION_DATA_ID, type ServedSession } from '../../contract/home.ts';
 import { LIMITS } from '../../contract/limits.ts';
 import type { PinList } from '../../contract/pins.ts';
 import { GRID_CARD_SIZES, thumbnailSrcSet } from '../../contract/thumbnails.ts';
@@ -72,6 +72,8 @@ export function clientPage(indexHtml: string, options: ClientPageOptions): (req:
     const seed = home ? randomInt(0, LIMITS.maxId + 1) : 0;
     const [session, page] = await Promise.all([attempt(() => options.session(req)), home ? attempt(() => options.firstPage(seed)) : undefined]);
     const head = (session ? jsonScript(SESSION_DATA_ID, session) : '') + (home ? homeHead(seed, page) : '');
-    res.type('html').send(head ? html.replace('</head>', `${head}</head>`) : html);
+    // A pin's link paints the pin page's skeleton first (contract/home.ts).
+    const marked = PIN_PAGE_PATH.test(req.path) ? html.replace(/<html\b/, `<html class="${PIN_SHELL_CLASS}"`) : html;
+    res.type('html').send(head ? marked.replace('</head>', `${head}</head>`) : marked);
   };
 }

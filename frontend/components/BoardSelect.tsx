@@ -1,10 +1,11 @@
 import { useAtomValue } from 'jotai';
-import { useEffect, useId } from 'react';
+import { useId, useState } from 'react';
 import type { Board } from '../../contract/boards.ts';
 import { VISIBILITY_TEXT, type PinVisibilityValue } from '../../contract/visibility.ts';
-import { useBoardList } from '../hooks/useBoardList.ts';
+import { useWholeBoardList } from '../hooks/useBoardList.ts';
 import { sessionUserAtom } from '../state/atoms.ts';
 import { visibleBoardsByIdAtom } from '../state/hidden.ts';
+import { recentBoardIds, recentFirst, rememberBoard } from '../state/save-sheet.ts';
 import { LockIcon } from './Icons.tsx';
 import './pin-form.css';
 
@@ -15,18 +16,18 @@ export function visibilityFor(board: Pick<Board, 'visibility'> | null | undefine
 
 const PUBLIC_TEXT = 'Anyone can see this pin';
 
-/** The boards a new pin may go into: the user's own and those shared with them, every page of them. */
-function useAddableBoards(): { boards: Board[]; loading: boolean } {
+/**
+ * The boards a new pin may go into: the user's own and those shared with them, every page of them,
+ * the recently used first (state/save-sheet.ts).
+ */
+function useAddableBoards(): { boards: Board[]; loading: boolean; userId: number | undefined } {
   const userId = useAtomValue(sessionUserAtom)?.id;
-  const list = useBoardList(userId, 'keep');
+  // A select cannot say "show more": every page is fetched, one after the other.
+  const list = useWholeBoardList(userId);
   const byId = useAtomValue(visibleBoardsByIdAtom);
-  const { hasMore, status, loadMore } = list;
-  // A select cannot say "show more": the rest of the pages are fetched, one after the other.
-  useEffect(() => {
-    if (hasMore && status === 'ready') loadMore();
-  }, [hasMore, status, loadMore]);
+  const [recent] = useState(() => (userId === undefined ? [] : recentBoardIds(userId)));
   const boards = list.ids.map((id) => byId[id]).filter((board): board is Board => board !== undefined && board.role !== 'viewer');
-  return { boards, loading: !list.loaded };
+  return { boards: recentFirst(boards, recent), loading: !list.loaded, userId };
 }
 
 /**
@@ -35,7 +36,7 @@ function useAddableBoards(): { boards: Board[]; loading: boolean } {
  */
 export function BoardSelect({ value, onChange, disabled }: { value: number | null; onChange: (boardId: number | null) => void; disabled?: boolean }) {
   const id = useId();
-  const { boards, loading } = useAddableBoards();
+  const { boards, loading, userId } = useAddableBoards();
   const chosen = boards.find((board) => board.id === value) ?? null;
   const visibility = visibilityFor(chosen);
   return (
@@ -47,7 +48,12 @@ export function BoardSelect({ value, onChange, disabled }: { value: number | nul
         id={id}
         className="field__input board-select__input"
         value={chosen ? String(chosen.id) : ''}
-        onChange={(event) => onChange(event.target.value ? Number(event.target.value) : null)}
+        onChange={(event) => {
+          const boardId = event.target.value ? Number(event.target.value) : null;
+          // Chosen for a pin: the board counts as recently used (the pickers list it first).
+          if (boardId !== null && userId !== undefined) rememberBoard(userId, boardId);
+          onChange(boardId);
+        }}
         disabled={disabled}
         aria-describedby={`${id}-visibility`}
       >

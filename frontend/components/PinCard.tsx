@@ -27,7 +27,7 @@ type Props = {
   more?: ReactNode;
   /** Extra content under the title (edit link, counts, buttons). */
   footer?: ReactNode;
-  /** A note under the image (the owner's "import failed" line). */
+  /** A note over the foot of the image (the owner's "import failed" line). */
   note?: ReactNode;
   /** Told when the image could not be shown. */
   onImageFailed?: () => void;
@@ -54,12 +54,15 @@ export function PinCard({ pinId, title, imageUrl, image, actions, more, footer, 
           </span>
         ) : null}
         {actions ? <div className="pin-card__actions">{actions}</div> : null}
+        {/* Over the image's box, not under it: the note comes after the card is laid out (it is
+            fetched), and a card that grew then moved every card below it (a layout shift). */}
+        {note}
       </div>
-      {note}
       <div className="pin-card__body">
         <div className="pin-card__heading">
+          {/* The link is the tap target (44 px high on touch screens); the text inside is clamped. */}
           <Link to={to} className="pin-card__title" {...linkProps}>
-            {title}
+            <span className="pin-card__title-text">{title}</span>
           </Link>
           {more ? <div className="pin-card__more">{more}</div> : null}
         </div>

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import type { Board } from '../../contract/index.ts';
 import { fetchBoardPage } from '../api/boards.ts';
 import { upsertBoards } from '../state/boards.ts';
@@ -21,4 +22,17 @@ export function useBoardList(userId: number | undefined, onShow: 'keep' | 'reloa
     entities: visibleBoardsByIdAtom,
     onShow,
   });
+}
+
+/**
+ * Every page of the user's boards, fetched one after the other while a picker is shown: a picker
+ * filters by name and puts the recently used first, which needs them all (not "show more").
+ */
+export function useWholeBoardList(userId: number | undefined): PagedListView {
+  const list = useBoardList(userId, 'keep');
+  const { hasMore, status, loadMore } = list;
+  useEffect(() => {
+    if (hasMore && status === 'ready') loadMore();
+  }, [hasMore, status, loadMore]);
+  return list;
 }

@@ -114,6 +114,28 @@ describe('Pin detail page', () => {
     expect(await screen.findByRole('link', { name: 'Lake' })).toBeTruthy();
   });
 
+  it('Add To Board with many boards: the recently used first, a filter that narrows them, Down into the list, Up back to the filter', async () => {
+    const names = ['Kitchen', 'Garden ideas', 'Attic', 'Garden tools', 'Boats', 'Lakes', 'Bridges'];
+    const boards = names.map((name, i) => makeBoard(20 + i, [], bob, name));
+    localStorage.setItem(`pinboard:recent-boards:${bob.id}`, JSON.stringify([25, 22]));
+    const { ui } = renderApp('/pins/5', { user: bob, handlers: { ...base, 'GET /api/boards/': { body: { boards } } } });
+    await ui.click(await screen.findByRole('button', { name: 'Add To Board' }));
+    const list = await screen.findByRole('list', { name: 'Your boards' });
+    expect(within(list).getAllByRole('button').map((b) => b.textContent)).toEqual(['Lakes', 'Attic', 'Kitchen', 'Garden ideas', 'Garden tools', 'Boats', 'Bridges']);
+    const filter = screen.getByRole('searchbox', { name: 'Filter boards' });
+    expect(document.activeElement).toBe(filter);
+    await ui.type(filter, 'garden');
+    expect(within(list).getAllByRole('button').map((b) => b.textContent)).toEqual(['Garden ideas', 'Garden tools']);
+    await ui.keyboard('{ArrowDown}');
+    expect(document.activeElement?.textContent).toBe('Garden ideas');
+    await ui.keyboard('{ArrowUp}');
+    expect(document.activeElement).toBe(filter);
+    await ui.clear(filter);
+    await ui.type(filter, 'zebra');
+    expect(screen.getByText('No boards match “zebra”.')).toBeTruthy();
+    localStorage.clear();
+  });
+
   it('"+ Create New Board" ignores a blank name, else creates, adds and goes to the new board', async () => {
     const created = makeBoard(9, [], bob, 'Fresh');
     const { ui, router, sent } = renderApp('/pins/5', {
@@ -270,5 +292,43 @@ describe('Comments', () => {
     await ui.click(screen.getByRole('button', { name: 'Delete' }));
     await ui.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
     expect(await screen.findByText('No comments yet.')).toBeTruthy();
+  });
+
+  it('loading: draws the pin skeleton (the static shell\'s for a pin link), no loading line', async () => {
+    const { container } = renderApp('/pins/5', { handlers: { ...base, 'GET /api/pins/5': () => new Promise(() => undefined) } });
+    await waitFor(() => expect(container.querySelector('[data-testid="pin-skeleton"]')).not.toBeNull());
+    expect(screen.getAllByRole('status').some((status) => status.textContent === 'Loading pin...')).toBe(true);
+  });
+
+  it('a failed load says so in words, with the server\'s reason, and Try again loads the pin', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    let fail = true;
+    const { ui } = renderApp('/pins/5', {
+      handlers: { ...base, 'GET /api/pins/5': () => (fail ? { status: 503, body: errorBody('The service is busy.') } : { body: pin }) },
+    });
+    const alert = (await screen.findByText("Couldn't load this pin.")).closest('.load-failed') as HTMLElement;
+    expect(within(alert).getByText('The service is busy.')).toBeTruthy();
+    fail = false;
+    await ui.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { name: 'Lake' })).toBeTruthy();
+    logged.mockRestore();
+  });
+
+  it('offline: the words say so, and that it loads when the connection is back (no button)', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const online = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    renderApp('/pins/5', { handlers: { ...base, 'GET /api/pins/5': { status: 500, body: {} } } });
+    const failed = (await screen.findByText("You're offline — this will load when you're back.")).closest('.load-failed') as HTMLElement;
+    expect(within(failed).queryByRole('button')).toBeNull();
+    online.mockRestore();
+    logged.mockRestore();
+  });
+
+  it('a failure with no reason of its own says it could not be loaded', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderApp('/pins/5', { handlers: { ...base, 'GET /api/pins/5': { status: 500, body: {} } } });
+    const failed = (await screen.findByText("Couldn't load this pin.")).closest('.load-failed') as HTMLElement;
+    expect(failed.textContent).toBe("Couldn't load this pin.This could not be loaded.Try again");
+    logged.mockRestore();
   });
 });

@@ -17,8 +17,8 @@ import { PinVisibility } from '../components/PinVisibility.tsx';
 import { SavedFrom } from '../components/SavedFrom.tsx';
 import { ShareButton } from '../components/ShareButton.tsx';
 import { ViewersCount } from '../components/ViewersCount.tsx';
+import { PinSkeleton } from '../components/grid/PageSkeleton.tsx';
 import { LoadFailed } from '../components/LoadFailed.tsx';
-import { Loading } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { refavorite, useFavoriteToggle } from '../hooks/useFavoriteToggle.ts';
 import { useLoad } from '../hooks/useLoad.ts';
@@ -55,12 +55,15 @@ export function PinDetailPage() {
   if (id === null) return <NotFound title="Pin not found" text="This pin does not exist or was deleted." />;
   if (!pin) {
     if (deleted) return <PinDeletedNotice />;
-    if (status === 'loading') return <Loading text="Loading pin..." />;
-    if (status === 'error') return <LoadFailed failure={failure} onRetry={reload} />;
+    // The very skeleton a pin's link showed before any script ran (grid/skeleton.ts).
+    if (status === 'loading') return <PinSkeleton />;
+    if (status === 'error') return <LoadFailed title={PIN_LOAD_FAILED} failure={failure} onRetry={reload} />;
     return <NotFound title="Pin not found" text="This pin does not exist or was deleted." />;
   }
   return <PinDetail pin={pin} />;
 }
+
+export const PIN_LOAD_FAILED = "Couldn't load this pin.";
 
 /**
  * The page shows a stored image's 736 px thumbnail; the original opens on demand. (A pin without a

@@ -8,7 +8,7 @@ import { useBoardList } from '../hooks/useBoardList.ts';
 import { useHeartFavorites } from '../hooks/useFavoriteToggle.ts';
 import { clearSession, setSessionUser } from '../state/session.ts';
 import { useAfterNavigation } from '../hooks/afterNavigation.ts';
-import { SkeletonGrid } from '../components/grid/SkeletonGrid.tsx';
+import { PageSkeleton } from '../components/grid/PageSkeleton.tsx';
 import { LiveIndicator } from '../components/LiveIndicator.tsx';
 import { MODAL_LAYER_ID } from '../components/Modal.tsx';
 import { NavBar } from './NavBar.tsx';
@@ -72,7 +72,7 @@ export function Layout() {
       <NavBar />
       <main id="main" className="page" tabIndex={-1}>
         {/* The grid skeleton, like the static shell before it (grid/skeleton.ts): nothing jumps. */}
-        {checked ? <Outlet /> : <SkeletonGrid text="Loading…" />}
+        {checked ? <Outlet /> : <PageSkeleton />}
       </main>
       <LiveIndicator />
       <Toaster />

@@ -2,7 +2,7 @@ import { useAtomValue } from 'jotai';
 import { Link, NavLink, useLocation } from 'react-router';
 import { sessionCheckedAtom, sessionUserAtom } from '../state/atoms.ts';
 import { siteAtom } from '../state/site.ts';
-import { HeartIcon, PinLogoIcon } from '../components/Icons.tsx';
+import { HeartIcon, PinLogoIcon, PlusIcon } from '../components/Icons.tsx';
 import { ProfileMenu } from '../components/ProfileMenu.tsx';
 import { SearchBox } from '../search/SearchBox.tsx';
 
@@ -34,6 +34,12 @@ export function NavBar() {
             <li>
               <NavLink to="/favorites" className="nav__heart" aria-label="Favorites" title="Favorites">
                 <HeartIcon />
+              </NavLink>
+            </li>
+            {/* Phones: creating is one tap from the bar (the wide bar has "Add New Pin" instead). */}
+            <li className="nav__narrow">
+              <NavLink to="/pins/new" className="nav__create" aria-label="Create" title="Create">
+                <PlusIcon />
               </NavLink>
             </li>
             <li className="nav__wide"><NavLink to="/pins" end>Pins</NavLink></li>

@@ -16,6 +16,8 @@ export interface LoadFailure {
 
 export function describeFailure(error: unknown): LoadFailure {
   if (browserOffline()) return { offline: true, message: OFFLINE_TEXT };
-  const message = isApiError(error) ? error.body.message || error.message : '';
-  return { offline: false, message: message || LOAD_FAILED_TEXT };
+  const message = isApiError(error) ? error.body.message : '';
+  // The client's stand-in for an answer without words ("Request failed with status 500") is no reason.
+  const said = message && !/^Request failed with status \d+$/.test(message);
+  return { offline: false, message: said ? message : LOAD_FAILED_TEXT };
 }

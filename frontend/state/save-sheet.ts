@@ -37,3 +37,43 @@ export const savedPinIdsAtom = atom((get) => {
   for (const board of Object.values(get(boardRecordsAtom))) for (const id of board.coverIds) saved.add(id);
   return saved as ReadonlySet<number>;
 });
+
+// Recently used boards (docs/grid.md, "Saving to a board"): the boards a user last saved to come
+// first in every board picker, so a user with many boards finds the usual one without scrolling.
+// Kept in this browser per user; a board that is gone is simply not listed.
+const RECENT_KEEP = 8;
+const recentKey = (userId: number) => `pinboard:recent-boards:${userId}`;
+
+/** The user's recently used boards, most recent first (none when storage is unavailable). */
+export function recentBoardIds(userId: number): number[] {
+  try {
+    const raw: unknown = JSON.parse(localStorage.getItem(recentKey(userId)) ?? '[]');
+    return Array.isArray(raw) ? raw.filter((id): id is number => Number.isInteger(id)).slice(0, RECENT_KEEP) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Notes that the user saved to `boardId` just now. */
+export function rememberBoard(userId: number, boardId: number): void {
+  try {
+    const next = [boardId, ...recentBoardIds(userId).filter((id) => id !== boardId)].slice(0, RECENT_KEEP);
+    localStorage.setItem(recentKey(userId), JSON.stringify(next));
+  } catch {
+    // Private mode or storage full: the picker keeps its usual order.
+  }
+}
+
+/** The recently used boards first (most recent first), then the others in the order given. */
+export function recentFirst<T extends { id: number }>(boards: readonly T[], recent: readonly number[]): T[] {
+  const rank = new Map(recent.map((id, index) => [id, index]));
+  const used = boards.filter((board) => rank.has(board.id)).sort((a, b) => (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0));
+  return [...used, ...boards.filter((board) => !rank.has(board.id))];
+}
+
+/** The boards whose name contains every word typed, in any case and accent. */
+export function matchBoards<T extends { name: string }>(boards: readonly T[], query: string): T[] {
+  const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  const words = fold(query).split(/\s+/).filter(Boolean);
+  return words.length === 0 ? [...boards] : boards.filter((board) => words.every((word) => fold(board.name).includes(word)));
+}

@@ -1,4 +1,5 @@
 import { type CacheBounds, lookUp, store } from './bounded-cache.ts';
+import { SESSION_DATA_ID } from '../../contract/home.ts';
 import { API_CACHE, IMAGE_CACHE } from './cache-names.ts';
 
 /** Thumbnails, uploaded images and the demo pictures: content-addressed, so a copy never goes stale. */
@@ -59,4 +60,23 @@ export async function networkFirstApi(request: Request, later: Later): Promise<R
   }
   if (response.status === 200 && isJson(response)) later(quietly(store(API, request, response.clone(), () => generation === apiGeneration)));
   return response;
+}
+
+/** The session check's address: what the client asks when its page carries no session. */
+const SESSION_CHECK = '/api/auth/';
+const SESSION_ELEMENT = new RegExp(`<script type="application/json" id="${SESSION_DATA_ID}">(.*?)</script>`, 's');
+
+/**
+ * Every page the server sends carries the session check's answer (contract/home.ts), so the client
+ * never asks GET /api/auth/ while online, and networkFirstApi never sees it. A copy is kept from the
+ * page instead, as that call's answer: offline, the precached shell carries no session, the client
+ * asks, and this copy opens the app as the user it was (the outbox then shows what waits).
+ */
+export async function keepSessionOf(page: Response): Promise<void> {
+  const generation = apiGeneration;
+  const found = SESSION_ELEMENT.exec(await page.text())?.[1];
+  if (found === undefined) return;
+  // Valid JSON as it is (its `<` are written as \u003c escapes).
+  const answer = new Response(found, { status: 200, headers: { 'Content-Type': 'application/json' } });
+  await store(API, new Request(new URL(SESSION_CHECK, self.location.origin)), answer, () => generation === apiGeneration);
 }

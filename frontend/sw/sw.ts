@@ -4,7 +4,7 @@
 import { SHARE_TARGET_PATH } from '../../contract/share-target.ts';
 import type { PrecacheManifest } from './precache-manifest.ts';
 import { cachedShell, dropOldPrecaches, installPrecache, precached } from './precache.ts';
-import { cacheFirstImage, forgetApiAnswers, networkFirstApi } from './runtime-caches.ts';
+import { type Later, cacheFirstImage, forgetApiAnswers, keepSessionOf, networkFirstApi } from './runtime-caches.ts';
 import { answerShare } from './share-target.ts';
 
 declare const self: ServiceWorkerGlobalScope;
@@ -25,10 +25,15 @@ self.addEventListener('activate', (event) => {
   event.waitUntil(dropOldPrecaches(manifest).then(() => self.clients.claim()));
 });
 
-/** A navigation: the network's page; the cached shell when the network does not answer. */
-async function navigate(request: Request): Promise<Response> {
+/**
+ * A navigation: the network's page (and a copy of the session it carries); the cached shell when
+ * the network does not answer.
+ */
+async function navigate(request: Request, later: Later): Promise<Response> {
   try {
-    return await fetch(request);
+    const page = await fetch(request);
+    if (page.ok) later(keepSessionOf(page.clone()).catch(() => undefined));
+    return page;
   } catch (error) {
     const shell = await cachedShell(manifest);
     if (!shell) throw error;
@@ -50,7 +55,7 @@ self.addEventListener('fetch', (event) => {
   if (SIGN_IN_OR_OUT.has(`${request.method} ${url.pathname}`)) return event.waitUntil(forgetApiAnswers());
   // Everything else the worker touches is a read; writes, the session check and sockets go by.
   if (request.method !== 'GET') return;
-  if (request.mode === 'navigate') return event.respondWith(navigate(request));
+  if (request.mode === 'navigate') return event.respondWith(navigate(request, later));
   if (url.pathname.startsWith('/assets/')) return event.respondWith(buildFile(request));
   if (IMAGE_PATHS.some((prefix) => url.pathname.startsWith(prefix))) return event.respondWith(cacheFirstImage(request, later));
   // The session check (GET /api/auth/) is kept too: a reload offline opens signed in as before.

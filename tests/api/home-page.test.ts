@@ -106,6 +106,12 @@ test('each visit gets its own seed; other pages carry none', async () => {
   expect(other).not.toContain('rel="preload"');
 });
 
+test('a pin\'s address marks its page so the static shell paints the pin skeleton; other pages are not marked', async () => {
+  const html = async (pathname: string) => (await fetch(`${server.url}${pathname}`)).text();
+  expect(await html('/pins/1')).toMatch(/<html[^>]* class="shell-pin"/);
+  for (const pathname of ['/', '/pins/new', '/pins/1/edit', '/boards/1']) expect(await html(pathname), pathname).not.toContain('shell-pin');
+});
+
 test('when the session and the first page cannot be read, the home page is still served, with a preload of that page instead', async () => {
   const failures: unknown[] = [];
   const app = express();

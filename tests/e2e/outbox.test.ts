@@ -203,7 +203,7 @@ it('an online 500 on a favorite: the heart goes back, "Couldn\'t save" with Retr
   await failFavorites(context, false);
   await toast.getByRole('button', { name: 'Retry' }).click();
   await expectVisible(card(page, pin.id).getByRole('button', { name: `Remove ${pin.title} from favorites` }));
-  expect(await likes(pin.id)).toBe(1);
+  await expect.poll(() => likes(pin.id), { timeout: PAGE_WAIT_MS }).toBe(1);
   await context.close();
 });
 

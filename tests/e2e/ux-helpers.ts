@@ -145,3 +145,47 @@ export async function uploadPin(page: Page, { title, bytes }: { title: string; b
   expect(created.status()).toBe(201);
   return (await created.json()) as Pin;
 }
+
+export interface TapTarget {
+  /** The element's tag, classes and text, to say which one it is. */
+  what: string;
+  width: number;
+  height: number;
+  /** A link inside a run of text (a #tag in a description): its size is the line's. */
+  inText: boolean;
+}
+
+/**
+ * The tap targets of the page smaller than 44 × 44 CSS px: every displayed link, button, field and
+ * focusable control (a radio or checkbox inside its label counts as the label), hidden ones and
+ * the 1 px visually-hidden ones left out, in and out of the viewport.
+ */
+export function smallTapTargets(page: Page): Promise<TapTarget[]> {
+  return page.evaluate(() => {
+    const MIN = 44;
+    const selector = 'a[href], button, input:not([type="hidden"]), select, textarea, summary, [role="button"], [role="option"], [role="tab"], [tabindex]:not([tabindex="-1"])';
+    const shown = (el: Element): boolean => {
+      for (let node: Element | null = el; node; node = node.parentElement) {
+        const style = getComputedStyle(node);
+        if (style.display === 'none' || style.visibility === 'hidden' || style.visibility === 'collapse') return false;
+      }
+      return true;
+    };
+    const out: TapTarget[] = [];
+    for (const el of Array.from(document.querySelectorAll(selector))) {
+      if (!shown(el)) continue;
+      const target = el instanceof HTMLInputElement && /^(radio|checkbox)$/.test(el.type) ? (el.closest('label') ?? el) : el;
+      const box = target.getBoundingClientRect();
+      if (box.width <= 1 || box.height <= 1) continue; // visually hidden (a skip target, a label's text)
+      if (box.width >= MIN - 0.5 && box.height >= MIN - 0.5) continue;
+      const parent = target.parentElement;
+      const inText =
+        getComputedStyle(target).display === 'inline' &&
+        !!parent &&
+        Array.from(parent.childNodes).some((node) => node.nodeType === Node.TEXT_NODE && (node.textContent ?? '').trim().length > 0);
+      const text = (target.textContent ?? '').trim().slice(0, 30) || target.getAttribute('aria-label') || '';
+      out.push({ what: `${target.tagName.toLowerCase()}.${String(target.className).split(' ').join('.')} "${text}"`, width: Math.round(box.width), height: Math.round(box.height), inText });
+    }
+    return out;
+  });
+}

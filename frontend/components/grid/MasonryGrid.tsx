@@ -5,7 +5,7 @@
 // fetched while the reader is still a couple of screens away from the end; and the layout is kept
 // when the page goes away, so Back returns to the same card at the same place (./grid-memory.ts).
 import { usePositioner, useScroller, type Positioner } from 'masonic';
-import { createContext, memo, useContext, useEffect, useId, useLayoutEffect, useMemo, useReducer, useRef, useState, type CSSProperties, type ReactNode, type RefObject } from 'react';
+import { createContext, memo, useContext, useEffect, useId, useLayoutEffect, useMemo, useReducer, useRef, useState, type CSSProperties, type ReactNode, type RefObject, type SyntheticEvent } from 'react';
 import type { ListStatus } from '../../state/lists.ts';
 import { DEFAULT_ASPECT } from './aspect.ts';
 import { CardFocus, CardFocusScope, CardIdScope } from './card-focus.tsx';
@@ -60,6 +60,17 @@ function useBox(ref: RefObject<HTMLElement | null>): GridBox | null {
     };
   }, [ref]);
   return box;
+}
+
+/**
+ * How far down the grid (in its own coordinates) the sticky bar hides it. Only a grid scrolled up
+ * under the bar is covered: at the top of the page the grid starts below the bar and its first row
+ * is in view (subtracting the bar's height there put the Tab stop on the second row).
+ */
+function hiddenUnderBar(scrollTop: number, box: GridBox): number {
+  // `scrollTop` is 0 while the grid's top is still below the viewport's top: read the page's own.
+  const scrollY = scrollTop > 0 ? scrollTop + box.offset : window.scrollY;
+  return Math.max(0, scrollY + box.covered - box.offset);
 }
 
 export const GRID_HINT = 'Use the arrow keys to move between pins.';
@@ -155,7 +166,16 @@ function Layout({ ids, renderCard, hasMore, status, loadMore, restoreKey, box, h
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   const resizeObserver = useMemo(() => createCellResizeObserver(positioner, rerender), [positioner]);
   useEffect(() => () => resizeObserver.disconnect(), [resizeObserver]);
-  const restoring = useGridMemory(restoreKey, saved, { slots, positioner, box, scrollTop, columns });
+  const usable = (index: number) => !slots.gone.has(slots.ids[index] ?? -1);
+  const keys = useCardKeys({ positioner, slots, usable, offset: box.offset, viewport: box.viewport });
+  // The card last focused or clicked: Back gives it the focus again (./grid-memory.ts).
+  const touched = useRef<number | null>(null);
+  const touch = (event: SyntheticEvent) => {
+    const cell = (event.target as HTMLElement).closest<HTMLElement>('[data-slot]');
+    const id = cell ? slots.ids[Number(cell.dataset.slot)] : undefined;
+    if (id !== undefined) touched.current = id;
+  };
+  const restoring = useGridMemory(restoreKey, saved, { slots, positioner, box, columns, touched, container: keys.containerRef });
 
   // Gaps left by removed pins: closed at once in view and below it, held open above it.
   const gaps = useMemo(() => gapIndexes(slots), [slots]);
@@ -190,11 +210,9 @@ function Layout({ ids, renderCard, hasMore, status, loadMore, restoreKey, box, h
 
   // One Tab stop: the card last focused while it is mounted, else the first card in view.
   const [focus] = useState(() => new CardFocus());
-  const usable = (index: number) => !slots.gone.has(slots.ids[index] ?? -1);
-  const seen = scrollTop + box.covered; // the sticky bar covers the viewport's top
+  const seen = hiddenUnderBar(scrollTop, box);
   const firstInView =
     view.placed.find((cell) => usable(cell.index) && cell.top >= seen) ?? view.placed.find((cell) => usable(cell.index) && cell.top + (positioner.get(cell.index)?.height ?? 0) > seen);
-  const keys = useCardKeys({ positioner, slots, usable, offset: box.offset, viewport: box.viewport });
   const active = keys.focused !== null && view.placed.some((cell) => slots.ids[cell.index] === keys.focused) ? keys.focused : (slots.ids[firstInView?.index ?? -1] ?? null);
   useLayoutEffect(() => focus.set(active));
 
@@ -220,7 +238,11 @@ function Layout({ ids, renderCard, hasMore, status, loadMore, restoreKey, box, h
           className="masonry__items"
           style={{ position: 'relative', width: '100%', height, maxHeight: height, willChange: isScrolling ? 'contents' : undefined }}
           onKeyDown={keys.onKeyDown}
-          onFocus={keys.onFocus}
+          onFocus={(event) => {
+            keys.onFocus(event);
+            touch(event);
+          }}
+          onClickCapture={touch}
           ref={keys.containerRef}
         >
           {/* One array: a cell keeps its element (and its card) when it goes from measured to placed. */}

@@ -3,7 +3,7 @@
 // viewport's centre is put back there.
 import { useStore } from 'jotai';
 import type { Positioner } from 'masonic';
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import type { GridColumns } from './columns.ts';
 import { readGridSnapshot, saveGridSnapshot, type GridSnapshot } from './snapshots.ts';
 import type { Slots } from './slots.ts';
@@ -27,6 +27,8 @@ export function useSavedGrid(restoreKey: string): GridSnapshot | undefined {
 
 /** The card at the viewport's centre (nearest the middle column), from the layout alone. */
 function anchorAt(positioner: Positioner, slots: Slots, box: GridBox, scrollY: number): GridSnapshot['anchor'] {
+  // At the very top the place is the top itself, whatever the layout is when the reader comes back.
+  if (scrollY <= 0) return null;
   const centre = scrollY + box.viewport / 2 - box.offset;
   if (centre < 0) return null;
   let best: { index: number; top: number; distance: number } | null = null;
@@ -43,8 +45,11 @@ interface Live {
   slots: Slots;
   positioner: Positioner;
   box: GridBox;
-  scrollTop: number;
   columns: GridColumns;
+  /** The card last focused or clicked (its id): it has the focus again after Back. */
+  touched: RefObject<number | null>;
+  /** The grid's list of cells, where that card's link is looked for. */
+  container: RefObject<HTMLElement | null>;
 }
 
 /** How long a restored place is kept while the page above the grid settles. */
@@ -61,6 +66,8 @@ const READER_SCROLLS = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as cons
 export function useGridMemory(restoreKey: string, saved: GridSnapshot | undefined, live: Live): () => boolean {
   const store = useStore();
   const restore = useRef(saved ? { anchor: saved.anchor, scrollY: saved.scrollY, tries: 0 } : null);
+  const scrollY = usePageScroll();
+  useFocusReturn(saved?.focus ?? null, live, () => restore.current === null);
   const held = useRef<{ anchor: NonNullable<GridSnapshot['anchor']>; y: number; until: number } | null>(null);
   const { slots, positioner, box } = live;
   useLayoutEffect(() => {
@@ -103,18 +110,60 @@ export function useGridMemory(restoreKey: string, saved: GridSnapshot | undefine
   current.current = live;
   useLayoutEffect(
     () => () => {
-      const { slots: s, positioner: p, box: b, scrollTop: top, columns: c } = current.current;
-      const scrollY = top + b.offset;
+      const { slots: s, positioner: p, box: b, columns: c, touched } = current.current;
+      const y = scrollY.current;
       saveGridSnapshot(store, restoreKey, {
         slots: s,
         columns: c.count,
         columnWidth: p.columnWidth,
         heights: p.all().slice(0, p.size()).map((item) => item.height),
-        anchor: anchorAt(p, s, b, scrollY),
-        scrollY,
+        anchor: anchorAt(p, s, b, y),
+        scrollY: y,
+        focus: touched.current,
       });
     },
-    [store, restoreKey],
+    [store, restoreKey, scrollY],
   );
   return () => restore.current !== null;
+}
+
+/**
+ * The page's scroll position as the reader last left it. Read when the grid unmounts, the page
+ * itself no longer tells: the next page's content is already in, and a shorter page has clamped
+ * it; and the grid's own scrollTop (masonic's, 12 updates a second, and 0 anywhere above the grid)
+ * put a return to the top 85 px down, under the bar.
+ */
+function usePageScroll(): RefObject<number> {
+  const y = useRef(typeof window === 'undefined' ? 0 : window.scrollY);
+  useEffect(() => {
+    const read = () => (y.current = window.scrollY);
+    read();
+    window.addEventListener('scroll', read, { passive: true });
+    return () => window.removeEventListener('scroll', read);
+  }, []);
+  return y;
+}
+
+/**
+ * Gives the focus back to the card that had it (or was clicked) when the grid was left, once the
+ * place is restored and that card is mounted and laid out; without scrolling, so the place stays.
+ */
+function useFocusReturn(id: number | null, { slots, container }: Live, placed: () => boolean): void {
+  const pending = useRef(id);
+  useLayoutEffect(() => {
+    const wanted = pending.current;
+    if (wanted === null || !placed()) return;
+    const index = slots.ids.indexOf(wanted);
+    if (index < 0) {
+      pending.current = null;
+      return;
+    }
+    const cell = container.current?.querySelector<HTMLElement>(`[data-slot="${index}"]`);
+    const link = cell?.querySelector<HTMLElement>('[data-card-link]');
+    if (!cell || !link || cell.style.visibility === 'hidden') return;
+    pending.current = null;
+    // Something else already took the focus (the reader tabbed or typed): leave it there.
+    if (document.activeElement && document.activeElement !== document.body && document.activeElement.id !== 'main') return;
+    link.focus({ preventScroll: true });
+  });
 }

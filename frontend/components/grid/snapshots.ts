@@ -15,6 +15,8 @@ export interface GridSnapshot {
   /** The card at the viewport's centre, and its top relative to the viewport's top. */
   anchor: { id: number; offset: number } | null;
   scrollY: number;
+  /** The card last focused or clicked: Back gives it the focus again. */
+  focus: number | null;
 }
 
 const MAX_SNAPSHOTS = 20;
