@@ -3,12 +3,12 @@ import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type K
 import { useNavigate } from 'react-router';
 import type { Pin } from '../../contract/index.ts';
 import { LIMITS } from '../../contract/limits.ts';
-import { addPinToBoard as addPinCall, createBoard } from '../api/boards.ts';
+import { createBoard } from '../api/boards.ts';
 import { useDismiss } from '../hooks/useDismiss.ts';
 import { useWholeBoardList } from '../hooks/useBoardList.ts';
 import { boardsByIdAtom, sessionUserAtom } from '../state/atoms.ts';
-import { takeOffBoard } from '../state/board-pin-actions.ts';
-import { addBoard, addPinToBoard } from '../state/boards.ts';
+import { saveToBoard, takeOffBoard } from '../state/board-pin-actions.ts';
+import { addBoard } from '../state/boards.ts';
 import { matchBoards, recentBoardIds, recentFirst, rememberBoard } from '../state/save-sheet.ts';
 import { showToast, undoAction } from '../state/toasts.ts';
 import type { Board } from '../../contract/boards.ts';
@@ -76,8 +76,8 @@ export function AddToBoard({ pin }: { pin: Pin }) {
     setBusy(true);
     if (userId !== undefined) rememberBoard(userId, boardId);
     try {
-      const added = await addPinCall(boardId, pin.id);
-      addPinToBoard(store, boardId, { id: added.id ?? pin.id, title: added.title ?? pin.title, image_url: added.image_url ?? pin.image_url, image: added.image ?? pin.image, visibility: added.visibility ?? pin.visibility });
+      // Through the outbox: offline it shows at once and is sent when the connection returns.
+      await saveToBoard(store, boardId, { id: pin.id, title: pin.title, image_url: pin.image_url, image: pin.image, visibility: pin.visibility });
       await navigate(`/boards/${boardId}`);
       const name = store.get(boardsByIdAtom)[boardId]?.name ?? 'the board';
       showToast(store, `Saved to ${name}`, { action: undoAction(store, () => takeOffBoard(store, boardId, pin.id), `Removed from ${name}`) });

@@ -372,7 +372,7 @@ describe('a pin page that failed to load', () => {
       history.pushState(null, '', `/pins/${id}`);
       dispatchEvent(new PopStateEvent('popstate'));
     }, pinId);
-    const alert = tab.page.getByRole('alert');
+    const alert = tab.page.locator('.load-failed');
     await expectVisible(alert.getByText("Couldn't load this pin."));
     await expectVisible(alert.getByText('The server could not be reached.'));
     console.log('screenshot', await screenshot(tab.page, 'ergonomics-pin-failed'));
@@ -386,7 +386,7 @@ describe('a pin page that failed to load', () => {
       history.pushState(null, '', `/pins/${id}`);
       dispatchEvent(new PopStateEvent('popstate'));
     }, other);
-    await expectVisible(tab.page.getByRole('alert').getByText("You're offline."));
+    await expectVisible(tab.page.locator('.load-failed').getByText("You're offline — this will load when you're back."));
     console.log('screenshot', await screenshot(tab.page, 'ergonomics-pin-offline'));
     await tab.context.setOffline(false);
     // The failed loads are logged (docs/product.md §8); nothing else is.
@@ -399,7 +399,7 @@ describe('a pin page that failed to load', () => {
     const pinId = app.seeded?.pins[5]?.id as number;
     await tab.page.route(`**/api/pins/${pinId}`, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'The service is busy; try again in a minute.', errors: [], fields: {} }) }));
     await tab.page.goto(`/pins/${pinId}`);
-    const alert = tab.page.getByRole('alert');
+    const alert = tab.page.locator('.load-failed');
     await expectVisible(alert.getByText("Couldn't load this pin."));
     await expectVisible(alert.getByText('The service is busy; try again in a minute.'));
     console.log('screenshot', await screenshot(tab.page, 'ergonomics-pin-failed'));
