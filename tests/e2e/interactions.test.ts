@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_PINS, PHOTO_URL } from '../support/demo.ts';
 import { useBrowserServer } from '../support/use-browser-server.ts';
-import { boardPinIds, commitDelete, createPin, DESKTOP, expectGone, expectPath, expectVisible, newAccount, PHONE, screenshot, seriousA11yViolations, signUp } from './browser.ts';
+import { boardPinIds, commitDelete, createPin, DESKTOP, expectGone, expectPath, expectVisible, newAccount, PAGE_WAIT_MS, PHONE, screenshot, seriousA11yViolations, signUp } from './browser.ts';
 
 const app = useBrowserServer({ seed: { pins: DEMO_PINS } });
 
@@ -38,8 +38,8 @@ describe('toasts with Undo', () => {
       await page.getByRole('button', { name: 'Remove from Favorites' }).click();
       await toasts.locator('.toast', { hasText: 'Removed from favorites' }).getByRole('button', { name: 'Undo' }).click();
       await expectVisible(page.getByRole('button', { name: 'Remove from Favorites' }));
-      const favorites = (await (await page.request.get('/api/favorites/')).json()) as { pins: Array<{ pin_id: number }> };
-      expect(favorites.pins.map((f) => f.pin_id)).toEqual([pin.id]);
+      const favorited = async () => ((await (await page.request.get('/api/favorites/')).json()) as { pins: Array<{ pin_id: number }> }).pins.map((f) => f.pin_id);
+      await expect.poll(favorited, { timeout: PAGE_WAIT_MS }).toEqual([pin.id]);
 
       // Save to a new board: the toast offers Undo, which takes the pin off again.
       await page.getByRole('button', { name: /Add To Board/ }).click();
@@ -51,10 +51,11 @@ describe('toasts with Undo', () => {
       await expectVisible(toasts.getByText(`Saved to Toasts ${viewport.width}`));
       expect(await seriousA11yViolations(page)).toEqual([]);
       console.log('screenshot', await screenshot(page, `saved-toast-${viewport.width}`));
-      expect(await boardPinIds(page, boardId)).toEqual([pin.id]);
+      // The screen changes first; the outbox sends the write right after (docs/outbox.md).
+      await expect.poll(() => boardPinIds(page, boardId), { timeout: PAGE_WAIT_MS }).toEqual([pin.id]);
       await toasts.locator('.toast', { hasText: 'Saved to' }).getByRole('button', { name: 'Undo' }).click();
       await expectVisible(page.getByText('No pins in this board yet.'));
-      expect(await boardPinIds(page, boardId)).toEqual([]);
+      await expect.poll(() => boardPinIds(page, boardId), { timeout: PAGE_WAIT_MS }).toEqual([]);
 
       // Remove from the board through Delete Pin, then Undo: REST holds exactly what it held.
       await page.goto(`/pins/${pin.id}`);
@@ -62,7 +63,8 @@ describe('toasts with Undo', () => {
       await page.getByRole('list', { name: 'Your boards' }).getByRole('button', { name: new RegExp(`Toasts ${viewport.width}`) }).click();
       await expectPath(page, `/boards/${boardId}`);
       await expectVisible(page.getByRole('button', { name: /^Delete Pin / }));
-      const held = await boardPinIds(page, boardId);
+      await expect.poll(() => boardPinIds(page, boardId), { timeout: PAGE_WAIT_MS }).toEqual([pin.id]);
+      const held = [pin.id];
       await page.getByRole('button', { name: /^Delete Pin / }).click();
       const dialog = page.getByRole('alertdialog');
       await expectVisible(dialog.getByText('the pin itself is not deleted', { exact: false }));
@@ -71,7 +73,7 @@ describe('toasts with Undo', () => {
       console.log('screenshot', await screenshot(page, `removed-toast-${viewport.width}`));
       await toasts.locator('.toast', { hasText: 'Removed from Toasts' }).getByRole('button', { name: 'Undo' }).click();
       await expectVisible(toasts.getByText(`Back in Toasts ${viewport.width}`));
-      expect(await boardPinIds(page, boardId)).toEqual(held);
+      await expect.poll(() => boardPinIds(page, boardId), { timeout: PAGE_WAIT_MS }).toEqual(held);
       expect(errors).toEqual([]);
       await context.close();
     });

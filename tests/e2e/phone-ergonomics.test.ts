@@ -381,7 +381,8 @@ describe('a pin page that failed to load', () => {
     await expectVisible(tab.page.locator('.pin-detail__title'));
 
     await tab.context.setOffline(true);
-    const other = app.seeded?.pins[4]?.id as number;
+    // A pin no page of this tab has shown ("More like this" may have brought a seeded one into the store).
+    const other = (await app.server.database.db.selectFrom('pins').select('id').where('title', '=', 'Bulk pin 3').executeTakeFirstOrThrow()).id;
     await tab.page.evaluate((id) => {
       history.pushState(null, '', `/pins/${id}`);
       dispatchEvent(new PopStateEvent('popstate'));
