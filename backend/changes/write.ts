@@ -53,6 +53,12 @@ export function write<T>(ctx: WriteContext, work: (trx: Kysely<DB>, record: Reco
  * order, and every writer waits for that lock — so it is taken as late as possible, and held for
  * this statement and the commit only.
  */
+/** Who may read a change from the log: everyone (the feed's and a public pin's changes), or only the users named. */
+function readers(audience: Audience): { public: boolean; user_ids: number[] } {
+  if (typeof audience === 'object' && 'userIds' in audience && audience.userIds) return { public: false, user_ids: [...audience.userIds] };
+  return { public: true, user_ids: [] };
+}
+
 async function logChanges(trx: Kysely<DB>, recorded: ReadonlyArray<{ change: Recorded; events: EventPublisher }>): Promise<void> {
   if (recorded.length === 0) return;
   const rows = recorded.map(({ change }, index) => ({
@@ -60,8 +66,7 @@ async function logChanges(trx: Kysely<DB>, recorded: ReadonlyArray<{ change: Rec
     event: change.event,
     data: change.data,
     // Who may read it: everyone (the feed's and a public pin's changes), or only the users named.
-    public: typeof change.audience === 'string' || !change.audience.userIds,
-    user_ids: typeof change.audience === 'object' && change.audience.userIds ? [...change.audience.userIds] : [],
+    ...readers(change.audience),
     ...textSubject(change.event, change.data),
   }));
   const { rows: [head] } = await sql<{ seq: string }>`

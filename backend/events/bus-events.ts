@@ -10,9 +10,16 @@ import type { ImportProgress } from '../../contract/imports.ts';
  *   pin's viewers as of the change, docs/who-sees-what.md): only they, their sockets (rooms
  *   `user:<id>`) whether they watch it or not, so nobody who stopped being one hears it;
  * - `{ userIds }`: only these users (an actor, a board's members as of the change); their sockets
- *   (rooms `user:<id>`).
+ *   (rooms `user:<id>`);
+ * - `{ allBut }`: everyone may read it from the log, but these users' sockets do not hear it live:
+ *   the same write tells them otherwise (a pin made private is gone for everyone but its viewers,
+ *   who would see it blink out and back in).
  */
-export type Audience = 'feed' | { pinId: number; userIds?: readonly number[] } | { userIds: readonly number[] };
+export type Audience =
+  | 'feed'
+  | { pinId: number; userIds?: readonly number[] }
+  | { userIds: readonly number[] }
+  | { allBut: readonly number[] };
 
 /**
  * A committed change as the log numbered it: its socket event name (contract/events.ts), its data

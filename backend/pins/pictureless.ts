@@ -36,8 +36,9 @@ export async function announceSwitch(db: Kysely<DB>, record: RecordChange, pinId
   }
   // Its earlier public rows, and its comments', leave the log: as far as others know it is gone.
   await supersedeChanges(db, { pinDeleted: pinId });
-  record('pin:deleted', { pinId }, 'feed');
-  record('pin:created', { pin }, { userIds: await pinViewers(db, pinId) });
+  const viewers = await pinViewers(db, pinId);
+  record('pin:deleted', { pinId }, { allBut: viewers });
+  record('pin:created', { pin }, { userIds: viewers });
 }
 
 /** A public pin whose address was refused: kept with its viewers until it has a picture. Answers whether it moved. */

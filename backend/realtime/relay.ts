@@ -38,6 +38,7 @@ type ChangeEmitter = { emit(event: Change['event'], payload: Change['data'] & { 
 function emitChange(io: IO, { event, data, audience, seq }: Change): void {
   const to = (rooms: string | string[]) => io.to(rooms) as ChangeEmitter;
   if (audience === 'feed') return void to(FEED_ROOM).emit(event, { ...data, seq });
+  if ('allBut' in audience) return void (io.to(FEED_ROOM).except(audience.allBut.map(userRoom)) as ChangeEmitter).emit(event, { ...data, seq });
   if ('pinId' in audience && audience.userIds === undefined) return void to(pinRoom(audience.pinId)).emit(event, { ...data, seq });
   for (const view of viewsForReaders(event, data, audience.userIds ?? [])) to(view.readerIds.map(userRoom)).emit(event, { ...view.data, seq });
 }

@@ -252,9 +252,11 @@ describe('request bodies', () => {
 
       // A body of optional inputs only (POST /api/invites) takes {}, and an empty body, which express.json reads as {}.
       const required = Object.entries(fields).filter(([, spec]) => spec.required).map(([name]) => name);
-      test.skipIf(required.length === 0)('empty body with a JSON content type → 400', async () => {
-        await expectRejected(() => send(route, { rawBody: '' }), { status: 400 });
-      });
+      if (required.length > 0) {
+        test('empty body with a JSON content type → 400', async () => {
+          await expectRejected(() => send(route, { rawBody: '' }), { status: 400 });
+        });
+      }
 
       for (const raw of nonObjects) {
         test(`JSON ${raw} instead of an object → 400`, async () => {
@@ -266,9 +268,11 @@ describe('request bodies', () => {
         await expectRejected(() => send(route, { json: [validBody(route)] }), { status: 400 });
       });
 
-      test.skipIf(required.length === 0)('{} → 400 naming every required input', async () => {
-        await expectRejected(() => send(route, { json: {} }), { status: 400, fields: required });
-      });
+      if (required.length > 0) {
+        test('{} → 400 naming every required input', async () => {
+          await expectRejected(() => send(route, { json: {} }), { status: 400, fields: required });
+        });
+      }
 
       test('a valid body sent as text/plain → 4xx', async () => {
         await expectRejected(() => send(route, { rawBody: JSON.stringify(validBody(route)), headers: { 'content-type': 'text/plain' } }));

@@ -221,8 +221,9 @@ describe('live: sockets hear a private pin only as its viewers', () => {
     const deletedFor = (socket: TestSocket) => eventsNamed(socket, 'pin:deleted').some((event) => (event as { pinId: number }).pinId === pin.id);
     const createdFor = (socket: TestSocket) => eventsNamed(socket, 'pin:created').some((event) => (event as { pin: Pin }).pin.id === pin.id);
     await until(() => deletedFor(anonymous) && deletedFor(stranger), 'heard');
-    // Its owner is told it again, as it now is.
+    // Its owner is told it again, as it now is, and never that it is gone (their tabs would blink).
     await until(() => eventsNamed(owner, 'pin:created').some((event) => (event as { pin: Pin }).pin.id === pin.id && (event as { pin: Pin }).pin.visibility === 'private'), 'heard');
+    expect(deletedFor(owner)).toBe(false);
     expect((await read(undefined, `/api/pins/${pin.id}`, 'two')).status).toBe(404);
     // Its earlier public rows left the log with it.
     expect(JSON.stringify((await read<ChangesAnswer>(undefined, '/api/changes?since=0', 'two')).body)).not.toContain(`Soon hidden ${word}`);
