@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import sharp from 'sharp';
-import type { ImageUploaded } from '../contract/images.ts';
+import type { ImageUploaded } from '../contract/duplicates.ts';
 import type { Pin } from '../contract/pins.ts';
 import { DEMO_IMAGES_DIR, demoImages } from '../db/demo-catalog.ts';
 import type { DB } from '../db/schema.ts';

@@ -8,7 +8,7 @@ import { Comment, CommentBody, CommentDeleted, CommentList } from './comments.ts
 import { MessageBody } from './errors.ts';
 import { AlreadyFavorited, Favorite, FavoriteList, FavoriteRemoved } from './favorites.ts';
 import { ImageStatus } from './image-repair.ts';
-import { ImageUploaded } from './images.ts';
+import { ImageUploaded } from './duplicates.ts';
 import { InviteCreateBody, InviteCreated, InviteList, InviteRevoked } from './invites.ts';
 import { ExportZip, ImportCreated, ImportDetail, ImportList, ImportUndone } from './imports.ts';
 import { PageImages, PageImagesQuery } from './pages.ts';

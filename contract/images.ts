@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { COLOR_NAMES } from './colors.ts';
 
 // docs/images.md: images are stored by the product and served sized. Plain constants first, so the
 // client can import them without the schemas.
@@ -18,6 +19,12 @@ export const PinImage = z
     height: z.number().int().positive(),
     placeholder: z.string(),
     thumbnails: z.object({ '236': z.string(), '736': z.string() }),
+    /** Its named colours (contract/colors.ts), largest first; empty until the picture is seen. */
+    colors: z.array(z.enum(COLOR_NAMES)),
+    /** ≤ 5 colours, `#rrggbb`, with their share of the picture (0–1), largest first. */
+    palette: z.array(z.object({ hex: z.string(), share: z.number() })),
+    /** The text in the picture, when it was recognised with confidence; null otherwise. */
+    text: z.string().nullable(),
   })
   .meta({ id: 'PinImage' });
 export type PinImage = z.infer<typeof PinImage>;
@@ -26,8 +33,6 @@ export type PinImage = z.infer<typeof PinImage>;
 export const StoredImage = PinImage.extend({ url: z.string() }).meta({ id: 'StoredImage' });
 export type StoredImage = z.infer<typeof StoredImage>;
 
-export const ImageUploaded = z.object({ image: StoredImage }).meta({ id: 'ImageUploaded' });
-export type ImageUploaded = z.infer<typeof ImageUploaded>;
 
 
 // The upload's limits live with the other limits (zod-free, for the client).

@@ -7,6 +7,8 @@ export * from './errors.ts';
 export * from './favorites.ts';
 export * from './fields.ts';
 export * from './images.ts';
+export * from './colors.ts';
+export * from './duplicates.ts';
 export * from './limits.ts';
 export * from './messages.ts';
 export * from './paging.ts';

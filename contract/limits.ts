@@ -2,6 +2,10 @@
 export const LIMITS = {
   title: 200,
   description: 2000,
+  /** What a pin's owner says its picture shows (docs/images.md). */
+  altText: 500,
+  /** The most of a picture's recognised text that is kept. */
+  imageText: 2000,
   boardName: 100,
   comment: 1000,
   imageUrl: 2048,

@@ -9,6 +9,11 @@ import { PIN_VISIBILITIES } from './visibility.ts';
 
 export const PinVisibility = z.enum(PIN_VISIBILITIES).meta({ id: 'PinVisibility' });
 
+/** A pin's alt text in a body: trimmed, ≤ 500 characters; an empty one is null (none). */
+const altText = optionalText(LIMITS.altText, 'Alt text')
+  .optional()
+  .transform((value) => (value === undefined ? undefined : value === '' ? null : value));
+
 export const Pin = z
   .object({
     id: z.number().int(),
@@ -28,6 +33,8 @@ export const Pin = z
     source_url: z.string().nullable(),
     /** Who sees it (docs/who-sees-what.md): everyone, or only its owner and its boards' members. */
     visibility: PinVisibility,
+    /** What its owner says the picture shows (≤ 500 characters), or null (docs/images.md). */
+    alt_text: z.string().nullable(),
   })
   .meta({ id: 'Pin' });
 export type Pin = z.infer<typeof Pin>;
@@ -46,6 +53,8 @@ export const PinCreateBody = z
     boardId: idField('boardId').optional(),
     /** Absent: private when made into a private board, else public (docs/who-sees-what.md). */
     visibility: PinVisibility.optional(),
+    /** What the picture shows, for people who cannot see it; empty or absent: none. */
+    altText,
   })
   .meta({ id: 'PinCreateBody' });
 
@@ -61,6 +70,8 @@ export const PinUpdateBody = z
     description: optionalText(LIMITS.description, 'Description').optional(),
     imageUrl: imageUrl.optional(),
     visibility: PinVisibility.optional(),
+    /** Absent: left as it is; empty: removed. */
+    altText,
   })
   .refine((body) => body.title !== undefined || body.visibility !== undefined, { message: MSG.titleRequired, path: ['title'] })
   .meta({ id: 'PinUpdateBody' });

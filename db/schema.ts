@@ -49,6 +49,12 @@ export interface PinsTable {
   visibility: ColumnType<PinVisibility, PinVisibility | undefined, PinVisibility>;
   /** Public by its owner's choice but private until it has a picture (docs/who-sees-what.md). */
   waits_for_picture: ColumnType<boolean, boolean | undefined, boolean>;
+  /** What its owner says the picture shows (≤ 500 characters); null when unsaid. */
+  alt_text: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Its image's recognised text, copied by a trigger (db/migrations/20261129_0029): read only. */
+  image_text: ColumnType<string | null, never, never>;
+  /** Its image's named colours, copied by a trigger (db/migrations/20261129_0029): read only. */
+  colors: ColumnType<string[], never, never>;
 }
 
 type PinVisibility = 'public' | 'private';
@@ -69,6 +75,25 @@ export interface ImagesTable {
   source_sha256: ColumnType<string | null, string | null | undefined, string | null>;
   /** False while a file stored before metadata was removed still carries it (images.strip-metadata rewrites it). */
   metadata_stripped: ColumnType<boolean, boolean | undefined, boolean>;
+  /** 64-bit perceptual hash of the picture flattened on white, as a signed bigint (pg returns it as a string); null until seen. */
+  phash: ColumnType<string | null, string | bigint | null | undefined, string | bigint | null>;
+  /** The same of its mirror image. */
+  phash_mirror: ColumnType<string | null, string | bigint | null | undefined, string | bigint | null>;
+  /** ≤ 5 colours, largest share first. */
+  palette: ColumnType<ImagePaletteEntry[], string | undefined, string>;
+  /** Named colours (contract/colors.ts). */
+  colors: ColumnType<string[], string[] | undefined, string[]>;
+  /** Text recognised with confidence (≤ 2,000 characters); null when none. */
+  text: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the hashes and colours were found; null until then (the backfill's candidates). */
+  seen_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** When its text was read (OCR, whatever it found); null until then. */
+  text_read_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+export interface ImagePaletteEntry {
+  hex: string;
+  share: number;
 }
 
 export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'gif' | 'avif';

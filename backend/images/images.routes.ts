@@ -1,4 +1,5 @@
-import { IMAGE_LIMITS, ImageUploaded } from '../../contract/images.ts';
+import { IMAGE_LIMITS } from '../../contract/images.ts';
+import { ImageUploaded } from '../../contract/duplicates.ts';
 import { MSG } from '../../contract/messages.ts';
 import { ImageRefusedError } from '../errors.ts';
 import { type ApiRoute, route } from '../http/route.ts';
@@ -31,7 +32,7 @@ export const imageRoutes: ApiRoute[] = [
     handler: async ({ ctx, media, res, file }) => {
       // Thumbnails are made before the answer, so its URLs work at once (docs/images.md).
       const stored = await storeImage({ db: ctx.db, storage: media }, { path: file.path, size: file.size, sha256: file.sha256 });
-      res.status(201).json({ image: stored.image } satisfies ImageUploaded);
+      res.status(201).json({ image: stored.image, duplicates: [] } satisfies ImageUploaded);
     },
   }),
 ];

@@ -18,7 +18,7 @@ export interface StoredImageResult {
 /** What to store: bytes in memory (an import), or an upload's temporary file with what was learnt receiving it. */
 export type ImageSource = { bytes: Buffer } | { path: string; size: number; sha256: string };
 
-const FIELDS = ['sha256', 'format', 'width', 'height', 'placeholder'] as const;
+const FIELDS = ['sha256', 'format', 'width', 'height', 'placeholder', 'colors', 'palette', 'text'] as const;
 
 export function sha256Of(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
@@ -53,7 +53,7 @@ export async function storeImage(deps: { db: Kysely<DB>; storage: MediaStorage }
     deps.storage.put(mediaKey(sha256, { original: processed.format }), processed.original, CONTENT_TYPES[processed.format]),
     ...THUMBNAIL_WIDTHS.map((width) => deps.storage.put(mediaKey(sha256, { width }), processed.thumbnails[width], CONTENT_TYPES.webp)),
   ]);
-  const fields: ImageFields = { sha256, format: processed.format, width: processed.width, height: processed.height, placeholder: processed.placeholder };
+  const fields = { sha256, format: processed.format, width: processed.width, height: processed.height, placeholder: processed.placeholder };
   const inserted = await deps.db
     .insertInto('images')
     .values({ ...fields, bytes: processed.original.length, source_sha256: received, metadata_stripped: true })

@@ -1,7 +1,8 @@
 import type { AliasableExpression, ExpressionBuilder } from 'kysely';
 import { sql } from 'kysely';
 import type { PinImage, ThumbnailWidth } from '../../contract/images.ts';
-import type { DB, ImageFormat } from '../../db/schema.ts';
+import { isColorName } from '../../contract/colors.ts';
+import type { DB, ImageFormat, ImagePaletteEntry } from '../../db/schema.ts';
 
 /** Where stored images are served (backend/images/media-route.ts); same-site, see contract/urls.ts. */
 export const MEDIA_PATH = '/media';
@@ -52,6 +53,10 @@ export interface ImageFields {
   width: number;
   height: number;
   placeholder: string;
+  /** What is seen in it (docs/images.md); absent for a picture just stored, not yet seen. */
+  colors?: string[];
+  palette?: ImagePaletteEntry[];
+  text?: string | null;
 }
 
 export function toPinImage(image: ImageFields): PinImage {
@@ -61,6 +66,9 @@ export function toPinImage(image: ImageFields): PinImage {
     height: image.height,
     placeholder: image.placeholder,
     thumbnails: { '236': thumbnail(236), '736': thumbnail(736) },
+    colors: (image.colors ?? []).filter(isColorName),
+    palette: image.palette ?? [],
+    text: image.text ?? null,
   };
 }
 
@@ -72,7 +80,7 @@ export function toPinImage(image: ImageFields): PinImage {
 export function imageOf<TB extends keyof DB>(eb: ExpressionBuilder<DB, TB>): AliasableExpression<ImageFields | null> {
   return eb
     .selectFrom('images')
-    .select(sql<ImageFields | null>`json_build_object('sha256', images.sha256, 'format', images.format, 'width', images.width, 'height', images.height, 'placeholder', images.placeholder)`.as('image'))
+    .select(sql<ImageFields | null>`json_build_object('sha256', images.sha256, 'format', images.format, 'width', images.width, 'height', images.height, 'placeholder', images.placeholder, 'colors', images.colors, 'palette', images.palette, 'text', images.text)`.as('image'))
     .where(sql.ref('images.sha256'), '=', sql.ref<string>('pins.image_sha256'))
     .$asScalar();
 }

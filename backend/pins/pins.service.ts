@@ -43,6 +43,7 @@ export function selectPins(db: Kysely<DB>) {
       'pins.source_url',
       'pins.visibility',
       'pins.waits_for_picture',
+      'pins.alt_text',
       eb.selectFrom('users').select('users.username').whereRef('users.id', '=', 'pins.user_id').$asScalar().$notNull().as('username'),
       imageOf(eb).as('image'),
     ]);
@@ -66,6 +67,7 @@ export function toPin(row: PinRow): Pin {
     source_url: row.source_url,
     // Its owner's choice: one waiting for its picture is public once it has one (pictureless.ts).
     visibility: row.waits_for_picture ? 'public' : row.visibility,
+    alt_text: row.alt_text,
   };
 }
 

@@ -100,11 +100,16 @@ export function largestAllowedPage(pins: number): number {
       height: LIMITS.maxId,
       placeholder: 'p'.repeat(40),
       thumbnails: { '236': `/media/ab/${'a'.repeat(64)}-236.webp`, '736': `/media/ab/${'a'.repeat(64)}-736.webp` },
+      colors: ['blue' as const, 'white' as const, 'grey' as const],
+      palette: Array.from({ length: 5 }, () => ({ hex: '#aabbcc', share: 0.2 })),
+      // Most pins have no text in their picture; a page's worst case is a poster's.
+      text: 'w'.repeat(LIMITS.imageText),
     },
     created_at: now,
     updated_at: now,
     source_url: null,
     visibility: 'private' as const,
+    alt_text: 'a'.repeat(LIMITS.altText),
   };
   const page: PinList = { pins: Array.from({ length: pins }, () => pin), nextCursor: 'c'.repeat(120) };
   return Buffer.byteLength(JSON.stringify(page));

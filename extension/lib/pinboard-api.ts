@@ -2,7 +2,8 @@
 // (`Authorization: Bearer`: no cookie, no anti-forgery header). Runs in the background only.
 // Wire types come from the app's own contract/.
 import type { Board, BoardList } from '../../contract/boards.ts';
-import type { ImageUploaded, StoredImage } from '../../contract/images.ts';
+import type { StoredImage } from '../../contract/images.ts';
+import type { ImageUploaded } from '../../contract/duplicates.ts';
 import { IMAGE_LIMITS } from '../../contract/limits.ts';
 import type { PinLookup } from '../../contract/pin-lookup.ts';
 import type { Pin } from '../../contract/pins.ts';

@@ -66,5 +66,8 @@ export function storedImage(key: string, width = 1200, height = 800): StoredImag
     height,
     placeholder: testThumbhash(),
     thumbnails: { '236': `/media/${key.slice(0, 2)}/${key}-236.webp`, '736': `/media/${key.slice(0, 2)}/${key}-736.webp` },
+    colors: [],
+    palette: [],
+    text: null,
   };
 }

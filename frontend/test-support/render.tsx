@@ -125,6 +125,7 @@ export function makePin(id: number, owner: User = alice, extra: Partial<Pin> = {
     updated_at: new Date(Date.UTC(2025, 0, id)).toISOString(),
     source_url: null,
     visibility: 'public',
+    alt_text: null,
     ...extra,
   };
 }

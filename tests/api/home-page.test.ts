@@ -11,7 +11,7 @@ import express from 'express';
 import { beforeAll, expect, test } from 'vitest';
 import { clientPage } from '../../backend/http/client-page.ts';
 import { HOME_PRELOADED_IMAGES, type HomeFirstPage, type ServedSession } from '../../contract/home.ts';
-import type { ImageUploaded } from '../../contract/images.ts';
+import type { ImageUploaded } from '../../contract/duplicates.ts';
 import type { PinList } from '../../contract/pins.ts';
 import { thumbnailSrcSet } from '../../contract/thumbnails.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, test } from 'vitest';
-import type { ImageUploaded } from '../../contract/images.ts';
+import type { ImageUploaded } from '../../contract/duplicates.ts';
 import { mediaKey } from '../../backend/images/media-urls.ts';
 import { type ApiClient, signUpUser } from '../support/client.ts';
 import { useTestServer } from '../support/use-test-server.ts';

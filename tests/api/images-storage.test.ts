@@ -10,7 +10,7 @@ import { S3MediaStorage } from '../../backend/images/s3-storage.ts';
 import { createMediaStorage } from '../../backend/images/create-storage.ts';
 import { LocalMediaStorage } from '../../backend/images/local-storage.ts';
 import type { MediaStorage, MediaStream } from '../../backend/images/storage.ts';
-import type { ImageUploaded } from '../../contract/images.ts';
+import type { ImageUploaded } from '../../contract/duplicates.ts';
 import { signUpUser } from '../support/client.ts';
 import { type FakeS3, startFakeS3 } from '../support/fake-s3.ts';
 import { jpeg, pngWithAlpha } from '../support/image-fixtures.ts';

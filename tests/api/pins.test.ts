@@ -49,7 +49,7 @@ describe('reading pins', () => {
     expect(res.body.pins.length).toBeGreaterThanOrEqual(DEMO_PINS);
     const first = res.body.pins[0] as Pin;
     expect(Object.keys(first).sort()).toEqual(
-      ['id', 'title', 'image_url', 'image', 'description', 'tags', 'user_id', 'user', 'likes_count', 'created_at', 'updated_at', 'source_url', 'visibility'].sort(),
+      ['id', 'title', 'image_url', 'image', 'description', 'tags', 'user_id', 'user', 'likes_count', 'created_at', 'updated_at', 'source_url', 'visibility', 'alt_text'].sort(),
     );
     expect(first.user).toEqual({ id: first.user_id, username: expect.any(String) });
     const times = res.body.pins.map((p) => Date.parse(p.created_at));

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { BoardLinkCreated } from '../../contract/board-links.ts';
 import type { ErrorBody } from '../../contract/errors.ts';
-import type { ImageUploaded } from '../../contract/images.ts';
+import type { ImageUploaded } from '../../contract/duplicates.ts';
 import type { Pin } from '../../contract/pins.ts';
 import type { TokenCreated } from '../../contract/tokens.ts';
 import type { SessionBody } from '../../contract/users.ts';
