@@ -11,6 +11,8 @@ export const Favorite = z
     image_url: z.string(),
     image: PinImage.nullable(),
     likes_count: z.number().int(),
+    /** The version of that count (as `pin:likes` carries it): a client keeps the count of the highest version seen. */
+    likes_version: z.number().int(),
     /** Who sees the pin (docs/who-sees-what.md): the favorites grid marks private ones with a lock (absent: public, as for BoardPin). */
     visibility: z.enum(PIN_VISIBILITIES).optional(),
   })
@@ -31,6 +33,8 @@ export const FavoriteRemoved = z
     id: z.number().int(),
     pin_id: z.number().int(),
     likes_count: z.number().int(),
+    /** The version of that count, as in Favorite. */
+    likes_version: z.number().int(),
   })
   .meta({ id: 'FavoriteRemoved' });
 export type FavoriteRemoved = z.infer<typeof FavoriteRemoved>;

@@ -56,8 +56,8 @@ export const favoriteRoutes: ApiRoute[] = [
         userId,
         input: undefined,
         run: async (txCtx) => {
-          const { pinId, likesCount } = await removeFavorite(txCtx, userId, params.id);
-          return { status: 200, body: { message: 'Removed from favorites', id: params.id, pin_id: pinId, likes_count: likesCount } };
+          const { pinId, likesCount, likesVersion } = await removeFavorite(txCtx, userId, params.id);
+          return { status: 200, body: { message: 'Removed from favorites', id: params.id, pin_id: pinId, likes_count: likesCount, likes_version: likesVersion } };
         },
       });
     },

@@ -14,7 +14,7 @@ function selectFavorites(db: Kysely<DB>) {
   return db
     .selectFrom('favorites')
     .innerJoin('pins', 'pins.id', 'favorites.pin_id')
-    .select((eb) => ['favorites.id', 'favorites.pin_id', 'pins.title', 'pins.image_url', imageOf(eb).as('image'), 'pins.likes_count', 'pins.visibility']);
+    .select((eb) => ['favorites.id', 'favorites.pin_id', 'pins.title', 'pins.image_url', imageOf(eb).as('image'), 'pins.likes_count', 'pins.likes_version', 'pins.visibility']);
 }
 
 /** One page of the user's favorites, most recent first: of the pins they may still see (docs/who-sees-what.md). */
@@ -60,6 +60,7 @@ export async function addFavorite(ctx: ServiceContext, userId: number, pinId: nu
       image_url: row.image_url,
       image: image?.image ? toPinImage(image.image) : null,
       likes_count: row.likes_count,
+      likes_version: row.likes_version,
       visibility: image?.visibility ?? 'public',
     };
     record('favorite:added', { favorite }, { userIds: [userId] });
@@ -73,7 +74,7 @@ export async function removeFavorite(
   ctx: ServiceContext,
   userId: number,
   favoriteId: number,
-): Promise<{ pinId: number; likesCount: number }> {
+): Promise<{ pinId: number; likesCount: number; likesVersion: number }> {
   return write(ctx, async (db, record) => {
     const { rows } = await sql<FavoriteRemoveRow>`select * from favorite_remove(${userId}, ${favoriteId})`.execute(db);
     const row = rows[0];
@@ -82,6 +83,6 @@ export async function removeFavorite(
     const pinId = row.pin_id;
     record('favorite:removed', { favoriteId, pinId }, { userIds: [userId] });
     record('pin:likes', { pinId, likesCount: row.likes_count, version: row.likes_version }, await pinAudience(db, pinId, 'room'));
-    return { pinId, likesCount: row.likes_count };
+    return { pinId, likesCount: row.likes_count, likesVersion: row.likes_version };
   });
 }

@@ -17,7 +17,7 @@ function setup() {
   return { store, applier, send };
 }
 
-const fav = (id: number, pinId: number, likes = 1) => ({ id, pin_id: pinId, title: `Pin ${pinId}`, image_url: `/seed-images/${pinId}.svg`, image: null, likes_count: likes });
+const fav = (id: number, pinId: number, likes = 1, version = likes) => ({ id, pin_id: pinId, title: `Pin ${pinId}`, image_url: `/seed-images/${pinId}.svg`, image: null, likes_count: likes, likes_version: version });
 const later = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
 
 describe('server events → store', () => {
@@ -79,6 +79,20 @@ describe('server events → store', () => {
     expect(store.get(favoritesByIdAtom)[9]?.likes_count).toBe(5);
     send('pin:likes', { pinId: 77, likesCount: 2, version: 1 }); // unknown pin: nothing to update
     expect(Object.keys(store.get(pinsByIdAtom))).toEqual(['1']);
+  });
+
+  it('a favorite told late cannot put back an older count: the count has one writer, by version', () => {
+    const { store, send } = setup();
+    upsertPins(store, [makePin(1)]);
+    send('pin:likes', { pinId: 1, likesCount: 6, version: 6 });
+    // Its own favorite:added (count 5 at version 5) arrives after the newer count, then the count it went with.
+    send('favorite:added', { favorite: fav(9, 1, 5, 5) });
+    send('pin:likes', { pinId: 1, likesCount: 5, version: 5 });
+    expect(store.get(pinsByIdAtom)[1]?.likes_count).toBe(6);
+    expect(store.get(favoritesByIdAtom)[9]?.likes_count).toBe(6);
+    // A newer one, told by a favorite, is taken.
+    send('favorite:added', { favorite: fav(10, 1, 7, 7) });
+    expect(store.get(pinsByIdAtom)[1]?.likes_count).toBe(7);
   });
 
   it('comment events upsert, ignore an older edit, delete, and a late update does not revive a deleted comment', () => {

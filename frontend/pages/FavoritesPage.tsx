@@ -3,6 +3,7 @@ import { useAtomValue, useStore } from 'jotai';
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import type { Favorite } from '../../contract/index.ts';
+import type { FavoriteView } from '../state/pin-views.ts';
 import { fetchFavoritePage, removeFavorite as removeFavoriteCall } from '../api/favorites.ts';
 import { refavorite } from '../hooks/useFavoriteToggle.ts';
 import { showToast, undoAction } from '../state/toasts.ts';
@@ -24,7 +25,7 @@ import { LIST } from '../state/lists.ts';
 const FAVORITES_EMPTY = 'No favorited pin yet!';
 
 /** A favorite as the save sheet takes a pin. */
-const asPin = (favorite: Favorite) => ({ id: favorite.pin_id, title: favorite.title, image_url: favorite.image_url, image: favorite.image, visibility: favorite.visibility });
+const asPin = (favorite: FavoriteView) => ({ id: favorite.pin_id, title: favorite.title, image_url: favorite.image_url, image: favorite.image, visibility: favorite.visibility });
 
 const renderFavorite = (id: number) => <FavoriteCard favoriteId={id} />;
 
@@ -82,11 +83,11 @@ function FavoriteCard({ favoriteId }: { favoriteId: number }) {
   const [busy, setBusy] = useState(false);
   if (!favorite) return null;
 
-  async function onRemove(fav: Favorite) {
+  async function onRemove(fav: FavoriteView) {
     setBusy(true);
     try {
       const removed = await removeFavoriteCall(fav.id);
-      removeFavorite(store, fav.id, removed.pin_id, removed.likes_count);
+      removeFavorite(store, fav.id, removed.pin_id, removed);
       showToast(store, `Removed ${fav.title} from favorites`, { action: undoAction(store, () => refavorite(store, fav.pin_id)) });
     } catch (error) {
       console.error(error);

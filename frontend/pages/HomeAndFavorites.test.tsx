@@ -30,7 +30,7 @@ describe('Home page', () => {
       user: bob,
       handlers: {
         'GET /api/pins/': { body: { pins: [makePin(1, alice), makePin(2, bob)] } },
-        'POST /api/favorites/': { status: 201, body: { id: 7, pin_id: 1, title: 'Pin 1', image_url: '/seed-images/1.svg', image: null, likes_count: 1 } },
+        'POST /api/favorites/': { status: 201, body: { id: 7, pin_id: 1, title: 'Pin 1', image_url: '/seed-images/1.svg', image: null, likes_count: 1, likes_version: 1 } },
       },
     });
     const grid = await screen.findByRole('region', { name: 'All pins' });
@@ -85,12 +85,12 @@ describe('Home page', () => {
 });
 
 describe('Favorites page', () => {
-  const fav = { id: 3, pin_id: 1, title: 'Pin 1', image_url: '/seed-images/1.svg', image: null, likes_count: 4 };
+  const fav = { id: 3, pin_id: 1, title: 'Pin 1', image_url: '/seed-images/1.svg', image: null, likes_count: 4, likes_version: 4 };
 
   it('lists favorites with the likes count; the heart removes it (tooltip "Remove from favorites")', async () => {
     const { ui, sent } = renderApp('/favorites', {
       user: bob,
-      handlers: { 'GET /api/favorites/': { body: { pins: [fav] } }, 'DELETE /api/favorites/3': { body: { message: 'Removed', id: 3, pin_id: 1, likes_count: 3 } } },
+      handlers: { 'GET /api/favorites/': { body: { pins: [fav] } }, 'DELETE /api/favorites/3': { body: { message: 'Removed', id: 3, pin_id: 1, likes_count: 3, likes_version: 3 } } },
     });
     expect(await screen.findByRole('heading', { name: 'Favorites' })).toBeTruthy();
     const heart = await screen.findByTitle('Remove from favorites');

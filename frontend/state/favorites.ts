@@ -19,13 +19,18 @@ export const favoriteIdByPinAtom = atom((get) => {
   return out;
 });
 
-/** Stores favorites (a page, or one): one favorite per pin; what each shows is its pin's (./pins.ts). */
+/**
+ * Stores favorites (a page, or one): one favorite per pin; what each shows is its pin's (./pins.ts).
+ * Their like counts go through the one versioned writer of a count (setPinLikes), so a favorite
+ * told late cannot put back a count older than one `pin:likes` already gave.
+ */
 export function upsertFavorites(store: Store, favorites: readonly Favorite[]): void {
   if (!favorites.length) return;
   recordPinFacts(
     store,
-    favorites.map((f) => ({ id: f.pin_id, title: f.title, image_url: f.image_url, image: f.image, likes_count: f.likes_count })),
+    favorites.map((f) => ({ id: f.pin_id, title: f.title, image_url: f.image_url, image: f.image })),
   );
+  for (const f of favorites) setPinLikes(store, f.pin_id, f.likes_count, f.likes_version);
   store.set(favoriteRefsAtom, (prev) => {
     const next = { ...prev };
     const byPin = new Map(Object.values(prev).map((f) => [f.pin_id, f.id]));
@@ -52,12 +57,12 @@ export function addFavorite(store: Store, favorite: Favorite): void {
   if (userId !== undefined) updateList(store, LIST.favorites(userId), (list) => withFirst(list, favorite.id));
 }
 
-/** Removes a favorite by its own id. Pass `likesCount` when the server told the new count. */
-export function removeFavorite(store: Store, favoriteId: number, pinId?: number, likesCount?: number): void {
+/** Removes a favorite by its own id. Pass the `count` when the server told the new one (and its version). */
+export function removeFavorite(store: Store, favoriteId: number, pinId?: number, count?: { likes_count: number; likes_version: number }): void {
   const fav = store.get(favoriteRefsAtom)[favoriteId];
   store.set(favoriteRefsAtom, (prev) => without(prev, favoriteId));
   const targetPin = pinId ?? fav?.pin_id;
-  if (targetPin !== undefined && likesCount !== undefined) setPinLikes(store, targetPin, likesCount);
+  if (targetPin !== undefined && count !== undefined) setPinLikes(store, targetPin, count.likes_count, count.likes_version);
 }
 
 /**
@@ -153,7 +158,7 @@ export const favoriteOutbox: Pick<OutboxHandlers, 'favorite' | 'unfavorite'> = {
   },
   unfavorite: {
     sent: (store, entry: UnfavoriteEntry, answer) => {
-      removeFavorite(store, entry.subject.favoriteId, entry.subject.pinId, isRemoval(answer) ? answer.likes_count : undefined);
+      removeFavorite(store, entry.subject.favoriteId, entry.subject.pinId, isRemoval(answer) ? answer : undefined);
     },
     refused: (store, entry, refusal) => {
       // Gone already (removed in another tab): what was asked for.

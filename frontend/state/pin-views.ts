@@ -11,6 +11,8 @@ export type PinFacts = BoardPin & { likes_count?: number };
 
 /** A favorite as the store keeps it: which pin. */
 export type FavoriteRef = Pick<Favorite, 'id' | 'pin_id'>;
+/** A favorite as screens show it: its pin's facts (the count's version stays with the count, ./pins.ts). */
+export type FavoriteView = Omit<Favorite, 'likes_version'>;
 
 /** A board as the store keeps it: its covers (the ≤4 most recently added pins) by pin id. */
 export type BoardRecord = Omit<Board, 'pins'> & { readonly coverIds: readonly number[] };
@@ -71,7 +73,7 @@ const boardPinEntries: EntryCache = new WeakMap();
 
 const byIdEntries = <R>(byId: ById<R>): Iterable<[number, R]> => Object.entries(byId).map(([id, record]) => [Number(id), record]);
 
-export function joinFavorites(refs: ById<FavoriteRef>, source: PinFactsSource): ById<Favorite> {
+export function joinFavorites(refs: ById<FavoriteRef>, source: PinFactsSource): ById<FavoriteView> {
   return join(favoriteEntries, byIdEntries(refs), refs, (ref) => [factsOf(source, ref.pin_id)], (ref) => {
     const facts = factsOf(source, ref.pin_id);
     return facts && { id: ref.id, pin_id: ref.pin_id, title: facts.title, image_url: facts.image_url, image: facts.image, likes_count: facts.likes_count ?? 0 };

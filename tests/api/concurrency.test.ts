@@ -55,6 +55,7 @@ describe('favorites', () => {
       image_url: pin.image_url,
       image: null,
       likes_count: 1,
+      likes_version: 1,
       visibility: 'public',
     } satisfies Record<keyof Favorite, unknown>);
     for (const r of responses.filter((x) => x.status === 200)) expect(r.body).toEqual({ message: 'Already favorited' });

@@ -22,13 +22,13 @@ describe('favorites', () => {
     const pin = await newPin(owner.client, 'Lovely');
     const res = await fan.client.post<Favorite>('/api/favorites/', { pin_id: pin.id });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ id: expect.any(Number), pin_id: pin.id, title: 'Lovely', image_url: 'https://a.test/x.png', image: null, likes_count: 1, visibility: 'public' });
+    expect(res.body).toEqual({ id: expect.any(Number), pin_id: pin.id, title: 'Lovely', image_url: 'https://a.test/x.png', image: null, likes_count: 1, likes_version: 1, visibility: 'public' });
     const again = await fan.client.post('/api/favorites/', { pin_id: pin.id });
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ message: 'Already favorited' });
     await owner.client.post('/api/favorites/', { pin_id: pin.id });
     const list = await fan.client.get<FavoriteList>('/api/favorites/');
-    expect(list.body.pins).toEqual([{ ...res.body, likes_count: 2 }]);
+    expect(list.body.pins).toEqual([{ ...res.body, likes_count: 2, likes_version: 2 }]);
     expect((await new ApiClient(server.url).get<Pin>(`/api/pins/${pin.id}`)).body.likes_count).toBe(2);
   });
 
@@ -55,7 +55,7 @@ describe('favorites', () => {
     expect((await client.get<FavoriteList>('/api/favorites/')).body.pins).toHaveLength(1);
     const res = await client.delete<FavoriteRemoved>(`/api/favorites/${fav.id}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ message: 'Removed from favorites', id: fav.id, pin_id: pin.id, likes_count: 0 });
+    expect(res.body).toEqual({ message: 'Removed from favorites', id: fav.id, pin_id: pin.id, likes_count: 0, likes_version: 2 });
     expect((await client.get<FavoriteList>('/api/favorites/')).body.pins).toEqual([]);
     const gone = await client.delete<ErrorBody>(`/api/favorites/${fav.id}`);
     expect(gone.status).toBe(404);
