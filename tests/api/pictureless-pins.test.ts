@@ -73,7 +73,8 @@ test('a public pin whose address is refused at a redirect leaves the public page
   const { client: owner, user } = await signUpUser(server.url, 'redirected');
   const events: string[] = [];
   const off = server.server.events.on('change', ({ event, data, audience }) => {
-    const to = audience === 'feed' ? 'feed' : 'viewers';
+    // Everyone (the feed), everyone but the viewers (a pin gone private), or the viewers.
+    const to = audience === 'feed' ? 'feed' : 'allBut' in audience ? 'all but viewers' : 'viewers';
     if (event === 'pin:deleted') events.push(`deleted ${(data as { pinId: number }).pinId} ${to}`);
     if (event === 'pin:created') events.push(`created ${(data as { pin: Pin }).pin.id} ${to}`);
   });
@@ -81,7 +82,7 @@ test('a public pin whose address is refused at a redirect leaves the public page
     const created = await owner.post<Pin>('/api/pins/', { title: 'Harbour insideword', imageUrl: `${originUrl}/inside.jpg`, description: '' });
     const id = created.body.id;
     await expectSeen(created.body, user, { page: 404, home: false, profile: false, search: false, count: 0 });
-    expect(events).toEqual([`created ${id} feed`, `deleted ${id} feed`, `created ${id} viewers`]);
+    expect(events).toEqual([`created ${id} feed`, `deleted ${id} all but viewers`, `created ${id} viewers`]);
     expect((await owner.get<Pin>(`/api/pins/${id}`)).body).toMatchObject({ visibility: 'public', image: null, image_url: '' });
 
     // Its owner mends it with an address that works: once the picture is in, everybody has it.
