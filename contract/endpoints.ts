@@ -15,7 +15,7 @@ import { PageImages, PageImagesQuery } from './pages.ts';
 import { PageQuery, PinListQuery } from './paging.ts';
 import { PinLookup, PinLookupQuery } from './pin-lookup.ts';
 import { Pin, PinCreateBody, PinDeleted, PinList, PinRefBody, PinUpdateBody } from './pins.ts';
-import { SearchQuery, Suggestions, SuggestQuery } from './search.ts';
+import { SearchQuery, SearchResult, Suggestions, SuggestQuery } from './search.ts';
 import { TokenCreateBody, TokenCreated, TokenList, TokenRevoked } from './tokens.ts';
 import { LoginBody, SessionBody, SignupBody, User, UserLookupQuery, UserProfile, UserSearchQuery, UserSearchResult } from './users.ts';
 
@@ -68,7 +68,7 @@ export const ENDPOINTS = endpoints({
   'GET /api/pins/{id}/image-status': { responses: { 200: ImageStatus } },
   'DELETE /api/pins/{id}': { idempotent: true, responses: { 200: PinDeleted } },
 
-  'GET /api/search': { query: SearchQuery, responses: { 200: PinList } },
+  'GET /api/search': { query: SearchQuery, responses: { 200: SearchResult } },
   'GET /api/search/suggest': { query: SuggestQuery, responses: { 200: Suggestions } },
   'GET /api/pins/{id}/related': { query: PageQuery, responses: { 200: PinList } },
 

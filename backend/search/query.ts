@@ -3,6 +3,10 @@
 // or a phrase the pin must not have) and `or` between two terms (either will do). Nothing here is
 // ever spliced into SQL or tsquery syntax: each word or phrase reaches Postgres as a bound value
 // (plainto_tsquery / phraseto_tsquery), so quotes, operators and any other characters are just text.
+// `color:NAME` (or `colour:NAME`) with NAME one of contract/colors.ts is a filter, not a word; any
+// other `color:` word is an ordinary word.
+import { COLOR_NAMES, type ColorName, isColorName } from '../../contract/colors.ts';
+import { colorFilterName } from '../../contract/search-rules.ts';
 
 /** A word or a phrase of the query. */
 export interface Term {
@@ -22,6 +26,8 @@ export interface ParsedQuery {
   exclusions: Term[];
   /** The last word typed (a prefix too: the reader may still be typing it), if it is a plain word. */
   lastWord: Term | null;
+  /** Colours a pin must all have (`color:NAME`), each once, in COLOR_NAMES order. */
+  colors: ColorName[];
 }
 
 /** Control and format characters (NUL, bidi overrides, zero-width joiners) read as spaces. */
@@ -75,9 +81,17 @@ const sameTerm = (a: Term | undefined, b: Term) => a !== undefined && a.kind ===
 export function parseQuery(input: string): ParsedQuery {
   const clauses: Clause[] = [];
   const exclusions: Term[] = [];
+  const colors = new Set<ColorName>();
   let joinNext = false;
   let last: Token | null = null;
   for (const token of tokenize(input)) {
+    const color = !token.negated && token.term.kind === 'word' ? colorFilterName(token.term.text) : null;
+    if (color !== null && isColorName(color)) {
+      // A filter, not a term: it joins nothing by `or`, and is no prefix being typed.
+      colors.add(color);
+      last = null;
+      continue;
+    }
     if (token.or) {
       // `or` joins two positive terms; leading, trailing or doubled it joins nothing.
       joinNext = clauses.length > 0;
@@ -100,7 +114,7 @@ export function parseQuery(input: string): ParsedQuery {
     joinNext = false;
   }
   const lastWord = last && !last.negated && last.term.kind === 'word' ? last.term : null;
-  return { clauses, exclusions, lastWord };
+  return { clauses, exclusions, lastWord, colors: COLOR_NAMES.filter((name) => colors.has(name)) };
 }
 
 /** Letters (with their marks) and digits only: a word that can be a prefix or have look-alikes. */

@@ -1,6 +1,6 @@
 import { PageQuery } from '../../contract/paging.ts';
 import { PinList } from '../../contract/pins.ts';
-import { SearchQuery, Suggestions, SuggestQuery } from '../../contract/search.ts';
+import { SearchQuery, SearchResult, Suggestions, SuggestQuery } from '../../contract/search.ts';
 import { type ApiRoute, route } from '../http/route.ts';
 import { relatedPins } from './related.service.ts';
 import { searchPins } from './search.service.ts';
@@ -14,19 +14,21 @@ export const searchRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/api/search',
-    summary: 'Pins matching q, best first (title, then description, tags, author): words, "phrases", -exclusions, or; typo-tolerant; the last word also a prefix',
+    summary:
+      'Pins matching q, best first (title, then description, tags, alt text, author, recognised text): words, "phrases", -exclusions, or, color:NAME; typo-tolerant (widened says so); the last word also a prefix. color= filters as color: does (q=color:red alone: newest first); scope=mine|favorites|board:<id> searches those pins (401 signed out for mine and favorites, 404 for a board the caller may not read)',
     auth: 'public',
     query: SearchQuery,
-    responses: { 200: PinList },
-    handler: async ({ ctx, cursors, res, query }) => {
-      res.json(await searchPins(ctx.db, cursors, query));
+    responses: { 200: SearchResult },
+    errors: [401, 404],
+    handler: async ({ ctx, cursors, res, query, userId }) => {
+      res.json(await searchPins(ctx.db, cursors, query, userId));
     },
   }),
 
   route({
     method: 'get',
     path: '/api/search/suggest',
-    summary: 'The type-ahead: up to 8 tags (most used first) and 8 users for the last word of q',
+    summary: 'The type-ahead: up to 8 tags (most used first), 8 users and the colours whose name starts with the last word of q (or with what follows color:)',
     auth: 'public',
     query: SuggestQuery,
     responses: { 200: Suggestions },

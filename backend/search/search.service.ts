@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import type { PinList } from '../../contract/pins.ts';
-import type { SearchParams } from '../../contract/search.ts';
+import { COLOR_NAMES } from '../../contract/colors.ts';
+import type { SearchParams, SearchResult } from '../../contract/search.ts';
 import type { DB } from '../../db/schema.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
+import { keyset } from '../paging/keyset.ts';
 import { type IdRange, rankedKeyset } from '../paging/ranked.ts';
 import { expandQuery } from './expand.ts';
-import { matchCondition, rankExpression } from './match.ts';
+import { filterCondition, matchCondition, rankExpression, type SearchFilters } from './match.ts';
 import { pinsInOrder } from '../pins/pins-in-order.ts';
-import { parseQuery } from './query.ts';
+import { type ParsedQuery, parseQuery } from './query.ts';
+import { resolveScope } from './scope.ts';
 import { approach, widen, withBitmapScans } from './window.ts';
 
 // GET /api/search (docs/search.md). Matching pins are found through the GIN index on the stored
@@ -20,34 +22,45 @@ import { approach, widen, withBitmapScans } from './window.ts';
 // all its matches, a broad one ("home" on a million pins) the most recent of them; a page costs
 // about that many rows whatever the table holds (./window.ts says where they are looked for). The
 // ids considered are fixed at page one (the cursor carries them), so every page ranks the same pins.
+//
+// Colours (`color:NAME`, `color=NAME`) and a scope (./scope.ts) narrow what matches. A query with
+// colours and no words lists their pins newest first (colorPins).
 
 /** Scores are integers in the cursor: the rank times this. */
 const SCALE = 1_000_000;
 /** The most matches a search ranks: the newest ones (ten pages of fifty). */
 export const CANDIDATES = 500;
 
-const EMPTY: PinList = { pins: [], nextCursor: null };
+const NOTHING = { pins: [], nextCursor: null };
 
-export async function searchPins(db: Kysely<DB>, cursors: CursorCodec, params: SearchParams): Promise<PinList> {
-  const parsed = parseQuery(params.q);
-  // Cursors belong to their query (as typed, normalised by the parser).
-  const scope = `search:${createHash('sha256').update(JSON.stringify(parsed)).digest('base64url').slice(0, 16)}`;
-  const page = rankedKeyset(cursors, scope, params);
-  if (parsed.clauses.length === 0) return EMPTY;
+/** `userId`: the caller, for a scope (none: an anonymous reader). */
+export async function searchPins(db: Kysely<DB>, cursors: CursorCodec, params: SearchParams, userId?: number): Promise<SearchResult> {
+  const typed = parseQuery(params.q);
+  const parsed: ParsedQuery = { ...typed, colors: COLOR_NAMES.filter((name) => typed.colors.includes(name) || (params.color ?? []).includes(name)) };
+  const scope = await resolveScope(db, params.scope, userId);
+  const filters: SearchFilters = { scope: scope.condition, colors: parsed.colors };
+  // Cursors belong to their query (as typed, normalised by the parser), colours and scope.
+  const key = createHash('sha256').update(JSON.stringify([parsed, scope.key])).digest('base64url').slice(0, 16);
+  if (parsed.clauses.length === 0 && parsed.colors.length === 0) return { ...NOTHING, widened: false };
   const expanded = await expandQuery(db, parsed);
-  const match = matchCondition(expanded);
-  if (!match) return EMPTY;
+  const match = matchCondition(expanded, filters);
+  if (!match) {
+    // Nothing but colours (stop words aside): their pins, newest first, less the exclusions.
+    if (parsed.colors.length === 0) return { ...NOTHING, widened: false };
+    return { ...(await colorPins(db, cursors, `search-colors:${key}`, filterCondition(filters, expanded.exclusions), params)), widened: false };
+  }
   const rank = rankExpression(expanded);
+  const page = rankedKeyset(cursors, `search:${key}`, params);
 
   let range: IdRange;
   let rows: RankedRow[];
   if (page.after) {
     range = page.after;
-    const { walk } = await approach(db, match, range.top, CANDIDATES);
+    const { walk } = await lookFor(db, match, range.top, scope.everyone);
     rows = (await rankedPage(db, { match, rank, range, walk, after: page.after, limit: page.limit })).rows;
   } else {
     const top = await largestPinId(db);
-    const { walk, from } = await approach(db, match, top, CANDIDATES);
+    const { walk, from } = await lookFor(db, match, top, scope.everyone);
     range = { from, top };
     let ranked = await rankedPage(db, { match, rank, range, walk, limit: page.limit });
     // The window held fewer candidates than a search ranks: look again in a wider one.
@@ -58,6 +71,31 @@ export async function searchPins(db: Kysely<DB>, cursors: CursorCodec, params: S
     rows = ranked.rows;
   }
   const { items, nextCursor } = page.finish(rows, range);
+  return { pins: await pinsInOrder(db, items.map((row) => row.id)), nextCursor, widened: expanded.widened };
+}
+
+/**
+ * Where the candidates are looked for (./window.ts) among all public pins. A scope's pins are a set
+ * read from its own index (./scope.ts): the planner joins it to the pins as it sees fit, and the
+ * set bounds the work.
+ */
+function lookFor(db: Kysely<DB>, match: RawBuilder<boolean>, top: number, everyone: boolean) {
+  return everyone ? approach(db, match, top, CANDIDATES) : Promise.resolve({ walk: true, from: 0 });
+}
+
+/**
+ * The pins meeting `condition` (colours, scope, exclusions; no words), newest first, keyset paged on
+ * the id. The planner picks between walking the primary key from the newest, testing each row (a
+ * common colour: a page is met within a few hundred rows), and the GIN index on pins.colors (a rare
+ * colour or combination), from the statistics ANALYZE keeps of the array's elements (docs/search.md).
+ */
+async function colorPins(db: Kysely<DB>, cursors: CursorCodec, scope: string, condition: RawBuilder<boolean>, params: SearchParams) {
+  const page = keyset(cursors, scope, params);
+  const { rows } = await sql<{ id: number }>`
+    select p.id from pins p
+    where ${condition} ${page.before === undefined ? sql`` : sql`and p.id < ${page.before}`}
+    order by p.id desc limit ${page.limit + 1}`.execute(db);
+  const { items, nextCursor } = page.finish(rows, (row) => row.id);
   return { pins: await pinsInOrder(db, items.map((row) => row.id)), nextCursor };
 }
 

@@ -9,7 +9,7 @@ import { TYPEAHEAD_DELAY_MS } from './useTypeahead.ts';
 // they say.
 
 const sunset = makePin(11, bob, { title: 'Sunset over the bay', tags: ['sunset'] });
-const suggestions: Suggestions = { tags: [{ tag: 'sunset', count: 3 }, { tag: 'sunflower', count: 1 }], users: [{ id: bob.id, username: bob.username }] };
+const suggestions: Suggestions = { tags: [{ tag: 'sunset', count: 3 }, { tag: 'sunflower', count: 1 }], users: [{ id: bob.id, username: bob.username }], colors: [] };
 
 function searchHandlers(extra: Record<string, Handler> = {}) {
   return {
@@ -91,7 +91,7 @@ describe('the search box', () => {
     await ui.keyboard('{ArrowDown}{ArrowDown}{Enter}');
     await waitFor(() => expect(router.state.location.pathname).toBe('/tags/sunset'));
     expect(await screen.findByRole('heading', { name: '#sunset' })).toBeTruthy();
-    expect((box() as HTMLInputElement).value).toBe('');
+    await waitFor(() => expect((box() as HTMLInputElement).value).toBe(''));
   });
 
   it('Enter without a choice opens the results page, which the address alone restores', async () => {

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { PinImage } from '../components/PinImage.tsx';
+import { colorLabel, SWATCH } from './colors.ts';
 import { SearchIcon, TagIcon } from './icons.tsx';
 import type { SearchOption } from './options.ts';
 
@@ -16,6 +17,7 @@ interface Props {
 const GROUPS: Array<{ kind: SearchOption['kind']; title: string }> = [
   { kind: 'tag', title: 'Tags' },
   { kind: 'user', title: 'People' },
+  { kind: 'color', title: 'Colors' },
   { kind: 'pin', title: 'Pins' },
 ];
 
@@ -49,6 +51,14 @@ function content(option: SearchOption): ReactNode {
           <span className="suggestion__text">{option.username}</span>
         </>
       );
+    case 'color':
+      return (
+        <>
+          <span className="swatch suggestion__swatch" style={{ background: SWATCH[option.color] }} aria-hidden="true" />
+          <span className="suggestion__text">{colorLabel(option.color)}</span>
+          <span className="suggestion__meta">Pictures with {option.color}</span>
+        </>
+      );
     case 'pin':
       return (
         <>
@@ -63,7 +73,7 @@ function content(option: SearchOption): ReactNode {
 }
 
 /**
- * The search box's list box: searching the text first, then tags, people and pins, each group
+ * The search box's list box: searching the text first, then tags, people, colours and pins, each group
  * named. Options are chosen with a click or from the keyboard (the box keeps focus: the active
  * option is its aria-activedescendant); a press never takes focus from the box.
  */

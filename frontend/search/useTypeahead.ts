@@ -31,13 +31,13 @@ export function useTypeahead(text: string): Typeahead | null {
       return;
     }
     const timer = setTimeout(() => {
-      Promise.all([fetchSuggestions(query), fetchSearchPage(query, { limit: TYPEAHEAD_PINS })])
+      Promise.all([fetchSuggestions(query), fetchSearchPage({ q: query }, { limit: TYPEAHEAD_PINS })])
         .then(([suggestions, page]) => {
-          if (ticket === latest.current) setAnswer({ query, tags: suggestions.tags, users: suggestions.users, pins: page.pins });
+          if (ticket === latest.current) setAnswer({ query, tags: suggestions.tags, users: suggestions.users, colors: suggestions.colors, pins: page.pins });
         })
         .catch((error: unknown) => {
           console.error(error);
-          if (ticket === latest.current) setAnswer({ query, tags: [], users: [], pins: [] });
+          if (ticket === latest.current) setAnswer({ query, tags: [], users: [], colors: [], pins: [] });
         });
     }, TYPEAHEAD_DELAY_MS);
     return () => clearTimeout(timer);
