@@ -61,6 +61,9 @@ export async function openDatabase(target: DatabaseTarget, options: DatabaseOpti
       connectionString: target.url,
       max: options.poolMax ?? 10,
       statement_timeout: statementTimeoutMs,
+      // No JIT: the app's queries are short, and a plan whose estimate crosses the JIT threshold
+      // (search's typo expansion over a vocabulary of 900,000 words) lost ~500 ms compiling.
+      options: '-c jit=off',
       ...common,
     });
     // A client losing its server must not crash the process. The pool listens for errors on idle
