@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IMAGE_ENV, type ImageConfig, imageConfig, ImageConfigError } from './config-images.ts';
+import { OCR_LANGUAGE_CODE, ocrLanguageFile } from './images/seen/ocr-languages.ts';
 
 // All configuration is read and validated here, once. A bad value stops start-up with a message
 // naming the variable, instead of failing later in some request.
@@ -103,6 +104,12 @@ export const EnvSchema = z.object({
   PASSWORD_RESETS_PER_EMAIL: positiveInt(5),
   // Stored images, uploads, imports by URL, image processing and the image budget.
   ...IMAGE_ENV,
+  // The languages text in pictures is read in: Tesseract codes joined by + (eng+fra), each from its
+  // installed npm package @tesseract.js-data/<code> (docs/images.md "What is seen in a picture").
+  OCR_LANGS: z
+    .string()
+    .regex(/^[a-z]{3}(_[a-z]+)?(\+[a-z]{3}(_[a-z]+)?)*$/, 'Tesseract language codes joined by + (e.g. eng or eng+fra)')
+    .default('eng'),
 });
 
 type Env = z.infer<typeof EnvSchema>;
@@ -177,6 +184,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.PRESENCE_HEARTBEAT_SECONDS * 2 > e.PRESENCE_TTL_SECONDS) {
     throw new ConfigError('PRESENCE_HEARTBEAT_SECONDS must be at most half of PRESENCE_TTL_SECONDS');
   }
+  const ocrLangs = [...new Set(e.OCR_LANGS.split('+'))];
+  const missing = ocrLangs.filter((code) => !OCR_LANGUAGE_CODE.test(code) || !ocrLanguageFile(code));
+  if (missing.length) {
+    throw new ConfigError(`OCR_LANGS: no language data installed for ${missing.join(', ')}: install @tesseract.js-data/${missing[0]} (npm) or leave it out`);
+  }
   let images: ImageConfig;
   try {
     images = imageConfig(e, { embedded: e.DATABASE_URL === undefined });
@@ -184,11 +196,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (error instanceof ImageConfigError) throw new ConfigError(error.message);
     throw error;
   }
-  return toConfig(e, images);
+  return toConfig(e, images, ocrLangs);
 }
 
 /** The environment, validated, as the app reads it. */
-function toConfig(e: Env, images: ImageConfig) {
+function toConfig(e: Env, images: ImageConfig, ocrLangs: string[]) {
   const embedded = e.DATABASE_URL === undefined;
   return {
     env: e.NODE_ENV,
@@ -288,6 +300,8 @@ function toConfig(e: Env, images: ImageConfig) {
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     /** Reset mails one email address may be sent per `rateLimits.windowMs`. */
     passwordResetsPerEmail: e.PASSWORD_RESETS_PER_EMAIL,
+    /** Text in pictures: the languages it is read in (backend/images/seen/read-text.ts). */
+    ocr: { langs: ocrLangs },
     ...images,
   };
 }

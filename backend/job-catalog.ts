@@ -54,6 +54,28 @@ export const JOBS = defineJobs({
     leaseSeconds: 600,
   },
   /**
+   * Read the text in a newly stored image (OCR on its 736 px thumbnail) and write it to its row,
+   * whence a trigger copies it to its pins (backend/images/seen/read-text-job.ts). Sent with the
+   * image's row, in group `read-text`; one reading at a time per process whatever runs it.
+   */
+  'images.read-text': {
+    data: z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
+    retryLimit: 2,
+    retryDelaySeconds: 60,
+  },
+  /**
+   * The backfill of what is seen in stored images (hashes, palette, colour names; then their text),
+   * a batch per job, each sending the next with the key to continue after
+   * (backend/images/seen/see-job.ts). Every instance sends one at start, in group `see`, of which
+   * one runs at a time.
+   */
+  'images.see': {
+    data: z.object({ after: z.string().regex(/^[0-9a-f]{64}$/).optional() }),
+    retryLimit: 2,
+    retryDelaySeconds: 60,
+    leaseSeconds: 600,
+  },
+  /**
    * One batch of an import's items (backend/imports/run-import.ts), which sends the next batch as a
    * job of its own; the last one puts the pins in their boards and starts the user's next import.
    * Sent in the user's group `imports:<id>`, one at a time per user.

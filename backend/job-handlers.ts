@@ -1,11 +1,18 @@
 import { pruneChanges } from './changes/changes.service.ts';
 import { HostCooldown } from './images/host-cooldown.ts';
 import { importImage, type ImportDeps } from './pins/image-import-job.ts';
+import { readStoredText } from './images/seen/read-text-job.ts';
+import { imagesLeftToSee, seeStoredImages } from './images/seen/see-job.ts';
 import { stripStoredMetadata } from './images/strip-job.ts';
 import { runImport } from './imports/run-import.ts';
 import { sweepImages } from './images/sweep.ts';
 import { JOBS } from './job-catalog.ts';
 import { jobSetup, type JobSetup } from './jobs/define.ts';
+
+/** The backfill's group: one batch at a time across the instances. */
+export const SEE_GROUP = 'see';
+/** The backfill's progress line counts what is left up to this many. */
+const SEE_PROGRESS_COUNT_UP_TO = 10_000;
 
 /**
  * The app's job handlers, one per job of job-catalog.ts (jobSetup checks that none is missing and that
@@ -28,6 +35,17 @@ export function appJobs(deps: Omit<ImportDeps, 'cooldown'> & { changeRetentionHo
       const done = await stripStoredMetadata({ db: ctx.db, storage: deps.storage, logger: ctx.logger }, data.after);
       if (done.rewritten || done.failed) ctx.logger.info(done, 'stored originals cleaned of their metadata');
       if (done.next) await ctx.jobs.send(ctx.db, 'images.strip-metadata', { after: done.next }, { group: 'strip' });
+    },
+    'images.read-text': async (data, ctx) => {
+      await readStoredText({ db: ctx.db, storage: deps.storage, logger: ctx.logger }, data.sha256);
+    },
+    'images.see': async (data, ctx) => {
+      const done = await seeStoredImages({ db: ctx.db, storage: deps.storage, logger: ctx.logger, signal: ctx.signal }, data.after);
+      if (done.seen || done.read || done.failed) {
+        const left = await imagesLeftToSee(ctx.db, done.next, SEE_PROGRESS_COUNT_UP_TO);
+        ctx.logger.info({ ...done, left }, `images.see: ${done.seen} seen, ${done.read} read, ${done.failed} failed, ${left >= SEE_PROGRESS_COUNT_UP_TO ? `${left}+` : left} left`);
+      }
+      if (done.next) await ctx.jobs.send(ctx.db, 'images.see', { after: done.next }, { group: SEE_GROUP });
     },
     'images.sweep': async (_data, ctx) => {
       const deleted = await sweepImages({ db: ctx.db, storage: deps.storage }, deps.imageSweepGraceHours);

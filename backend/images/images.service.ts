@@ -3,11 +3,25 @@ import { type Kysely, sql } from 'kysely';
 import { IMAGE_LIMITS, type StoredImage, THUMBNAIL_WIDTHS } from '../../contract/images.ts';
 import type { DB, ImageFormat } from '../../db/schema.ts';
 import { ImageRefusedError } from '../errors.ts';
+import type { AppJobs } from '../job-catalog.ts';
+import type { JobSender } from '../jobs/define.ts';
 import { CONTENT_TYPES, type ImageFields, mediaKey, mediaUrl, toPinImage } from './media-urls.ts';
 import { processImage } from './process.ts';
+import { seenColumns } from './seen/see.ts';
 import type { MediaStorage } from './storage.ts';
 
 // The one pipeline every way in uses (docs/images.md): an upload, an import by URL, the demo seed.
+
+export interface StoreDeps {
+  db: Kysely<DB>;
+  storage: MediaStorage;
+  /**
+   * Queues the reading of a new image's text (images.read-text) with its row. Without it (a caller
+   * with no queue) the text is read by the next images.see backfill, which looks for every image
+   * whose text was never read.
+   */
+  jobs?: JobSender<AppJobs>;
+}
 
 export interface StoredImageResult {
   sha256: string;
@@ -17,6 +31,9 @@ export interface StoredImageResult {
 
 /** What to store: bytes in memory (an import), or an upload's temporary file with what was learnt receiving it. */
 export type ImageSource = { bytes: Buffer } | { path: string; size: number; sha256: string };
+
+/** The one group of images.read-text jobs: one reading at a time across the instances (on top of one per process). */
+export const READ_TEXT_GROUP = 'read-text';
 
 const FIELDS = ['sha256', 'format', 'width', 'height', 'placeholder', 'colors', 'palette', 'text'] as const;
 
@@ -37,8 +54,12 @@ export function sha256Of(bytes: Buffer): string {
  * another call storing the same picture at the same moment may have just written its row over the
  * same keys, and a retry rewrites them anyway. Images no pin uses are deleted after a grace period
  * (sweep.ts).
+ *
+ * What is seen in the picture (hashes, palette, colour names) is found while processing it and
+ * written with its row; its text takes longer and is read afterwards by a job (images.read-text),
+ * so it never holds up the answer: a new row's text is null until then.
  */
-export async function storeImage(deps: { db: Kysely<DB>; storage: MediaStorage }, source: ImageSource): Promise<StoredImageResult> {
+export async function storeImage(deps: StoreDeps, source: ImageSource): Promise<StoredImageResult> {
   const size = 'bytes' in source ? source.bytes.length : source.size;
   if (size === 0) throw new ImageRefusedError('empty');
   if (size > IMAGE_LIMITS.maxBytes) throw new ImageRefusedError('too-large');
@@ -54,12 +75,17 @@ export async function storeImage(deps: { db: Kysely<DB>; storage: MediaStorage }
     ...THUMBNAIL_WIDTHS.map((width) => deps.storage.put(mediaKey(sha256, { width }), processed.thumbnails[width], CONTENT_TYPES.webp)),
   ]);
   const fields = { sha256, format: processed.format, width: processed.width, height: processed.height, placeholder: processed.placeholder };
-  const inserted = await deps.db
-    .insertInto('images')
-    .values({ ...fields, bytes: processed.original.length, source_sha256: received, metadata_stripped: true })
-    .onConflict((conflict) => conflict.column('sha256').doNothing())
-    .returning(FIELDS)
-    .executeTakeFirst();
+  const inserted = await deps.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('images')
+      .values({ ...fields, ...seenColumns(processed.seen), bytes: processed.original.length, source_sha256: received, metadata_stripped: true })
+      .onConflict((conflict) => conflict.column('sha256').doNothing())
+      .returning(FIELDS)
+      .executeTakeFirst();
+    // Only a new row: one stored meanwhile by another call had its own reading queued.
+    if (row && deps.jobs) await deps.jobs.send(trx, 'images.read-text', { sha256 }, { group: READ_TEXT_GROUP });
+    return row;
+  });
   // Stored meanwhile (the same picture from another call, or with other metadata): its row is the
   // one every reader sees, so answer that one.
   return resultOf(inserted ?? (await touchImage(deps.db, sha256, 'stored')) ?? fields);

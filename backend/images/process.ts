@@ -9,10 +9,12 @@ import { HttpError, ImageRefusedError } from '../errors.ts';
 import { detectImageFormat } from './detect.ts';
 import { gifIsComplete } from './gif.ts';
 import { cleanOriginal } from './original.ts';
+import { type SeenFacts, seePicture } from './seen/see.ts';
 
 // What is stored of an image (docs/images.md): its original without metadata (original.ts), its
-// size after EXIF orientation, a thumbhash placeholder and WebP thumbnails 236 and 736 px wide,
-// all made with sharp (libvips). What may be processed is decided from the header alone, before
+// size after EXIF orientation, a thumbhash placeholder, WebP thumbnails 236 and 736 px wide and
+// what is seen in it (perceptual hashes, palette, colour names: seen/see.ts), all made with sharp
+// (libvips). What may be processed is decided from the header alone, before
 // anything is decoded: the format (from the bytes), the pixels, the longest side and the shape;
 // then every libvips pipeline of the image shares one deadline.
 
@@ -59,6 +61,8 @@ export interface ProcessedImage {
   placeholder: string;
   /** WebP files by width (never wider than the image). */
   thumbnails: Record<ThumbnailWidth, Buffer>;
+  /** Its hashes and colours, from the same decoded pixels. */
+  seen: SeenFacts;
 }
 
 // libvips runs on libuv's thread pool (4 threads), which also reads every file the server sends and
@@ -119,6 +123,24 @@ export function cleanStoredOriginal(bytes: Buffer, format: ImageFormat): Promise
   });
 }
 
+/**
+ * What is seen in an image stored before it was looked at (the images.see backfill), from its
+ * stored thumbnail, in a processing slot like any image: the backfill never runs beside a full set
+ * of uploads, it waits its turn behind them.
+ */
+export function seeStoredThumbnail(thumbnail: Buffer): Promise<SeenFacts> {
+  if (limit.pendingCount >= maxQueued) return Promise.reject(new HttpError(503, MSG.busy));
+  return limit(async () => {
+    const deadline = new Deadline(timeoutMs);
+    return seePicture(() => sharp(thumbnail, INPUT).timeout(deadline.seconds()));
+  });
+}
+
+/** Whether images wait for a processing slot (background work then steps aside). */
+export function imageProcessingQueued(): boolean {
+  return limit.pendingCount > 0;
+}
+
 /** The header's verdict: refused unless it is a size and shape worth decoding. */
 export function checkHeader(meta: Metadata, format: ImageFormat, bytes: Buffer): { width: number; height: number } {
   // Magic bytes and decoder agree, or the file is not what it claims (a HEIC in an AVIF's clothes).
@@ -159,7 +181,7 @@ async function derive(bytes: Buffer, deadline: Deadline): Promise<ProcessedImage
   }
   const raw = { raw: { width: base.info.width, height: base.info.height, channels: base.info.channels } } as const;
   const fromBase = () => sharp(base.data, raw);
-  const [thumbnails, placeholder] = await Promise.all([
+  const [thumbnails, placeholder, seen] = await Promise.all([
     Promise.all(
       THUMBNAIL_WIDTHS.map((thumbnailWidth) =>
         fromBase()
@@ -171,12 +193,14 @@ async function derive(bytes: Buffer, deadline: Deadline): Promise<ProcessedImage
       ),
     ),
     placeholderOf(fromBase()),
+    seePicture(fromBase),
   ]);
   return {
     format,
     original,
     ...size,
     placeholder,
+    seen,
     thumbnails: Object.fromEntries(THUMBNAIL_WIDTHS.map((w, i) => [w, thumbnails[i] as Buffer])) as Record<ThumbnailWidth, Buffer>,
   };
 }
