@@ -7,6 +7,7 @@ import { stripStoredMetadata } from './images/strip-job.ts';
 import { runImport } from './imports/run-import.ts';
 import { sweepImages } from './images/sweep.ts';
 import { JOBS } from './job-catalog.ts';
+import { tellPinsOfPicture } from './pins/picture-facts.ts';
 import { jobSetup, type JobSetup } from './jobs/define.ts';
 
 /** The backfill's group: one batch at a time across the instances. */
@@ -37,7 +38,8 @@ export function appJobs(deps: Omit<ImportDeps, 'cooldown'> & { changeRetentionHo
       if (done.next) await ctx.jobs.send(ctx.db, 'images.strip-metadata', { after: done.next }, { group: 'strip' });
     },
     'images.read-text': async (data, ctx) => {
-      await readStoredText({ db: ctx.db, storage: deps.storage, logger: ctx.logger }, data.sha256);
+      const read = await readStoredText({ db: ctx.db, storage: deps.storage, logger: ctx.logger }, data.sha256);
+      if (read?.found) await tellPinsOfPicture(ctx, data.sha256);
     },
     'images.see': async (data, ctx) => {
       const done = await seeStoredImages({ db: ctx.db, storage: deps.storage, logger: ctx.logger, signal: ctx.signal }, data.after);

@@ -9,6 +9,7 @@ import type { Config } from './config.ts';
 import { EventBus } from './events/event-bus.ts';
 import { createImageBudget, type ImageBudget } from './images/image-budget.ts';
 import { configureImageProcessing } from './images/process.ts';
+import { configureTextReading, stopTextReading } from './images/seen/read-text.ts';
 import type { MediaStorage } from './images/storage.ts';
 import type { AppJobs } from './job-catalog.ts';
 import type { JobSetup } from './jobs/define.ts';
@@ -54,6 +55,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const logger = pino({ level: config.logLevel, redact: ['*.password', '*.cookie', '*.headers.cookie'] }, pino.destination({ dest: 1, sync: false }));
   configurePasswordHashing(config.passwordHashing);
   configureImageProcessing(config.imageProcessing);
+  configureTextReading(config.ocr);
   const media = await openStorage(config, logger);
   const data = await openData(config, logger);
   const events = new EventBus((error, event) => logger.error({ err: error, event }, 'event listener failed'));
@@ -83,6 +85,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       await realtime.leave();
       // Only now: writes that finished during the grace period still announce their events.
       await jobsStopped;
+      // The text reader's worker thread (started on first use) would keep the process alive.
+      await stopTextReading();
       realtime.stop();
       await web.close();
       await data.close();

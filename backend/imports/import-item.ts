@@ -139,7 +139,7 @@ async function storedPicture(
     const budget = await deps.takeImage(imp.user_id);
     if (!budget.ok) return { kind: 'wait', seconds: budget.retryAfterSeconds };
     const bytes = await loadItemImage(image, { archive, imports: deps.imports, signal: ctx.signal });
-    return (await storeImage({ db, storage: deps.storage }, { bytes })).image.url;
+    return (await storeImage({ db, storage: deps.storage, jobs: ctx.jobs }, { bytes })).image.url;
   } catch (error) {
     const failure = error instanceof ItemFailure ? error : storeFailure(error);
     if (!failure) throw error;

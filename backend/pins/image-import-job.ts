@@ -102,7 +102,7 @@ export async function importImage(deps: ImportDeps, data: ImportImageData, ctx: 
   }
   let stored: Awaited<ReturnType<typeof storeImage>>;
   try {
-    stored = await storeImage({ db: ctx.db, storage: deps.storage }, { bytes });
+    stored = await storeImage({ db: ctx.db, storage: deps.storage, jobs: ctx.jobs }, { bytes });
   } catch (error) {
     // A refusal of the bytes themselves (ImageRefusedError, 4xx) is final.
     if (error instanceof HttpError && error.status < 500) {

@@ -4,7 +4,7 @@ import type { EventBus } from '../events/event-bus.ts';
 import type { ImageBudget } from '../images/image-budget.ts';
 import type { MediaStorage } from '../images/storage.ts';
 import type { AppJobs } from '../job-catalog.ts';
-import { appJobs } from '../job-handlers.ts';
+import { appJobs, SEE_GROUP } from '../job-handlers.ts';
 import { type JobSetup, mergeJobSetups } from '../jobs/define.ts';
 import { type JobQueue, startJobQueue } from '../jobs/queue.ts';
 import { sendRepeatedly } from '../jobs/repeat.ts';
@@ -38,10 +38,12 @@ export async function startJobs(config: Config, { data, media, budget, events, l
   const setup = extra ? mergeJobSetups(own, extra) : own;
   // One user's imports never hold every worker: at most IMPORT_CONCURRENCY_PER_USER at once; and
   // one batch of one user's bulk import at a time (backend/imports/run-import.ts).
-  const groupConcurrency = { 'image.import': config.imports.concurrencyPerUser, 'images.strip-metadata': 1, 'imports.run': 1 };
+  const groupConcurrency = { 'image.import': config.imports.concurrencyPerUser, 'images.strip-metadata': 1, 'imports.run': 1, 'images.see': 1 };
   const queue = await startJobQueue<AppJobs>({ database, setup, events, logger, config: config.jobs, groupConcurrency });
   // Originals stored before metadata was removed are rewritten without it (a no-op once done).
   await queue.sender.send(database.db, 'images.strip-metadata', {}, { group: 'strip' });
+  // Pictures stored before they were looked at are seen, and their text read (a no-op once done).
+  await queue.sender.send(database.db, 'images.see', {}, { group: SEE_GROUP });
   // The demo's pictures go through the same pipeline as any pin's image, in the background: the
   // pins show their /seed-images/ files at once and swap to stored thumbnails as each is done.
   if (seeded) await queueImports(queue.sender, database.db, seeded.pins);
