@@ -218,6 +218,8 @@ export interface PinInput {
   boardId?: number | undefined;
   /** Absent: private when made into a private board, else public. */
   visibility?: PinVisibilityValue | undefined;
+  /** What the picture shows, for people who cannot see it; absent or null: none. */
+  altText?: string | null | undefined;
 }
 
 /** What a new pin is when its maker does not say: private when it goes into a private board. */
@@ -243,6 +245,7 @@ export async function createPin(ctx: ServiceContext, userId: number, input: PinI
         description: input.description,
         tags: parseTags(input.description),
         source_url: input.sourceUrl ?? null,
+        alt_text: input.altText ?? null,
         ...visibilityFor(wanted === 'public', intake.columns.refused_image_url !== null),
         ...(input.createdAt ? { created_at: input.createdAt } : {}),
       })
@@ -270,16 +273,22 @@ async function newImage(ctx: ServiceContext, userId: number, id: number, imageUr
 }
 
 /**
- * An owner's edit: the text (`title`, with `description`), the image, who sees it — each only when
- * given. Switching who sees it is told as what it is to each reader (docs/who-sees-what.md): made
- * private, the pin is deleted for everyone but its viewers (and its earlier public rows leave the
- * log), who get it again; made public, everyone gets it as new.
+ * An owner's edit: the text (`title`, with `description`), the image, who sees it, the alt text
+ * (null removes it) — each only when given. Switching who sees it is told as what it is to each
+ * reader (docs/who-sees-what.md): made private, the pin is deleted for everyone but its viewers (and
+ * its earlier public rows leave the log), who get it again; made public, everyone gets it as new.
  */
 export async function updatePin(
   ctx: ServiceContext,
   userId: number,
   id: number,
-  input: { title?: string | undefined; description?: string | undefined; imageUrl?: string | undefined; visibility?: PinVisibilityValue | undefined },
+  input: {
+    title?: string | undefined;
+    description?: string | undefined;
+    imageUrl?: string | undefined;
+    visibility?: PinVisibilityValue | undefined;
+    altText?: string | null | undefined;
+  },
 ): Promise<Pin> {
   await assertOwnPin(ctx.db, userId, id); // before the address is judged or counted against anything
   const intake = await newImage(ctx, userId, id, input.imageUrl);
@@ -292,9 +301,10 @@ export async function updatePin(
     const wantsPublic = input.visibility ? input.visibility === 'public' : before.visibility === 'public' || before.waits_for_picture;
     const pictureless = intake ? pictureAfter(intake.columns, before.waits_for_picture) : before.image_sha256 === null && (before.refused_image_url !== null || before.waits_for_picture);
     const seen = visibilityFor(wantsPublic, pictureless);
+    const alt = input.altText === undefined ? {} : { alt_text: input.altText };
     const updated = await db
       .updateTable('pins')
-      .set({ ...text, ...intake?.columns, ...seen, updated_at: new Date() })
+      .set({ ...text, ...intake?.columns, ...seen, ...alt, updated_at: new Date() })
       .where('id', '=', id)
       .where('user_id', '=', userId)
       .returning('id')

@@ -7,6 +7,7 @@ import { cardAspect, cardFitsWhole } from './grid/aspect.ts';
 import { useCardLinkProps } from './grid/card-focus.tsx';
 import { useCardWidth } from './grid/MasonryGrid.tsx';
 import { LockIcon } from './Icons.tsx';
+import { imageAlt } from './image-alt.ts';
 import { PinImage } from './PinImage.tsx';
 
 /** What the lock on a private pin's card says to a screen reader and on hover. */
@@ -18,6 +19,8 @@ type Props = {
   imageUrl: string;
   /** The stored image: the card takes its shape (./grid/aspect.ts) and shows its thumbnails. */
   image: StoredImage | null;
+  /** The owner's alt text, where the list carries it (./image-alt.ts says what the image's `alt` is). */
+  altText?: string | null | undefined;
   /** Buttons over the image, on screens with a pointer that hovers (shown on hover and focus). */
   actions?: ReactNode;
   /**
@@ -36,7 +39,7 @@ type Props = {
 };
 
 /** One card of a masonry grid: the image and the title both link to the pin. */
-export function PinCard({ pinId, title, imageUrl, image, actions, more, footer, note, onImageFailed, locked }: Props) {
+export function PinCard({ pinId, title, imageUrl, image, altText, actions, more, footer, note, onImageFailed, locked }: Props) {
   const to = `/pins/${pinId}`;
   const watchRef = useWatchCard<HTMLElement>(pinId); // live updates for the cards on screen
   const width = useCardWidth();
@@ -45,7 +48,7 @@ export function PinCard({ pinId, title, imageUrl, image, actions, more, footer, 
     <article className="pin-card" data-pin-id={pinId} ref={watchRef}>
       <div className="pin-card__media">
         <Link to={to} className="pin-card__image-link" tabIndex={-1} aria-hidden="true">
-          <PinImage src={imageUrl} image={image} sizes={width ? `${width}px` : GRID_CARD_SIZES} alt={title} aspect={cardAspect({ image })} whole={cardFitsWhole({ image })} onFailed={onImageFailed} />
+          <PinImage src={imageUrl} image={image} sizes={width ? `${width}px` : GRID_CARD_SIZES} alt={imageAlt({ title, alt_text: altText, image })} aspect={cardAspect({ image })} whole={cardFitsWhole({ image })} onFailed={onImageFailed} />
         </Link>
         {locked ? (
           <span className="pin-card__lock" title={PRIVATE_BADGE}>

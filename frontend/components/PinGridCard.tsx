@@ -24,6 +24,7 @@ export function PinGridCard({ pinId }: { pinId: number }) {
       title={pin.title}
       imageUrl={pin.image_url}
       image={pin.image}
+      altText={pin.alt_text}
       actions={
         <>
           <CardSave pin={pin} />

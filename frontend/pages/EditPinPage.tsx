@@ -6,9 +6,11 @@ import { LIMITS } from '../../contract/limits.ts';
 import { MSG } from '../../contract/messages.ts';
 import type { Pin } from '../../contract/index.ts';
 import { isApiError } from '../api/client.ts';
-import { fetchPin, updatePin } from '../api/pins.ts';
+import { call } from '../api/endpoint.ts';
+import { fetchPin } from '../api/pins.ts';
 import { NotFound } from '../components/ErrorPage.tsx';
 import { FormField } from '../components/FormField.tsx';
+import { imageAlt } from '../components/image-alt.ts';
 import { PinImageNotice, ReplaceImage } from '../components/ImageRepair.tsx';
 import { PinImage } from '../components/PinImage.tsx';
 import { Loading } from '../components/Status.tsx';
@@ -21,6 +23,7 @@ import { upsertPin } from '../state/pins.ts';
 import { showToast } from '../state/toasts.ts';
 
 const LOADING_PIN = 'Loading pin data...';
+export const ALT_TEXT_HINT = "Describe the picture for people who can't see it.";
 
 export function EditPinPage() {
   useDocumentTitle('Edit Pin');
@@ -49,10 +52,14 @@ function EditPinForm({ pin }: { pin: Pin }) {
   const [broken, setBroken] = useState(false);
   const navigate = useNavigate();
   const form = useForm({
-    initial: { title: pin.title, description: pin.description },
+    initial: { title: pin.title, description: pin.description, altText: pin.alt_text ?? '' },
     validate: ({ title }): FormErrors => (title.trim() ? {} : { title: MSG.titleRequired }),
-    async submit({ title, description }) {
-      upsertPin(store, await updatePin(pin.id, { title: title.trim(), description: description.trim() }));
+    async submit({ title, description, altText }) {
+      // Sent only when changed (absent leaves it); emptied, it is removed (null) and the picture's
+      // `alt` falls back to its recognised text or its title (image-alt.ts).
+      const alt = altText.trim();
+      const body = { title: title.trim(), description: description.trim(), ...(alt === (pin.alt_text ?? '') ? {} : { altText: alt || null }) };
+      upsertPin(store, await call('PUT /api/pins/{id}', { params: { id: pin.id }, body }));
       await navigate('/pins');
       showToast(store, 'Changes saved');
     },
@@ -68,7 +75,7 @@ function EditPinForm({ pin }: { pin: Pin }) {
       <div className="form-card form-card--split">
         <div className="form-card__media">
           <div className="form-card__preview">
-            <PinImage src={pin.image_url} image={pin.image} alt={pin.title} eager onFailed={() => setBroken(true)} />
+            <PinImage src={pin.image_url} image={pin.image} alt={imageAlt(pin)} eager onFailed={() => setBroken(true)} />
           </div>
           {!pin.image ? <PinImageNotice pin={pin} broken={broken} replace={false} /> : null}
           <ReplaceImage pin={pin} />
@@ -77,6 +84,7 @@ function EditPinForm({ pin }: { pin: Pin }) {
           <h1 id="edit-pin-title">Edit Pin</h1>
           <FormField label="Title" maxLength={LIMITS.title} {...form.field('title')} error={form.errors.title} />
           <FormField label="Description" multiline maxLength={LIMITS.description} {...form.field('description')} error={form.errors.description} />
+          <FormField label="Alt text" multiline rows={2} maxLength={LIMITS.altText} hint={ALT_TEXT_HINT} {...form.field('altText')} error={form.errors.altText} />
           <button type="submit" className="button button--block" disabled={form.busy}>
             Save Changes
           </button>

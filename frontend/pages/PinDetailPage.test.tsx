@@ -1,6 +1,8 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { MSG } from '../../contract/messages.ts';
+import type { Pin } from '../../contract/pins.ts';
+import { storedImage } from '../test-support/files.ts';
 import { alice, bob, errorBody, makeBoard, makeComment, makePin, renderApp } from '../test-support/render.tsx';
 
 const pin = makePin(5, alice, { title: 'Lake', likes_count: 2 });
@@ -330,5 +332,30 @@ describe('Comments', () => {
     const failed = (await screen.findByText("Couldn't load this pin.")).closest('.load-failed') as HTMLElement;
     expect(failed.textContent).toBe("Couldn't load this pin.This could not be loaded.Try again");
     logged.mockRestore();
+  });
+});
+
+describe('what the picture says (docs/product.md "Alt text")', () => {
+  const withImage = (extra: Partial<Pin>, text: string | null) => makePin(5, alice, { title: 'Lake', image: { ...storedImage('ab12'), text }, ...extra });
+  const page = (body: Pin) => renderApp('/pins/5', { handlers: { ...base, 'GET /api/pins/5': { body } } });
+
+  it("the picture's alt is the owner's alt text; the recognised text is under a closed \"Text in this image\"", async () => {
+    const { ui } = page(withImage({ alt_text: 'A frozen lake under pines' }, 'THIN ICE\nKeep off'));
+    expect(await screen.findByRole('img', { name: 'A frozen lake under pines' })).toBeTruthy();
+    const summary = screen.getByText('Text in this image');
+    const details = summary.closest('details');
+    expect(details?.open).toBe(false);
+    await ui.click(summary);
+    expect(details?.open).toBe(true);
+    expect(within(details!).getByText(/THIN ICE/).textContent).toBe('THIN ICE\nKeep off');
+  });
+
+  it('without alt text the alt is the recognised text; without either, the title; no text, no disclosure', async () => {
+    page(withImage({}, 'THIN ICE\nKeep off'));
+    expect(await screen.findByRole('img', { name: 'THIN ICE Keep off' })).toBeTruthy();
+    cleanup();
+    page(withImage({}, null));
+    expect(await screen.findByRole('img', { name: 'Lake' })).toBeTruthy();
+    expect(screen.queryByText('Text in this image')).toBeNull();
   });
 });

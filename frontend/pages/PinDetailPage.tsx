@@ -12,6 +12,7 @@ import { NotFound } from '../components/ErrorPage.tsx';
 import { HeartIcon } from '../components/Icons.tsx';
 import { PinImageNotice } from '../components/ImageRepair.tsx';
 import { PinDeletedNotice } from '../components/PinDeletedNotice.tsx';
+import { imageAlt } from '../components/image-alt.ts';
 import { PinImage } from '../components/PinImage.tsx';
 import { PinVisibility } from '../components/PinVisibility.tsx';
 import { SavedFrom } from '../components/SavedFrom.tsx';
@@ -32,6 +33,7 @@ import { openSaveSheet } from '../state/save-sheet.ts';
 import { showToast, undoAction } from '../state/toasts.ts';
 import { MoreLikeThis } from '../search/MoreLikeThis.tsx';
 import { TaggedText } from '../search/TaggedText.tsx';
+import './pin-image-text.css';
 
 const FAVORITED_POPUP = 'Favorited!';
 const FAVORITED_POPUP_MS = 2000;
@@ -90,12 +92,26 @@ function PinMedia({ pin, owner }: { pin: Pin; owner: boolean }) {
   return (
     <div className="pin-detail__media" style={{ '--aspect': String(aspect) } as CSSProperties}>
       <div className="pin-detail__frame">
-        <PinImage src={pin.image_url} image={pin.image} alt={pin.title} eager aspect={aspect} whole onFailed={() => setBroken(true)} />
+        <PinImage src={pin.image_url} image={pin.image} alt={imageAlt(pin)} eager aspect={aspect} whole onFailed={() => setBroken(true)} />
         {/* Over the image's own box: telling the owner why it is missing moves nothing on the page. */}
         {owner && !pin.image ? <PinImageNotice pin={pin} broken={broken} /> : null}
       </div>
       <OriginalImageLink pin={pin} />
     </div>
+  );
+}
+
+/**
+ * The text recognised in the picture (docs/product.md "Alt text"), folded away: a quote card's or a
+ * recipe's words, readable and selectable, for anyone and for a screen reader alike.
+ */
+function TextInImage({ text }: { text: string | null | undefined }) {
+  if (!text) return null;
+  return (
+    <details className="pin-text">
+      <summary className="pin-text__summary">Text in this image</summary>
+      <p className="pin-text__body">{text}</p>
+    </details>
   );
 }
 
@@ -178,6 +194,7 @@ function PinDetail({ pin }: { pin: Pin }) {
               <TaggedText text={pin.description} tags={pin.tags} />
             </p>
           ) : null}
+          <TextInImage text={pin.image?.text} />
           {isOwner ? (
             <div className="pin-detail__owner-actions">
               <Link to={`/pins/${pin.id}/edit`} className="button button--secondary">
