@@ -1,3 +1,4 @@
+import { nearPictures } from '../images/seen/near-pictures.ts';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { PageParams } from '../../contract/paging.ts';
 import type { PinList } from '../../contract/pins.ts';
@@ -23,9 +24,9 @@ import { approach, widen, withBitmapScans } from './window.ts';
 // - colours: the newest PER_SIGNAL public pins sharing a named colour, scored by how many they
 //   share (Jaccard, NAMED_COLOURS) and how close the palettes are (PALETTE, by share, RGB distance
 //   under CLOSE);
-// - near-identical pictures: images at most LOOK_ALIKE_BITS apart from the picture or its mirror
-//   image (perceptual hashes, found by byte-band equality then bit_count), LOOK_ALIKE × (1 − bits
-//   apart / 64), so a look-alike ranks first.
+// - near-identical pictures: pictures at most PHASH_NEAR bits from the picture or its mirror image
+//   (backend/images/seen/near-pictures.ts), LOOK_ALIKE × (1 − bits apart / 64), so a look-alike
+//   ranks first.
 //
 // Words and colours are looked for as search looks for its candidates (./window.ts): the planner's
 // estimate picks a walk of the primary key or bitmap scans over a window of the newest ids.
@@ -47,8 +48,6 @@ const WORDS = 1;
 const NAMED_COLOURS = 0.2;
 const PALETTE = 0.3;
 const LOOK_ALIKE = 10;
-/** Hashes this close share a byte band (pigeonhole over 8 bands), so the band look-up finds them all. */
-const LOOK_ALIKE_BITS = 7;
 /** Title stems a look-up uses at most. */
 const TITLE_WORDS = 12;
 /** RGB distance beyond which two palette colours are not close at all. */
@@ -191,33 +190,16 @@ async function newestMatches<T>(db: Kysely<DB>, top: number, match: RawBuilder<b
 }
 
 /**
- * Pins whose picture is the pin's, or nearly (re-encoded, resized, mirrored): images at most
- * LOOK_ALIKE_BITS apart from its hash or its mirror's, found through the byte-band indexes (two
- * such hashes share a band; the indexes' bitmaps or'ed, each heap page read once), the closest
- * PER_SIGNAL pins of them.
+ * Pins whose picture is the pin's, or nearly (re-encoded, resized, mirrored): the closest
+ * PER_SIGNAL pictures (backend/images/seen/near-pictures.ts), then each one's public pins by index.
  */
 async function nearIdenticalPictures(db: Kysely<DB>, pin: Subject, top: number): Promise<Array<{ id: number; distance: number }>> {
   if (pin.phash === null) return [];
-  const hashes = [pin.phash, ...(pin.phash_mirror === null ? [] : [pin.phash_mirror])];
-  const bands = hashes.flatMap((hash) =>
-    Array.from({ length: 8 }, (_, band) => {
-      const shift = sql.raw(String(band * 8));
-      return sql<boolean>`((phash >> ${shift}) & 255) = ((${hash}::bigint >> ${shift}) & 255)`;
-    }),
-  );
-  const distance = sql<number>`least(${sql.join(
-    hashes.map((hash) => sql`bit_count((phash # ${hash}::bigint)::bit(64))`),
-    sql`, `,
-  )})`;
-  // The near images first (a handful), then each one's pins by index: the planner, misjudging how
-  // few images pass bit_count, would otherwise hash-join them against every pin.
+  const near = await nearPictures(db, { phash: pin.phash, phash_mirror: pin.phash_mirror }, PER_SIGNAL);
+  if (near.length === 0) return [];
   const { rows } = await sql<{ id: number; distance: number }>`
-    with near as materialized (
-      select sha256, ${distance}::int as distance from images
-      where phash is not null and (${sql.join(bands, sql` or `)}) and ${distance} <= ${LOOK_ALIKE_BITS}
-      order by 2 limit ${PER_SIGNAL}
-    )
-    select p.id, near.distance from near
+    select p.id, near.distance
+    from jsonb_to_recordset(${JSON.stringify(near)}::jsonb) as near (sha256 text, distance int)
     cross join lateral (
       select p.id from pins p
       where p.image_sha256 = near.sha256 and p.id <> ${pin.id} and p.id <= ${top} and p.visibility = 'public'

@@ -8,9 +8,11 @@ import { type Kysely, sql } from 'kysely';
 //   of contract/colors.ts), `text` (recognised, kept only when confident; null when none) and when
 //   each was found: `seen_at` (hashes and colours) and `text_read_at` (OCR, a job of its own). A
 //   null `seen_at` or `text_read_at` is what the backfill looks for (partial indexes below).
-// - Near-duplicate look-ups: eight expression indexes, one per byte of `phash`. Two hashes at most 7
-//   bits apart share at least one byte (pigeonhole), so the candidates are the rows equal in any
-//   band, then `bit_count` of the XOR decides.
+// - Near-duplicate look-ups (backend/images/seen/near-pictures.ts): eight expression indexes, one
+//   per byte of `phash`, each covering (`include (phash, sha256)`: a band's range is read from the
+//   index alone, never the table's pages). Two hashes at most 7 bits apart share at least one byte
+//   (pigeonhole), so the candidates are the rows equal in any band, then `bit_count` of the XOR
+//   decides.
 // - `pins.alt_text`: what its owner says the picture shows (≤ 500 characters), null when unsaid.
 // - `pins.image_text` and `pins.colors`: copies of its image's `text` and `colors`, kept by triggers
 //   (a pin taking an image, an image being read), so that search filters and ranks on one table and
@@ -27,7 +29,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       add column seen_at timestamptz,
       add column text_read_at timestamptz`.execute(db);
   for (let band = 0; band < 8; band++) {
-    await sql.raw(`create index images_phash_band_${band} on images (((phash >> ${band * 8}) & 255)) where phash is not null`).execute(db);
+    await sql.raw(`create index images_phash_band_${band} on images (((phash >> ${band * 8}) & 255)) include (phash, sha256) where phash is not null`).execute(db);
   }
   await sql`create index images_unseen on images (sha256) where seen_at is null`.execute(db);
   await sql`create index images_text_unread on images (sha256) where text_read_at is null`.execute(db);
