@@ -5,6 +5,7 @@ import type { PinList } from '../contract/pins.ts';
 import { COLOR_NAMES } from '../contract/colors.ts';
 import type { DB } from '../db/schema.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { nearPictures } from '../backend/images/seen/near-pictures.ts';
 import { openDatabase } from '../db/connect.ts';
 import { cleanupsOnExit } from '../scripts/lib/cleanups.ts';
 import { createTestDatabase } from '../scripts/lib/database.ts';
@@ -21,7 +22,7 @@ import { userCount } from './feed/seed.ts';
 // random named colours, palettes and perceptual hashes (one image in twenty a near-copy of the one
 // before: a few bits flipped), serves it with the real app, and measures p50/p99 of a single-pin
 // read (the baseline), "More like this", the `color:red` search, and the near-duplicate look-up SQL
-// (byte bands, then bit_count, as backend/search/related.service.ts runs it) on a connection of its
+// (backend/images/seen/near-pictures.ts, as duplicates and More like this run it) on a connection of its
 // own, each as a ratio to the single read of the same run. A benchmark: it never fails on timings.
 
 const { values } = parseArgs({
@@ -52,7 +53,6 @@ const SHADES: Record<(typeof COLOR_NAMES)[number], string> = {
   purple: '#8e44ad', pink: '#e88fb4', brown: '#7b4a2a', black: '#111111', grey: '#888888', white: '#f4f4f4',
 };
 const NEAR_COPY_EVERY = 20;
-const LOOK_ALIKE_BITS = 7;
 
 // A number in [0, 2^32) from an integer expression and a salt (Knuth's multiplicative hash).
 const hashOf = (expr: string, salt: number) => `((((${expr})::bigint + ${salt}) * 2654435761) % 4294967296)`;
@@ -145,23 +145,12 @@ async function colourSearchWorks(client: Client, path: string): Promise<boolean>
   return page.pins.length > 0 && page.pins.every((pin) => pin.image?.colors.includes('red'));
 }
 
-/**
- * The near-duplicate look-up of one image's hashes (bands, then bit_count): its hashes first, then
- * the candidates with them as values, as the server runs it (a band compared with a column, not a
- * value, could not use its index).
- */
+/** The look-alike look-up of one image's hashes, as duplicates and More like this run it. */
 async function duplicateLookUp(db: Kysely<DB>, image: number): Promise<number> {
   const { rows } = await sql<{ phash: string; phash_mirror: string }>`select phash, phash_mirror from images where sha256 = ${sql.raw(sha(String(image)))}`.execute(db);
   const mine = rows[0];
   if (!mine) return 0;
-  const hashes = [mine.phash, mine.phash_mirror];
-  const bands = hashes.flatMap((hash) => Array.from({ length: 8 }, (_, band) => sql`((phash >> ${sql.raw(String(band * 8))}) & 255) = ((${hash}::bigint >> ${sql.raw(String(band * 8))}) & 255)`));
-  const distance = sql`least(${sql.join(hashes.map((hash) => sql`bit_count((phash # ${hash}::bigint)::bit(64))`))})`;
-  const found = await sql`
-    select sha256 from images
-    where phash is not null and (${sql.join(bands, sql` or `)}) and ${distance} <= ${LOOK_ALIKE_BITS}
-    limit 10`.execute(db);
-  return found.rows.length;
+  return (await nearPictures(db, mine, 10)).length;
 }
 
 const started = performance.now();
