@@ -93,7 +93,7 @@ export default defineConfig({
           // once, on Postgres above, which keeps CI near its 20-minute budget. Everything that reads
           // or writes data (queries, paging, counts, constraints, jobs, the change log,
           // idempotency, images) runs on both.
-          exclude: ['tests/api/{bad-input,fuzz,openapi,csrf,login-throttle,auth-floods,routes,demo-catalog,safe-fetch,config}.test.ts'],
+          exclude: ['tests/api/{bad-input,fuzz,openapi,csrf,login-throttle,auth-floods,routes,demo-catalog,demo-pictures-seen,safe-fetch,config}.test.ts'],
           env: { PINBOARD_TEST_DB: 'pglite' },
           testTimeout: 30_000,
           hookTimeout: 60_000,
