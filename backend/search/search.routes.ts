@@ -40,7 +40,7 @@ export const searchRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/api/pins/{id}/related',
-    summary: 'More like this: pins sharing tags with the pin, or boards the reader is a member of; best first, never the pin itself',
+    summary: 'More like this: pins sharing tags, boards, words, colours or a near-identical picture with the pin; best first, never the pin itself',
     auth: 'public',
     query: PageQuery,
     responses: { 200: PinList },

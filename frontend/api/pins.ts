@@ -23,12 +23,12 @@ export function fetchPin(id: number) {
   return call('GET /api/pins/{id}', { params: { id } });
 }
 
-export function createPin(body: { title: string; imageUrl: string; description: string; sourceUrl?: string | null; boardId?: number; visibility?: PinVisibilityValue }) {
+export function createPin(body: { title: string; imageUrl: string; description: string; sourceUrl?: string | null; boardId?: number; visibility?: PinVisibilityValue; altText?: string | null }) {
   return createVia('POST /api/pins/', { body });
 }
 
-/** SPEC's {title, description}; `imageUrl` replaces the image (the owner mending it). */
-export function updatePin(id: number, body: { title: string; description: string; imageUrl?: string }) {
+/** SPEC's {title, description}; `imageUrl` replaces the image (the owner mending it); `altText` absent is left as it is, null removes it. */
+export function updatePin(id: number, body: { title: string; description: string; imageUrl?: string; altText?: string | null }) {
   return call('PUT /api/pins/{id}', { params: { id }, body });
 }
 

@@ -6,7 +6,7 @@ import { LIMITS } from '../../contract/limits.ts';
 import { MSG } from '../../contract/messages.ts';
 import type { Pin } from '../../contract/index.ts';
 import { isApiError } from '../api/client.ts';
-import { call } from '../api/endpoint.ts';
+import { updatePin } from '../api/pins.ts';
 import { fetchPin } from '../api/pins.ts';
 import { NotFound } from '../components/ErrorPage.tsx';
 import { FormField } from '../components/FormField.tsx';
@@ -59,7 +59,7 @@ function EditPinForm({ pin }: { pin: Pin }) {
       // `alt` falls back to its recognised text or its title (image-alt.ts).
       const alt = altText.trim();
       const body = { title: title.trim(), description: description.trim(), ...(alt === (pin.alt_text ?? '') ? {} : { altText: alt || null }) };
-      upsertPin(store, await call('PUT /api/pins/{id}', { params: { id: pin.id }, body }));
+      upsertPin(store, await updatePin(pin.id, body));
       await navigate('/pins');
       showToast(store, 'Changes saved');
     },

@@ -11,6 +11,7 @@ import { NotFound } from '../components/ErrorPage.tsx';
 import { cardAspect, cardFitsWhole } from '../components/grid/aspect.ts';
 import { MasonryGrid, useCardWidth } from '../components/grid/MasonryGrid.tsx';
 import { SkeletonGrid } from '../components/grid/SkeletonGrid.tsx';
+import { imageAlt } from '../components/image-alt.ts';
 import { PinImage } from '../components/PinImage.tsx';
 import { Empty } from '../components/Status.tsx';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
@@ -96,7 +97,7 @@ function LinkedPinCard({ pin: given, secret }: { pin: BoardPin; secret: string |
   return (
     <article className="pin-card" data-pin-id={pin.id}>
       <div className="pin-card__media">
-        <PinImage src={pin.image_url} image={pin.image} sizes={width ? `${width}px` : GRID_CARD_SIZES} alt={pin.title} aspect={cardAspect(pin)} whole={cardFitsWhole(pin)} />
+        <PinImage src={pin.image_url} image={pin.image} sizes={width ? `${width}px` : GRID_CARD_SIZES} alt={imageAlt(pin)} aspect={cardAspect(pin)} whole={cardFitsWhole(pin)} />
       </div>
       <div className="pin-card__body">
         <div className="pin-card__heading">
