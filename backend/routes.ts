@@ -19,6 +19,7 @@ import { userSearchRoutes } from './users/user-search.routes.ts';
 import { userRoutes } from './users/users.routes.ts';
 import { inviteRoutes } from './invites/invites.routes.ts';
 import { pageRoutes } from './pages/pages.routes.ts';
+import { duplicateRoutes } from './duplicates/duplicates.routes.ts';
 
 /** Every API route: the router mounts them, the OpenAPI document lists them, the tests walk them. */
-export const API_ROUTES: readonly ApiRoute[] = [...authRoutes, ...pinLookupRoutes, ...pinRoutes, ...searchRoutes, ...boardRoutes, ...favoriteRoutes, ...commentRoutes, ...imageRoutes, ...userSearchRoutes, ...userRoutes, ...blockRoutes, ...changeRoutes, ...tokenRoutes, ...importRoutes, ...exportRoutes, ...boardLinkRoutes, ...passwordResetRoutes, ...accountRoutes, ...inviteRoutes, ...pageRoutes];
+export const API_ROUTES: readonly ApiRoute[] = [...authRoutes, ...pinLookupRoutes, ...pinRoutes, ...duplicateRoutes, ...searchRoutes, ...boardRoutes, ...favoriteRoutes, ...commentRoutes, ...imageRoutes, ...userSearchRoutes, ...userRoutes, ...blockRoutes, ...changeRoutes, ...tokenRoutes, ...importRoutes, ...exportRoutes, ...boardLinkRoutes, ...passwordResetRoutes, ...accountRoutes, ...inviteRoutes, ...pageRoutes];

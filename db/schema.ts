@@ -294,6 +294,7 @@ export interface DB {
   board_links: BoardLinksTable;
   invites: InvitesTable;
   password_resets: PasswordResetsTable;
+  pin_merges: PinMergesTable;
 }
 
 /** A secret read-only link to a board (backend/boards/board-links.service.ts): only its secret's sha256 is kept. */
@@ -327,5 +328,15 @@ export interface InvitesTable {
   uses: number;
   used: Generated<number>;
   expires_at: Date;
+  created_at: CreatedAt;
+}
+
+/** A merge of duplicate pins that may still be undone (docs/duplicates.md). */
+export interface PinMergesTable {
+  id: Generated<number>;
+  user_id: number;
+  kept_pin_id: number;
+  /** What the undo restores (backend/duplicates/merge.ts `MergeSnapshot`). */
+  snapshot: ColumnType<unknown, string, never>;
   created_at: CreatedAt;
 }

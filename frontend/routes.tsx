@@ -57,6 +57,7 @@ export const routes: RouteObject[] = [
           { path: 'users/:username', ...page(() => import('./pages/UserPinsPage.tsx').then((m) => m.UserPinsPage)) },
           { path: 'invites', ...page(() => import('./pages/InvitesPage.tsx').then((m) => m.InvitesPage), signedIn) },
           { path: 'tokens', ...page(() => import('./pages/TokensPage.tsx').then((m) => m.TokensPage), signedIn) },
+          { path: 'duplicates', ...page(() => import('./pages/duplicates/DuplicatesPage.tsx').then((m) => m.DuplicatesPage), signedIn) },
           { path: 'import-export', ...page(() => import('./imports/ImportExportPage.tsx').then((m) => m.ImportExportPage), signedIn) },
           { path: 'pin-builder', ...page(() => import('./pages/PinBuilderPage.tsx').then((m) => m.PinBuilderPage), signedIn) },
           { path: 'search', ...page(() => import('./search/SearchPage.tsx').then((m) => m.SearchPage)) },

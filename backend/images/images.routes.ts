@@ -1,6 +1,7 @@
 import { IMAGE_LIMITS } from '../../contract/images.ts';
 import { ImageUploaded } from '../../contract/duplicates.ts';
 import { MSG } from '../../contract/messages.ts';
+import { findDuplicates } from '../duplicates/find-duplicates.ts';
 import { ImageRefusedError } from '../errors.ts';
 import { type ApiRoute, route } from '../http/route.ts';
 import { detectImageFormat } from './detect.ts';
@@ -10,7 +11,7 @@ export const imageRoutes: ApiRoute[] = [
   route({
     method: 'post',
     path: '/api/images/',
-    summary: 'Upload an image (multipart/form-data, the file in the field "file"); answers it stored, with its size, placeholder and thumbnails',
+    summary: 'Upload an image (multipart/form-data, the file in the field "file"); answers it stored, with its size, placeholder and thumbnails, and your pins with the same or nearly the same picture',
     auth: 'user',
     upload: {
       field: IMAGE_LIMITS.uploadField,
@@ -29,10 +30,14 @@ export const imageRoutes: ApiRoute[] = [
     responses: { 201: { schema: ImageUploaded, description: 'Stored (or already stored: the same picture is stored once, at the same URLs)' } },
     // The whole upload must arrive within UPLOAD_TIMEOUT_SECONDS.
     errors: [408],
-    handler: async ({ ctx, media, res, file }) => {
+    handler: async ({ ctx, media, res, file, userId }) => {
       // Thumbnails are made before the answer, so its URLs work at once (docs/images.md).
       const stored = await storeImage({ db: ctx.db, storage: media }, { path: file.path, size: file.size, sha256: file.sha256 });
-      res.status(201).json({ image: stored.image, duplicates: [] } satisfies ImageUploaded);
+      // What was seen in it is read from its row: hashes found at processing, or none yet (then
+      // only the same bytes count as a duplicate).
+      const seen = await ctx.db.selectFrom('images').select(['sha256', 'phash', 'phash_mirror']).where('sha256', '=', stored.sha256).executeTakeFirst();
+      const duplicates = await findDuplicates(ctx.db, userId, seen ?? { sha256: stored.sha256, phash: null, phash_mirror: null });
+      res.status(201).json({ image: stored.image, duplicates } satisfies ImageUploaded);
     },
   }),
 ];

@@ -83,6 +83,7 @@ export function ProfileMenu() {
               <li><Link to="/boards/create">Add New Board</Link></li>
             </ul>
             <ul className="profile__links">
+              <li><Link to="/duplicates">Duplicates</Link></li>
               <li><Link to="/import-export">Import / Export</Link></li>
               <li><Link to="/tokens">Tokens</Link></li>
               {signups === 'closed' ? null : <li><Link to="/invites">Invite people</Link></li>}

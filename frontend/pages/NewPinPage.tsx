@@ -20,6 +20,7 @@ import { BoardSelect } from '../components/BoardSelect.tsx';
 import { PagePicturePicker } from '../components/PagePicturePicker.tsx';
 import { FromWebsite, type PickedPage } from './new-pin/FromWebsite.tsx';
 import { ImagePicker } from './new-pin/ImagePicker.tsx';
+import { SavedAlready } from './new-pin/SavedAlready.tsx';
 import { UploadInterrupted, useImageUpload } from './new-pin/useImageUpload.ts';
 import { usePastedFile } from './new-pin/usePastedFile.ts';
 import type { BuilderPrefill } from './pin-builder/params.ts';
@@ -40,6 +41,14 @@ function validateNewPin({ title, imageUrl }: { title: string; imageUrl: string }
 }
 
 const ERRORS_ID = 'new-pin-errors';
+
+/** Thrown by Save when the uploaded picture is one the reader saved already and they have not said "Save anyway". */
+class SavedAlreadyStop extends Error {
+  constructor() {
+    super('This picture was saved already.');
+    this.name = 'SavedAlreadyStop';
+  }
+}
 export const SAVE_ANYWAY = 'This image could not be loaded. Save anyway?';
 
 function ErrorList({ id, errors, label }: { id: string; errors: readonly string[]; label: string }) {
@@ -84,24 +93,31 @@ export function NewPinPage({ prefill, onSaved }: Props = {}) {
   const [websiteOpen, setWebsiteOpen] = useState(false);
   const [picked, setPicked] = useState<{ imageUrl: string; page: PickedPage } | null>(null);
   const websitePanelId = useId();
+  /** The uploaded picture (its address) the reader chose to save again though they had it (docs/duplicates.md). */
+  const savingAnyway = useRef<string | null>(null);
+  const warning = useRef<HTMLDivElement>(null);
   const form = useForm({
-    initial: { title: prefill?.title ?? '', imageUrl: prefill?.imageUrl ?? '', description: prefill?.description ?? '' },
+    initial: { title: prefill?.title ?? '', imageUrl: prefill?.imageUrl ?? '', description: prefill?.description ?? '', altText: '' },
     validate: (values) => validateNewPin(values, uploading),
-    async submit({ title, imageUrl, description }) {
+    async submit({ title, imageUrl, description, altText }) {
       // Save waits for a running upload, then sends the address it gave.
       setWaiting(uploading);
-      let image;
+      let uploaded;
       try {
-        image = uploading ? await upload.whenUploaded() : null;
+        uploaded = uploading ? await upload.whenUploaded() : upload.state.phase === 'done' ? upload.state : null;
       } finally {
         setWaiting(false);
       }
-      const url = image ? image.url : imageUrl.trim();
+      // A picture the reader has saved before waits for "Save anyway" (its warning is shown).
+      if (uploaded && uploaded.duplicates.length > 0 && savingAnyway.current !== uploaded.image.url) throw new SavedAlreadyStop();
+      const url = uploaded && uploading ? uploaded.image.url : imageUrl.trim();
       const sourceUrl = prefill?.sourceUrl ?? pickedSource(url);
       const source = sourceUrl ? { sourceUrl } : {};
       // Made in the board in one call: private when the board is (docs/who-sees-what.md).
       const board = boardId !== null ? { id: boardId, name: boardsById[boardId]?.name ?? 'the board' } : null;
-      const pin = await createPin({ title: title.trim(), imageUrl: url, description: description.trim(), ...source, ...(board ? { boardId: board.id } : {}) });
+      // The alt text is sent only when given (optional, docs/duplicates.md's New Pin form).
+      const alt = altText.trim() ? { altText: altText.trim() } : {};
+      const pin = await createPin({ title: title.trim(), imageUrl: url, description: description.trim(), ...source, ...(board ? { boardId: board.id } : {}), ...alt });
       upsertPin(store, pin);
       if (onSaved) return onSaved(pin, board);
       await navigate('/pins');
@@ -110,6 +126,11 @@ export function NewPinPage({ prefill, onSaved }: Props = {}) {
     failed(error) {
       // The upload's own error is already shown beside it.
       if (error instanceof UploadInterrupted) return {};
+      // The warning above Save says why, and offers "Save anyway".
+      if (error instanceof SavedAlreadyStop) {
+        setTimeout(() => warning.current?.querySelector('button')?.focus(), 0);
+        return {};
+      }
       // docs/product.md §8: failures are logged. A 400 carries the same validation texts as ours: list them.
       console.error(error);
       return isApiError(error) && error.status === 400 ? error.body.fields : {};
@@ -162,6 +183,12 @@ export function NewPinPage({ prefill, onSaved }: Props = {}) {
   };
 
   const imageUrl = form.values.imageUrl.trim();
+  const duplicate = upload.state.phase === 'done' && upload.state.image.url !== savingAnyway.current ? upload.state.duplicates[0] : undefined;
+
+  function saveAnyway() {
+    if (upload.state.phase === 'done') savingAnyway.current = upload.state.image.url;
+    form.submitNow();
+  }
   const websiteSource = prefill ? null : pickedSource(imageUrl);
   const preview = imageUrl && isAllowedImageUrl(imageUrl, [window.location.host]) ? imageUrl : '';
 
@@ -217,7 +244,20 @@ export function NewPinPage({ prefill, onSaved }: Props = {}) {
             ref={urlInput}
           />
           <FormField label="Description (optional)" multiline maxLength={LIMITS.description} {...form.field('description')} />
+          <FormField
+            label="Alt text"
+            hint="Describe the picture for people who can't see it."
+            multiline
+            rows={2}
+            maxLength={LIMITS.altText}
+            {...form.field('altText')}
+          />
           <BoardSelect value={boardId} onChange={setBoardId} disabled={form.busy} />
+          {duplicate ? (
+            <div ref={warning}>
+              <SavedAlready duplicate={duplicate} onSaveAnyway={saveAnyway} disabled={form.busy} />
+            </div>
+          ) : null}
           <button type="submit" className="button button--block" disabled={form.busy} aria-describedby={waiting ? 'new-pin-waiting' : undefined}>
             Save Pin
           </button>

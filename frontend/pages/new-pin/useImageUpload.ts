@@ -2,14 +2,17 @@
 // object URL and uploaded with its progress; it can be cancelled or removed, and Save can wait for
 // it. One file at a time: choosing another replaces (and cancels) the one before.
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ImageUploaded } from '../../../contract/duplicates.ts';
 import type { StoredImage } from '../../../contract/images.ts';
 import { isApiError } from '../../api/client.ts';
-import { checkImageFile, isAbort, uploadImage, type UploadProgress } from '../../api/images.ts';
+import { uploadImageWithDuplicates } from '../../api/duplicates.ts';
+import { checkImageFile, isAbort, type UploadProgress } from '../../api/images.ts';
 
 export type UploadState =
   | { phase: 'empty' }
   | { phase: 'uploading'; file: File; preview: string; progress: UploadProgress }
-  | { phase: 'done'; file: File; preview: string; image: StoredImage }
+  /** `duplicates`: the reader's own pins of the same or a near picture (docs/duplicates.md). */
+  | ({ phase: 'done'; file: File; preview: string } & ImageUploaded)
   | { phase: 'failed'; file: File; preview: string };
 
 /** Thrown by `whenUploaded` when the upload it waited for failed or was cancelled. */
@@ -24,7 +27,7 @@ interface Current {
   file: File;
   preview: string;
   controller: AbortController;
-  promise: Promise<StoredImage>;
+  promise: Promise<ImageUploaded>;
 }
 
 const EMPTY: UploadState = { phase: 'empty' };
@@ -66,7 +69,7 @@ export function useImageUpload({ onUploaded }: { onUploaded: (image: StoredImage
       const controller = new AbortController();
       // A replaced or removed upload is aborted (see drop): its late answers are ignored.
       const isMine = () => !controller.signal.aborted;
-      const promise = uploadImage(file, {
+      const promise = uploadImageWithDuplicates(file, {
         signal: controller.signal,
         onProgress: (progress) => {
           if (isMine()) setState({ phase: 'uploading', file, preview, progress });
@@ -77,9 +80,9 @@ export function useImageUpload({ onUploaded }: { onUploaded: (image: StoredImage
       setState({ phase: 'uploading', file, preview, progress: { loaded: 0, total: file.size || null } });
       setStatus(`Uploading ${file.name}…`);
       promise.then(
-        (image) => {
+        ({ image, duplicates }) => {
           if (!isMine()) return;
-          setState({ phase: 'done', file, preview, image });
+          setState({ phase: 'done', file, preview, image, duplicates });
           setStatus('Image uploaded.');
           uploaded.current(image);
         },
@@ -109,10 +112,11 @@ export function useImageUpload({ onUploaded }: { onUploaded: (image: StoredImage
   );
 
   /**
-   * The uploaded image, once the running upload has finished (at once when it has); null when no
-   * file was chosen. Rejects with UploadInterrupted when the upload fails or is cancelled.
+   * The uploaded image and the reader's pins of it, once the running upload has finished (at once
+   * when it has); null when no file was chosen. Rejects with UploadInterrupted when the upload fails
+   * or is cancelled.
    */
-  const whenUploaded = useCallback(async (): Promise<StoredImage | null> => {
+  const whenUploaded = useCallback(async (): Promise<ImageUploaded | null> => {
     const waiting = current.current;
     if (!waiting) return null;
     try {
