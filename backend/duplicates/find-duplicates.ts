@@ -2,13 +2,12 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DuplicatePin } from '../../contract/duplicates.ts';
 import type { Pin } from '../../contract/pins.ts';
 import type { DB } from '../../db/schema.ts';
+import { nearPictures } from '../images/seen/near-pictures.ts';
+import { PHASH_NEAR } from '../images/seen/phash.ts';
 import { selectPins, toPin } from '../pins/pins.service.ts';
 
 // The caller's own pins whose picture is the same (sha256) or nearly the same (perceptual hashes
 // at most PHASH_NEAR bits apart, of the picture or of its mirror image): docs/duplicates.md.
-
-/** Hashes at most this many bits apart are the same picture re-encoded or resized. */
-export const PHASH_NEAR = 8; // same as backend/images/seen/phash.ts
 
 /** At most this many look-alikes are answered. */
 export const DUPLICATES_MAX = 10;
@@ -22,6 +21,9 @@ export const DUPLICATES_MAX = 10;
  * docs/duplicates.md), so the owner's pins lead while they are fewer than that.
  */
 export const BAND_SHARE = 16;
+
+/** The most look-alike pictures a big account's look-up considers (each is one index range of pins). */
+const NEAR_PICTURES_MAX = 1_000;
 
 /** Below this many pins the owner's pins always lead (about 20 ms at most, and exact). */
 export const OWN_PINS_ALWAYS = 2_000;
@@ -37,20 +39,6 @@ export interface PictureKey {
 function nearEither(phash: string, mirror: string | null): RawBuilder<boolean> {
   const near = (hash: string) => sql<boolean>`bit_count((images.phash # ${hash}::bigint)::bit(64)) <= ${PHASH_NEAR}`;
   return mirror === null ? near(phash) : sql<boolean>`(${near(phash)} or ${near(mirror)})`;
-}
-
-/**
- * Some byte of `images.phash` equals the same byte of either hash: each term is one band's
- * expression index, written exactly as the index is, so the planner ORs their bitmaps.
- */
-function sharesABand(phash: string, mirror: string | null): RawBuilder<boolean> {
-  const terms = [phash, ...(mirror === null ? [] : [mirror])].flatMap((hash) =>
-    Array.from({ length: 8 }, (_, band) => {
-      const shift = sql.raw(String(band * 8));
-      return sql<boolean>`((images.phash >> ${shift}) & 255) = ((${hash}::bigint >> ${shift}) & 255)`;
-    }),
-  );
-  return sql<boolean>`(${sql.join(terms, sql` or `)})`;
 }
 
 /**
@@ -84,16 +72,13 @@ export async function duplicatePinIds(db: Kysely<DB>, userId: number, picture: P
       order by pins.id desc limit ${limit}`.execute(db);
     return rows.map((row) => row.id);
   }
-  // The candidates are few next to a million pictures (a 1/256 share per band); each one's pins are
-  // one index range (pins_image_sha256), kept when they are the owner's.
+  // The look-alike pictures (backend/images/seen/near-pictures.ts: index-only band scans), few next
+  // to a million; each one's pins are one index range (pins_image_sha256), kept when the owner's.
+  const near = await nearPictures(db, { phash, phash_mirror: mirror }, NEAR_PICTURES_MAX);
+  const shas = [picture.sha256, ...near.map((row) => row.sha256)];
   const { rows } = await sql<{ id: number }>`
-    with near as (
-      select images.sha256 from images
-      where images.phash is not null and ${sharesABand(phash, mirror)} and ${nearEither(phash, mirror)}
-      union select ${picture.sha256}::text
-    )
-    select pins.id from near join pins on pins.image_sha256 = near.sha256
-    where pins.user_id = ${userId} and ${except}
+    select pins.id from pins
+    where pins.image_sha256 = any (${shas}::text[]) and pins.user_id = ${userId} and ${except}
     order by pins.id desc limit ${limit}`.execute(db);
   return rows.map((row) => row.id);
 }

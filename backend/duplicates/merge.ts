@@ -61,7 +61,8 @@ async function lockOwnPins(db: Kysely<DB>, userId: number, ids: readonly number[
 }
 
 const boardPinOf = (pin: Pin): BoardPin => ({ id: pin.id, title: pin.title, image_url: pin.image_url, image: pin.image, visibility: pin.visibility });
-const favoriteOf = (pin: Pin, id: number): Favorite => ({ id, pin_id: pin.id, title: pin.title, image_url: pin.image_url, image: pin.image, likes_count: pin.likes_count, visibility: pin.visibility });
+type LikesCount = { likes_count: number; likes_version: number };
+const favoriteOf = (pin: Pin, id: number, count: LikesCount): Favorite => ({ id, pin_id: pin.id, title: pin.title, image_url: pin.image_url, image: pin.image, ...count, visibility: pin.visibility });
 
 /** Tells a board's members that a pin was added to it or removed from it. */
 async function recordBoardEntry(db: Kysely<DB>, record: RecordChange, boardId: number, change: { added: Pin } | { removed: number }): Promise<void> {
@@ -71,10 +72,11 @@ async function recordBoardEntry(db: Kysely<DB>, record: RecordChange, boardId: n
   else record('board:pin-removed', { boardId, pinId: change.removed, pinCount: board.pin_count }, audience);
 }
 
-/** Bumps the pin's likes version after favorites moved, and tells its room the count. */
-async function recordLikes(db: Kysely<DB>, record: RecordChange, pinId: number): Promise<void> {
+/** Bumps the pin's likes version after favorites moved, and tells its room the count (answered: the favorites carry it). */
+async function recordLikes(db: Kysely<DB>, record: RecordChange, pinId: number): Promise<LikesCount> {
   const row = await db.updateTable('pins').set((eb) => ({ likes_version: eb('likes_version', '+', 1) })).where('id', '=', pinId).returning(['likes_count', 'likes_version']).executeTakeFirstOrThrow();
   record('pin:likes', { pinId, likesCount: row.likes_count, version: row.likes_version }, await pinAudience(db, pinId, 'room'));
+  return row;
 }
 
 /** Tells a pin's readers of each of these comments, now on it. */
@@ -139,8 +141,10 @@ export async function mergePins(ctx: ServiceContext, userId: number, body: Merge
 
     const pin = await getPin(db, keep);
     for (const boardId of addedBoards) await recordBoardEntry(db, record, boardId, { added: pin });
-    for (const row of favorites.rows) record('favorite:added', { favorite: favoriteOf(pin, row.id) }, { userIds: [row.user_id] });
-    if (addedFavorites.length > 0) await recordLikes(db, record, keep);
+    if (favorites.rows.length > 0) {
+      const count = await recordLikes(db, record, keep);
+      for (const row of favorites.rows) record('favorite:added', { favorite: favoriteOf(pin, row.id, count) }, { userIds: [row.user_id] });
+    }
     await recordComments(db, record, keep, [...movedIds]);
 
     await db.deleteFrom('pin_merges').where('user_id', '=', userId).where('created_at', '<', sql<Date>`now() - make_interval(mins => ${UNDO_MINUTES})`).execute();
@@ -228,13 +232,14 @@ export async function undoMerge(ctx: ServiceContext, userId: number, mergeId: nu
       const pin = await getPin(db, saved.id);
       record('pin:created', { pin }, await pinAudience(db, pin.id, 'feed'));
       for (const row of entries.rows) await recordBoardEntry(db, record, row.board_id, { added: pin });
-      if (liked.rows.length > 0) await recordLikes(db, record, pin.id);
-      const counted = await getPin(db, saved.id);
-      for (const row of liked.rows) record('favorite:added', { favorite: favoriteOf(counted, row.id) }, { userIds: [row.user_id] });
+      if (liked.rows.length > 0) {
+        const count = await recordLikes(db, record, pin.id);
+        for (const row of liked.rows) record('favorite:added', { favorite: favoriteOf(pin, row.id, count) }, { userIds: [row.user_id] });
+      }
       const keptAudience = await pinAudience(db, keep, 'room');
       for (const row of comments.rows) record('comment:deleted', { commentId: row.id, pinId: keep }, keptAudience);
       await recordComments(db, record, pin.id, [...comments.rows, ...recreated.rows].map((row) => row.id));
-      restored.push(counted);
+      restored.push(await getPin(db, saved.id));
     }
     await db.deleteFrom('pin_merges').where('id', '=', mergeId).execute();
     return { restored, kept: await getPin(db, keep) };

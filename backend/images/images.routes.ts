@@ -32,7 +32,7 @@ export const imageRoutes: ApiRoute[] = [
     errors: [408],
     handler: async ({ ctx, media, res, file, userId }) => {
       // Thumbnails are made before the answer, so its URLs work at once (docs/images.md).
-      const stored = await storeImage({ db: ctx.db, storage: media }, { path: file.path, size: file.size, sha256: file.sha256 });
+      const stored = await storeImage({ db: ctx.db, storage: media, jobs: ctx.jobs }, { path: file.path, size: file.size, sha256: file.sha256 });
       // What was seen in it is read from its row: hashes found at processing, or none yet (then
       // only the same bytes count as a duplicate).
       const seen = await ctx.db.selectFrom('images').select(['sha256', 'phash', 'phash_mirror']).where('sha256', '=', stored.sha256).executeTakeFirst();

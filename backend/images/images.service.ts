@@ -15,12 +15,8 @@ import type { MediaStorage } from './storage.ts';
 export interface StoreDeps {
   db: Kysely<DB>;
   storage: MediaStorage;
-  /**
-   * Queues the reading of a new image's text (images.read-text) with its row. Without it (a caller
-   * with no queue) the text is read by the next images.see backfill, which looks for every image
-   * whose text was never read.
-   */
-  jobs?: JobSender<AppJobs>;
+  /** Queues the reading of a new image's text (images.read-text) with its row. */
+  jobs: JobSender<AppJobs>;
 }
 
 export interface StoredImageResult {
@@ -83,7 +79,7 @@ export async function storeImage(deps: StoreDeps, source: ImageSource): Promise<
       .returning(FIELDS)
       .executeTakeFirst();
     // Only a new row: one stored meanwhile by another call had its own reading queued.
-    if (row && deps.jobs) await deps.jobs.send(trx, 'images.read-text', { sha256 }, { group: READ_TEXT_GROUP });
+    if (row) await deps.jobs.send(trx, 'images.read-text', { sha256 }, { group: READ_TEXT_GROUP });
     return row;
   });
   // Stored meanwhile (the same picture from another call, or with other metadata): its row is the

@@ -1,7 +1,7 @@
 // Image upload (docs/images.md): POST /api/images/ as multipart/form-data, the file in the field `file`.
 // Sent with XMLHttpRequest rather than fetch, because only XHR reports upload progress. Everything
 // else is as for the other calls (./client.ts): cookies, the anti-forgery header, the error shape.
-import type { EndpointAnswer } from '../../contract/endpoints.ts';
+import type { ImageUploaded } from '../../contract/duplicates.ts';
 import type { StoredImage } from '../../contract/images.ts';
 import { IMAGE_LIMITS } from '../../contract/limits.ts';
 import { MSG } from '../../contract/messages.ts';
@@ -33,12 +33,13 @@ export function checkImageFile(file: File): string | null {
 export type { UploadOptions, UploadProgress } from './upload.ts';
 
 /**
- * Uploads one image and resolves with it as stored (its `url` is for the pin's `imageUrl`).
- * Rejects with ApiError for a refusal (the server's message; a 413 that carried none, from a proxy
- * in front, gets the size message), status 0 when the server could not be reached, or an
- * AbortError when `signal` aborted it.
+ * Uploads one image and resolves with the whole answer: the image as stored (its `url` is for the
+ * pin's `imageUrl`) and the caller's pins that already show it (docs/duplicates.md). Rejects with
+ * ApiError for a refusal (the server's message; a 413 that carried none, from a proxy in front,
+ * gets the size message), status 0 when the server could not be reached, or an AbortError when
+ * `signal` aborted it.
  */
-export async function uploadImage(file: File, options: UploadOptions = {}): Promise<StoredImage> {
+export async function uploadImageAndDuplicates(file: File, options: UploadOptions = {}): Promise<ImageUploaded> {
   let answer = await sendFile('POST /api/images/', file, options);
   if (isCsrfRefusal(answer.status, answer.raw)) {
     await refreshCsrfToken();
@@ -46,8 +47,8 @@ export async function uploadImage(file: File, options: UploadOptions = {}): Prom
   }
   const { status, raw } = answer;
   if (status >= 200 && status < 300) {
-    const image = (raw as Partial<EndpointAnswer<'POST /api/images/'>> | undefined)?.image;
-    if (image && typeof image.url === 'string') return image;
+    const uploaded = raw as Partial<ImageUploaded> | undefined;
+    if (uploaded?.image && typeof uploaded.image.url === 'string') return { image: uploaded.image, duplicates: Array.isArray(uploaded.duplicates) ? uploaded.duplicates : [] };
     throw new ApiError(status, toErrorBody(status, undefined));
   }
   const body = toErrorBody(status, raw);
@@ -56,6 +57,11 @@ export async function uploadImage(file: File, options: UploadOptions = {}): Prom
     body.errors = [IMAGE_MSG.tooLarge];
   }
   throw new ApiError(status, body);
+}
+
+/** The image alone, for callers that do not warn of duplicates. */
+export async function uploadImage(file: File, options: UploadOptions = {}): Promise<StoredImage> {
+  return (await uploadImageAndDuplicates(file, options)).image;
 }
 
 export { isAbort } from './upload.ts';

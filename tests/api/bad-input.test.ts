@@ -149,6 +149,10 @@ const VALID: Record<string, () => unknown> = {
   name: () => 'Another board',
   text: () => 'Another comment',
   pin_id: () => ids.pin,
+  // Merging duplicates (docs/duplicates.md): well-formed, naming no pin or merge of the owner's.
+  keep: () => ids.pin,
+  merge: () => [ids.pin + 1_000_000],
+  mergeId: () => 1_000_000,
   sourceUrl: () => 'https://example.com/page',
   scope: () => 'read',
   expiresInDays: () => 30,

@@ -430,6 +430,20 @@ describe('public boards and board links match the document', () => {
   });
 });
 
+describe('duplicates match the document', () => {
+  test("a pin's look-alikes, the Duplicates page, a merge and its undo", async () => {
+    const { client } = await signUpUser(server.url, 'docdups');
+    const stored = await client.upload<{ image: { url: string } }>('/api/images/', { bytes: await jpeg(33, 21), name: 'a.jpg', type: 'image/jpeg' });
+    const kept = await client.post<Pin>('/api/pins/', { title: 'One', imageUrl: stored.body.image.url });
+    const other = await client.post<Pin>('/api/pins/', { title: 'Two', imageUrl: stored.body.image.url });
+    await call(client, 'GET', '/api/pins/{id}/duplicates', { params: { id: kept.body.id }, expect: 200 });
+    await call(client, 'GET', '/api/duplicates', { expect: 200 });
+    const merged = await call<{ mergeId: number }>(client, 'POST', '/api/duplicates/merge', { json: { keep: kept.body.id, merge: [other.body.id] }, expect: 200 });
+    await call(client, 'POST', '/api/duplicates/merge/undo', { json: { mergeId: merged.body.mergeId }, expect: 200 });
+    await call(client, 'POST', '/api/duplicates/merge/undo', { json: { mergeId: merged.body.mergeId }, expect: 404 });
+  });
+});
+
 describe('account settings and password resets match the document', () => {
   test('the account, its changes, ending the other sessions, a reset request and its link, deleting the account', async () => {
     const { client, user, password } = await signUpUser(server.url, 'docaccount');

@@ -5,8 +5,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ImageUploaded } from '../../../contract/duplicates.ts';
 import type { StoredImage } from '../../../contract/images.ts';
 import { isApiError } from '../../api/client.ts';
-import { uploadImageWithDuplicates } from '../../api/duplicates.ts';
-import { checkImageFile, isAbort, type UploadProgress } from '../../api/images.ts';
+import { checkImageFile, isAbort, type UploadProgress, uploadImageAndDuplicates } from '../../api/images.ts';
 
 export type UploadState =
   | { phase: 'empty' }
@@ -69,7 +68,7 @@ export function useImageUpload({ onUploaded }: { onUploaded: (image: StoredImage
       const controller = new AbortController();
       // A replaced or removed upload is aborted (see drop): its late answers are ignored.
       const isMine = () => !controller.signal.aborted;
-      const promise = uploadImageWithDuplicates(file, {
+      const promise = uploadImageAndDuplicates(file, {
         signal: controller.signal,
         onProgress: (progress) => {
           if (isMine()) setState({ phase: 'uploading', file, preview, progress });
