@@ -14,13 +14,14 @@ export const DUPLICATES_MAX = 10;
 
 /**
  * Which side the join starts from: the owner's pins, each compared (exact: every look-alike at
- * ≤ PHASH_NEAR is found), or the pictures sharing a byte band with the hash (images_phash_band_*:
- * a look-alike is found when ≤ 7 bits off, or 8 with one byte unchanged; docs/duplicates.md). Each
- * band holds about 1/256 of the pictures and both hashes' 16 bands are read, so the band side
- * costs about images/16 rows; a row costs about the same on either side (measured at 1M pins,
- * docs/duplicates.md), so the owner's pins lead while they are fewer than that.
+ * ≤ PHASH_NEAR is found), or the look-alike pictures (backend/images/seen/near-pictures.ts: found
+ * when ≤ 7 bits off, or 8 with one byte unchanged; docs/duplicates.md). The picture side reads
+ * about images/16 entries of covering indexes, never the table; the owner's side joins each pin to
+ * its picture. Measured at a million pictures (docs/duplicates.md): 12 ms for the picture side's
+ * 62,500 entries, about 1 s for 100,000 owner's pins, so an owner's pin costs about 50 index
+ * entries and the owner's side leads while their pins number under images/800.
  */
-export const BAND_SHARE = 16;
+export const BAND_SHARE = 800;
 
 /** The most look-alike pictures a big account's look-up considers (each is one index range of pins). */
 const NEAR_PICTURES_MAX = 1_000;
