@@ -1,16 +1,22 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { DEMO_IMAGES_DIR, demoImages } from '../db/demo-catalog.ts';
 import { readText, stopTextReading } from '../backend/images/seen/read-text.ts';
 import { seePicture } from '../backend/images/seen/see.ts';
+import { yieldToUploads } from '../backend/images/seen/see-job.ts';
+import { processImage, seeStoredThumbnail } from '../backend/images/process.ts';
 
 // `npm run bench:pictures-seen [-- --cards 20]`: what seeing a picture costs on this machine
 // (docs/images.md "What is seen in a picture"), in this process, without a server:
 //   1. hashes + palette + colour names per picture, from the 736 px pixels already decoded (as
 //      processing an upload does), over the demo pictures;
 //   2. OCR per picture over the demo pictures' 736 px thumbnails (no text in them) and over text
-//      cards (a few lines of words), median and p95, and how many kept text.
+//      cards (a few lines of words), median and p95, and how many kept text;
+//   3. an upload's processing (the demo files, one every 150 ms) alone, then while the backfill's
+//      work runs beside it as the images.see job does it (yield to waiting uploads, see a stored
+//      thumbnail, read its text), p50/p95 and the ratio: the backfill must not starve uploads.
 // A benchmark: it prints figures and never fails on them.
 
 const { values } = parseArgs({ options: { cards: { type: 'string', default: '20' } } });
@@ -66,4 +72,36 @@ for (let i = 0; i < CARDS; i++) {
   if (reading.text !== null) cardKept += 1;
 }
 figures(`OCR, text cards (${cardKept} kept text)`, cardReadings);
+
+const UPLOADS = 40;
+const uploadBytes = await Promise.all(files.slice(0, UPLOADS).map((file) => readFile(file)));
+async function uploads(): Promise<number[]> {
+  const times: number[] = [];
+  for (const bytes of uploadBytes) {
+    const started = performance.now();
+    // processImage may rewrite its input in place (metadata removal): a copy each time.
+    await processImage(Buffer.from(bytes));
+    times.push(performance.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  return times;
+}
+const alone = await uploads();
+const stop = new AbortController();
+let backfilled = 0;
+const backfill = (async () => {
+  for (let i = 0; !stop.signal.aborted; i = (i + 1) % thumbnails.length) {
+    const thumbnail = thumbnails[i] as Buffer;
+    await yieldToUploads(stop.signal);
+    await seeStoredThumbnail(thumbnail);
+    await readText(thumbnail);
+    backfilled += 1;
+  }
+})();
+const beside = await uploads();
+stop.abort();
+await backfill;
+figures('upload processing alone', alone);
+figures(`upload processing beside the backfill (${backfilled} pictures seen and read meanwhile)`, beside);
+console.log(`upload p50 ${(quantile(beside, 0.5) / quantile(alone, 0.5)).toFixed(2)}×, p95 ${(quantile(beside, 0.95) / quantile(alone, 0.95)).toFixed(2)}× with the backfill running`);
 await stopTextReading();

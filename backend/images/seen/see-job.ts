@@ -51,7 +51,7 @@ export async function seeStoredImages(deps: { db: Kysely<DB>; storage: MediaStor
     if (deps.signal.aborted) throw new Error('stopped');
     try {
       if (!row.seen_at) {
-        await stepAside(deps.signal);
+        await yieldToUploads(deps.signal);
         const file = await deps.storage.get(mediaKey(row.sha256, { width: SEEN_WIDTH }));
         if (file) {
           const facts = await seeStoredThumbnail(await buffer(file.body));
@@ -69,7 +69,7 @@ export async function seeStoredImages(deps: { db: Kysely<DB>; storage: MediaStor
 }
 
 /** Waits while uploads wait for a processing slot (bounded: see MAX_YIELD_MS). */
-async function stepAside(signal: AbortSignal): Promise<void> {
+export async function yieldToUploads(signal: AbortSignal): Promise<void> {
   const started = Date.now();
   while (imageProcessingQueued() && Date.now() - started < MAX_YIELD_MS && !signal.aborted) {
     await new Promise((resolve) => setTimeout(resolve, YIELD_MS));
