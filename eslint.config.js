@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 // The house rules a reviewer would otherwise have to remember (docs/architecture.md, "Layers").
 
 /** The backend's features: infrastructure below them must not know any of them. */
-const FEATURES = ['pins', 'boards', 'favorites', 'comments', 'users', 'auth', 'images', 'imports', 'export', 'search', 'tokens', 'changes', 'realtime', 'account', 'invites', 'mail', 'pages', 'visibility', 'duplicates'];
+const FEATURES = ['pins', 'boards', 'favorites', 'comments', 'users', 'auth', 'images', 'imports', 'export', 'search', 'tokens', 'changes', 'realtime', 'account', 'invites', 'mail', 'pages', 'visibility', 'duplicates', 'uploads'];
 /** The backend's infrastructure: it knows no feature. */
 const INFRASTRUCTURE = ['http', 'jobs', 'events', 'paging', 'idempotency'];
 /** The assembly (its files, and server/'s parts): it imports every feature, so reaching it reaches all of them. */

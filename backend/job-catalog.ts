@@ -55,7 +55,7 @@ export const JOBS = defineJobs({
   },
   /**
    * Read the text in a newly stored image (OCR on its 736 px thumbnail) and write it to its row,
-   * whence a trigger copies it to its pins (backend/images/seen/read-text-job.ts). Sent with the
+   * whence a trigger copies it to its pins (backend/images/read-text-job.ts). Sent with the
    * image's row, in group `read-text`; one reading at a time per process whatever runs it.
    */
   'images.read-text': {
@@ -66,7 +66,7 @@ export const JOBS = defineJobs({
   /**
    * The backfill of what is seen in stored images (hashes, palette, colour names; then their text),
    * a batch per job, each sending the next with the key to continue after
-   * (backend/images/seen/see-job.ts). Every instance sends one at start, in group `see`, of which
+   * (backend/images/see-job.ts). Every instance sends one at start, in group `see`, of which
    * one runs at a time.
    */
   'images.see': {

@@ -1,8 +1,8 @@
 import { pruneChanges } from './changes/changes.service.ts';
 import { HostCooldown } from './images/host-cooldown.ts';
 import { importImage, type ImportDeps } from './pins/image-import-job.ts';
-import { readStoredText } from './images/seen/read-text-job.ts';
-import { imagesLeftToSee, seeStoredImages } from './images/seen/see-job.ts';
+import { readStoredText } from './images/read-text-job.ts';
+import { imagesLeftToSee, seeStoredImages } from './images/see-job.ts';
 import { stripStoredMetadata } from './images/strip-job.ts';
 import { runImport } from './imports/run-import.ts';
 import { sweepImages } from './images/sweep.ts';

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { DEMO_IMAGES_DIR, demoImages } from '../db/demo-catalog.ts';
 import { readText, stopTextReading } from '../backend/images/seen/read-text.ts';
 import { seePicture } from '../backend/images/seen/see.ts';
-import { yieldToUploads } from '../backend/images/seen/see-job.ts';
+import { yieldToUploads } from '../backend/images/see-job.ts';
 import { processImage, seeStoredThumbnail } from '../backend/images/process.ts';
 
 // `npm run bench:pictures-seen [-- --cards 20]`: what seeing a picture costs on this machine

@@ -4,10 +4,10 @@ import { MSG } from '../../contract/messages.ts';
 import { findDuplicates } from '../duplicates/find-duplicates.ts';
 import { ImageRefusedError } from '../errors.ts';
 import { type ApiRoute, route } from '../http/route.ts';
-import { detectImageFormat } from './detect.ts';
-import { storeImage } from './images.service.ts';
+import { detectImageFormat } from '../images/detect.ts';
+import { storeImage } from '../images/images.service.ts';
 
-export const imageRoutes: ApiRoute[] = [
+export const uploadRoutes: ApiRoute[] = [
   route({
     method: 'post',
     path: '/api/images/',

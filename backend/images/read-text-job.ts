@@ -1,10 +1,10 @@
 import { buffer } from 'node:stream/consumers';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { DB } from '../../../db/schema.ts';
-import { mediaKey } from '../media-urls.ts';
-import type { MediaStorage } from '../storage.ts';
-import { readText, type TextReading, TextReadingTooSlow } from './read-text.ts';
+import type { DB } from '../../db/schema.ts';
+import { mediaKey } from './media-urls.ts';
+import type { MediaStorage } from './storage.ts';
+import { readText, type TextReading, TextReadingTooSlow } from './seen/read-text.ts';
 
 // The text in a stored image, read from its largest thumbnail (736 px wide, or the picture's own
 // width when smaller: at 236 px a third of the words are lost) and written to its row; the row's

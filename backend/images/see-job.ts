@@ -1,12 +1,12 @@
 import { buffer } from 'node:stream/consumers';
 import { type Kysely, sql } from 'kysely';
 import type { Logger } from 'pino';
-import type { DB } from '../../../db/schema.ts';
-import { mediaKey } from '../media-urls.ts';
-import { imageProcessingQueued, seeStoredThumbnail } from '../process.ts';
-import type { MediaStorage } from '../storage.ts';
+import type { DB } from '../../db/schema.ts';
+import { mediaKey } from './media-urls.ts';
+import { imageProcessingQueued, seeStoredThumbnail } from './process.ts';
+import type { MediaStorage } from './storage.ts';
 import { readStoredText } from './read-text-job.ts';
-import { seenColumns } from './see.ts';
+import { seenColumns } from './seen/see.ts';
 
 // The backfill (docs/images.md "What is seen in a picture"): images stored before they were looked
 // at (seen_at null: hashes, palette, colour names) or whose text was never read (text_read_at null:
