@@ -235,10 +235,22 @@ export async function createPin(page: Page, pin: { title: string; imageUrl: stri
  */
 export async function controlledByWorker(page: Page): Promise<void> {
   await page.goto('/');
-  const controller = () =>
-    page.evaluate(async () => {
-      if (!(await navigator.serviceWorker.getRegistration())) await navigator.serviceWorker.register('/sw.js').catch(() => undefined);
-      return navigator.serviceWorker.controller?.scriptURL ?? '';
+  // Where the registration stands, or the controlling worker's address once it controls the page.
+  // A worker that is active but did not claim this page (its claim raced the page's load) controls
+  // the next navigation: the page is reloaded then. A failure says where the registration stood.
+  const controller = async () => {
+    const state = await page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.getRegistration();
+      if (!registration) await navigator.serviceWorker.register('/sw.js').catch(() => undefined);
+      const where = registration ? `installing ${String(Boolean(registration.installing))}, waiting ${String(Boolean(registration.waiting))}, active ${registration.active?.state ?? 'none'}` : 'no registration';
+      return navigator.serviceWorker.controller?.scriptURL ?? where;
     });
+    if (state.endsWith('active activated')) {
+      // Not while the page is loading something: an aborted request would be logged as an error.
+      await page.waitForLoadState('networkidle');
+      await page.reload({ waitUntil: 'networkidle' });
+    }
+    return state;
+  };
   await expect.poll(controller, { timeout: 2 * PAGE_WAIT_MS, interval: 500 }).toMatch(/\/sw\.js$/);
 }
