@@ -2,7 +2,7 @@ import { nearPictures } from '../images/seen/near-pictures.ts';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { PageParams } from '../../contract/paging.ts';
 import type { PinList } from '../../contract/pins.ts';
-import type { DB } from '../../db/schema.ts';
+import type { DB, ImagePaletteEntry } from '../../db/schema.ts';
 import { notFound } from '../errors.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
 import { rankedKeyset } from '../paging/ranked.ts';
@@ -59,14 +59,9 @@ interface Subject {
   user_id: number;
   colors: string[];
   title_words: string[] | null;
-  palette: PaletteEntry[] | null;
+  palette: ImagePaletteEntry[] | null;
   phash: string | null;
   phash_mirror: string | null;
-}
-
-interface PaletteEntry {
-  hex: string;
-  share: number;
 }
 
 export async function relatedPins(db: Kysely<DB>, cursors: CursorCodec, pinId: number, viewerId: number | undefined, query: PageParams): Promise<PinList> {
@@ -92,7 +87,7 @@ export async function relatedPins(db: Kysely<DB>, cursors: CursorCodec, pinId: n
       : newestMatches<{ id: number; rank: number }>(db, top, sql`p.search @@ ${words}::tsquery and p.visibility = 'public' and p.id <> ${pinId}`, sql`p.id, ts_rank(p.search, ${words}::tsquery)::float8 as rank`),
     pin.colors.length === 0
       ? []
-      : newestMatches<{ id: number; colors: string[]; palette: PaletteEntry[] | null }>(
+      : newestMatches<{ id: number; colors: string[]; palette: ImagePaletteEntry[] | null }>(
           db,
           top,
           sql`p.colors && ${pin.colors}::text[] and p.visibility = 'public' and p.id <> ${pinId}`,
@@ -223,7 +218,7 @@ async function seenBy(db: Kysely<DB>, ids: number[], viewerId: number | undefine
 }
 
 /** How alike two pictures' colours are: named colours shared (Jaccard) and palettes close. */
-function colourCloseness(pin: Subject, other: { colors: string[]; palette: PaletteEntry[] | null }): number {
+function colourCloseness(pin: Subject, other: { colors: string[]; palette: ImagePaletteEntry[] | null }): number {
   const union = new Set([...pin.colors, ...other.colors]).size;
   const named = union === 0 ? 0 : pin.colors.filter((name) => other.colors.includes(name)).length / union;
   const close = pin.palette && other.palette ? (paletteCloseness(pin.palette, other.palette) + paletteCloseness(other.palette, pin.palette)) / 2 : 0;
@@ -231,7 +226,7 @@ function colourCloseness(pin: Subject, other: { colors: string[]; palette: Palet
 }
 
 /** 0..1: how much of `a` (by share) has a close colour in `b`. */
-function paletteCloseness(a: readonly PaletteEntry[], b: readonly PaletteEntry[]): number {
+function paletteCloseness(a: readonly ImagePaletteEntry[], b: readonly ImagePaletteEntry[]): number {
   const theirs = b.flatMap((entry) => {
     const rgb = rgbOf(entry.hex);
     return rgb ? [rgb] : [];

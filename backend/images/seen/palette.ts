@@ -1,3 +1,4 @@
+import type { ImagePaletteEntry } from '../../../db/schema.ts';
 import type { Sharp } from 'sharp';
 import { distance, type Lab, oklabOf } from './oklab.ts';
 
@@ -7,12 +8,8 @@ import { distance, type Lab, oklabOf } from './oklab.ts';
 // k-means in OKLab, groups that look alike merged, and the largest MAX_COLOURS kept. A share is the
 // fraction of all pixels in that group, so the shares kept sum to at most 1.
 
-export interface PaletteEntry {
-  /** `#rrggbb`: the mean colour of the group. */
-  hex: string;
-  /** Of the picture's pixels, 0–1, rounded to 3 decimals. */
-  share: number;
-}
+/** `hex`: `#rrggbb`, the mean colour of a group; `share`: of the picture's pixels, 0–1, rounded to 3 decimals. */
+export type PaletteEntry = ImagePaletteEntry;
 
 const SAMPLE_SIDE = 64;
 const MAX_COLOURS = 5;
