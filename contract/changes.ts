@@ -10,7 +10,8 @@ import { queryInt } from './paging.ts';
 export { afterPage, CHANGES_PAGE_MAX } from './change-paging.ts';
 
 export const ChangesQuery = z.object({
-  since: queryInt(MSG.sinceInvalid, 0, 9_999_999_999),
+  // A position (docs/change-log.md): opaque, increasing, not dense; any safe integer.
+  since: queryInt(MSG.sinceInvalid, 0, Number.MAX_SAFE_INTEGER),
 });
 export type ChangesQuery = z.input<typeof ChangesQuery>;
 
@@ -33,8 +34,8 @@ export const Change = z
 export const ChangesPage = z.object({ changes: z.array(Change), lastSeq: z.number().int().nonnegative() }).meta({ id: 'ChangesPage' });
 
 /**
- * The log no longer reaches back to `since` (pruned), or `since` is ahead of it (the log was
- * reset): fetch the screens again and go on from `lastSeq`, the log's newest seq.
+ * The log no longer reaches back to `since` (pruned), or `since` is a position the log never
+ * handed out (a database restored elsewhere): fetch the screens again and go on from `lastSeq`, the log's newest seq.
  */
 export const ChangesReset = z.object({ reset: z.literal(true), lastSeq: z.number().int().nonnegative() }).meta({ id: 'ChangesReset' });
 

@@ -11,7 +11,7 @@ import { TAG_MSG, tagParam } from './tags.ts';
 export function queryInt(message: string, min: number, max: number) {
   return z
     .string({ error: message })
-    .regex(/^[0-9]{1,10}$/, { error: message })
+    .regex(/^[0-9]{1,16}$/, { error: message })
     .transform(Number)
     .refine((n) => n >= min && n <= max, { error: message });
 }

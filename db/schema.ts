@@ -165,10 +165,10 @@ export interface UserBlocksTable {
 }
 
 /** The change log's single counter row (db/migrations/20261126_0008): taken under its row lock. */
+/** One row: where pruning stopped (the log's positions need no counter: docs/change-log.md). */
 export interface ChangeCounterTable {
   id: ColumnType<boolean, never, never>;
   /** `bigint`: read as a string by pg. */
-  seq: ColumnType<string, never, string | number>;
   pruned_through: ColumnType<string, never, string | number>;
 }
 

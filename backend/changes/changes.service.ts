@@ -3,21 +3,26 @@ import { CHANGES_PAGE_MAX, type ChangeEntry, type ChangesAnswer } from '../../co
 import type { DB } from '../../db/schema.ts';
 import { changeForReader } from './reader-view.ts';
 import { visibleTo } from '../visibility/pin-access.ts';
+import { ceiling, horizon } from './position.ts';
 
 interface Row {
   head: string;
+  ceiling: string;
   pruned_through: string;
   seq: string | null;
   event: string | null;
   data: Record<string, unknown> | null;
 }
 
+/** The newest position below the horizon (position.ts), or where pruning stopped when none is left. */
+const headSql = sql<string>`greatest(counter.pruned_through, (select max(changes.seq) from changes where changes.seq < ${horizon}))`;
+
 /**
  * GET /api/changes (contract/changes.ts): what `userId` (undefined: anonymous) may see after
- * `since`. One statement, so the counter and the changes come from one snapshot: every seq up to
- * the counter's value has committed (numbers become visible in commit order, write.ts), so a
- * page that is not full is complete up to it, and a full one up to its last change. The scan walks the primary key from `since` and
- * stops after a page of visible rows: its cost is bounded by the log's length (a day by default).
+ * `since`. One statement, so the horizon, the head and the changes come from one snapshot: a page
+ * holds only positions below the horizon, which are final, so a page that is not full is complete
+ * up to the head, and a full one up to its last change. The scan walks the primary key from `since`
+ * and stops after a page of visible rows: its cost is bounded by the log's length (a day by default).
  */
 export async function readChanges(db: Kysely<DB>, userId: number | undefined, since: number): Promise<ChangesAnswer> {
   // A row for named users is theirs only while it still is: one that names a pin, while they may
@@ -31,11 +36,13 @@ export async function readChanges(db: Kysely<DB>, userId: number | undefined, si
       or exists (select 1 from boards b where b.id = ${boardOfRow} and (b.user_id = ${userId} or exists (select 1 from board_members m where m.board_id = b.id and m.user_id = ${userId}))))`;
   const visible = userId === undefined ? sql`changes.public` : sql`(changes.public or (${userId}::integer = any(changes.user_ids) and ${stillTheirs}))`;
   const { rows } = await sql<Row>`
-    select counter.seq as head, counter.pruned_through, page.seq, page.event, page.data
+    with bound as (select ${horizon} as horizon)
+    select ${headSql} as head, ${ceiling} as ceiling, counter.pruned_through, page.seq, page.event, page.data
     from change_counter counter
+    cross join bound
     left join lateral (
       select changes.seq, changes.event, changes.data from changes
-      where changes.seq > ${since} and ${visible}
+      where changes.seq > ${since} and changes.seq < bound.horizon and ${visible}
       order by changes.seq
       limit ${CHANGES_PAGE_MAX}
     ) page on true
@@ -43,8 +50,10 @@ export async function readChanges(db: Kysely<DB>, userId: number | undefined, si
   const first = rows[0];
   if (!first) throw new Error('change_counter has no row');
   const head = Number(first.head);
-  // Asked from before what pruning kept, or from ahead of the log (a reset database): start over.
-  if (since < Number(first.pruned_through) || since > head) return { reset: true, lastSeq: head };
+  // Asked from before what pruning kept, or from a position no transaction has had yet (a log
+  // restored elsewhere): start over. (The head itself may step back, when an edit or a deletion
+  // rewrote the newest rows: a cursor past it is not behind.)
+  if (since < Number(first.pruned_through) || since >= Number(first.ceiling)) return { reset: true, lastSeq: head };
   const changes: ChangeEntry[] = [];
   for (const row of rows) {
     if (row.seq === null || row.event === null || row.data === null) continue;
@@ -55,10 +64,11 @@ export async function readChanges(db: Kysely<DB>, userId: number | undefined, si
   return { changes, lastSeq: head };
 }
 
-/** The log's newest seq (`changes:head`): a plain read, it never waits for a writer's lock. */
+/** The log's head (`changes:head`): a plain read, it waits for no writer. */
 export async function readHead(db: Kysely<DB>): Promise<number> {
-  const row = await db.selectFrom('change_counter').select('seq').executeTakeFirstOrThrow();
-  return Number(row.seq);
+  const { rows: [row] } = await sql<{ head: string }>`select ${headSql} as head from change_counter counter`.execute(db);
+  if (!row) throw new Error('change_counter has no row');
+  return Number(row.head);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { DB } from '../../db/schema.ts';
 import type { Audience, Change } from '../events/bus-events.ts';
 import type { EventPublisher } from '../events/event-bus.ts';
 import { afterCommit, beforeCommit, transaction } from '../events/transaction.ts';
+import { POSITION_BITS, transactionBase } from './position.ts';
 
 /** What write() needs: the database (or the caller's transaction) and the bus. */
 export interface WriteContext {
@@ -47,37 +48,36 @@ export function write<T>(ctx: WriteContext, work: (trx: Kysely<DB>, record: Reco
   });
 }
 
-/**
- * Writes the transaction's changes to the log, numbered from the counter row, in one statement:
- * taking the numbers locks that row until the commit, which is what makes numbers visible in commit
- * order, and every writer waits for that lock — so it is taken as late as possible, and held for
- * this statement and the commit only.
- */
 /** Who may read a change from the log: everyone (the feed's and a public pin's changes), or only the users named. */
 function readers(audience: Audience): { public: boolean; user_ids: number[] } {
   if (typeof audience === 'object' && 'userIds' in audience && audience.userIds) return { public: false, user_ids: [...audience.userIds] };
   return { public: true, user_ids: [] };
 }
 
+/**
+ * Writes the transaction's changes to the log in one statement, at positions made of the
+ * transaction's id and their order in it (position.ts): no counter, so no writer waits for another.
+ */
 async function logChanges(trx: Kysely<DB>, recorded: ReadonlyArray<{ change: Recorded; events: EventPublisher }>): Promise<void> {
   if (recorded.length === 0) return;
+  if (recorded.length >= 2 ** POSITION_BITS) throw new Error(`one transaction recorded ${recorded.length} changes, more than a position can number`);
   const rows = recorded.map(({ change }, index) => ({
     ord: index + 1,
     event: change.event,
     data: change.data,
-    // Who may read it: everyone (the feed's and a public pin's changes), or only the users named.
     ...readers(change.audience),
     ...textSubject(change.event, change.data),
   }));
-  const { rows: [head] } = await sql<{ seq: string }>`
-    with counter as (update change_counter set seq = seq + ${rows.length} returning seq)
-    insert into changes (seq, event, data, public, user_ids, pin_id, comment_id)
-    select counter.seq - ${rows.length} + c.ord, c.event, c.data, c.public, c.user_ids, c.pin_id, c.comment_id
-    from counter, jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-      as c(ord integer, event text, data jsonb, public boolean, user_ids integer[], pin_id integer, comment_id integer)
-    returning (select seq from counter)`.execute(trx);
-  if (!head) throw new Error('change_counter has no row');
-  const first = Number(head.seq) - rows.length + 1;
+  const { rows: [logged] } = await sql<{ first: string }>`
+    with logged as (
+      insert into changes (seq, event, data, public, user_ids, pin_id, comment_id)
+      select ${transactionBase} + c.ord, c.event, c.data, c.public, c.user_ids, c.pin_id, c.comment_id
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        as c(ord integer, event text, data jsonb, public boolean, user_ids integer[], pin_id integer, comment_id integer)
+      returning seq)
+    select min(seq) as first from logged`.execute(trx);
+  const first = Number(logged?.first);
+  if (!Number.isSafeInteger(first + rows.length)) throw new Error(`change position ${logged?.first} is past what a client can read`);
   afterCommit(trx, () => {
     recorded.forEach(({ change, events }, index) => events.publish('change', { ...change, seq: first + index } as Change));
   });

@@ -1,3 +1,4 @@
+import { readHead } from '../../backend/changes/changes.service.ts';
 import { beforeAll, expect, test } from 'vitest';
 import { afterPage, type ChangeEntry, type ChangesAnswer } from '../../contract/changes.ts';
 import type { Comment } from '../../contract/comments.ts';
@@ -17,10 +18,7 @@ beforeAll(async () => {
   anonymous = new ApiClient(server.url);
 });
 
-async function head(): Promise<number> {
-  const row = await server.server.database.db.selectFrom('change_counter').select('seq').executeTakeFirstOrThrow();
-  return Number(row.seq);
-}
+const head = () => readHead(server.server.database.db);
 
 async function pullAll(client: ApiClient, since: number): Promise<ChangeEntry[]> {
   const changes: ChangeEntry[] = [];

@@ -226,7 +226,7 @@ async function chaos() {
     clients.every((c) => JSON.stringify(shown(c.model, pins)) === JSON.stringify(expected.get(c.name))),
     stoppedAt,
   );
-  const head = Number((await cluster.query<{ seq: string }>('select seq from change_counter'))[0]?.seq);
+  const head = Number((await cluster.query<{ seq: string }>('select max(seq) as seq from changes'))[0]?.seq);
   console.log(
     `changes chaos: ${writes} writes (${failures} failed), log head ${head}, converged ${formatMs(convergedMs, BOUNDS.eventMs * 2)} after the writers stopped; ` +
       clients.map((c) => `${c.name}: ${c.applications.size} seqs applied`).join('; '),
