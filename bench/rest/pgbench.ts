@@ -1,8 +1,5 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
+import { pgbenchTps } from '../lib/pgbench.ts';
 
 // What Postgres alone does for the favorite write: pgbench calling the very two functions the app
 // calls (favorite_add, then favorite_remove of the favorite it made) for its own user per client,
@@ -42,26 +39,11 @@ export async function preparePgbench(databaseUrl: string, clients: number, hotId
 }
 
 /** pgbench for `seconds`: favorite + unfavorite pairs per second (one script run is one pair). */
-export async function pgbenchPairs(databaseUrl: string, setup: PgbenchSetup, seconds: number): Promise<number> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'pinboard-pgbench-'));
-  try {
-    const script = path.join(dir, 'favorite-pair.sql');
-    writeFileSync(script, SCRIPT);
-    const args = ['-n', '-c', String(setup.clients), '-j', '2', '-T', String(Math.max(1, Math.round(seconds))), '-f', script];
-    for (const [name, value] of Object.entries({ minuser: setup.minUser, minpin: setup.minPin, maxpin: setup.maxPin })) args.push('-D', `${name}=${value}`);
-    args.push(databaseUrl);
-    const output = await new Promise<string>((resolve, reject) => {
-      const child = spawn('pgbench', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-      let text = '';
-      child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      child.once('error', reject);
-      child.once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`pgbench exited with ${code}:\n${text}`))));
-    });
-    const tps = /tps = ([0-9.]+) \(without initial connection time\)/.exec(output)?.[1];
-    if (!tps) throw new Error(`no tps in pgbench's output:\n${output}`);
-    return Number(tps);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+export function pgbenchPairs(databaseUrl: string, setup: PgbenchSetup, seconds: number): Promise<number> {
+  return pgbenchTps(databaseUrl, {
+    script: SCRIPT,
+    clients: setup.clients,
+    seconds,
+    defines: { minuser: setup.minUser, minpin: setup.minPin, maxpin: setup.maxPin },
+  });
 }
