@@ -29,6 +29,8 @@ import { connectSources, type OriginPolicy, type TrustProxy } from './http/origi
 import { createRateLimiters } from './http/rate-limits.ts';
 import type { ReadCache } from './http/read-cache.ts';
 import { requestLogger } from './http/request-logger.ts';
+import { type Reader, ReadYourWrites } from './http/read-your-writes.ts';
+import { ReplicaRouting } from '../db/replica.ts';
 import { publicReadsFirst } from './http/public-reads.ts';
 import { type RouteDeps, routerFor } from './http/route.ts';
 import { type MediaAccess, mediaRoutes } from './images/media-route.ts';
@@ -48,6 +50,8 @@ import { TokenVerifier } from './tokens/token-verifier.ts';
 interface AppDeps {
   config: Config;
   database: Database;
+  /** A read replica of `database` (DATABASE_REPLICA_URL): read-only routes read it through `reader`. */
+  replica?: Database | undefined;
   events: EventBus;
   /** Background jobs: services send them through `ctx.jobs`. */
   jobs: JobQueue<AppJobs>;
@@ -163,8 +167,10 @@ export function createApp(deps: AppDeps): PinboardApp {
     onError: (error) => logger.warn({ err: error }, 'token last-used times not written'),
   });
 
+  const replicaReads = readsFromReplica(deps, ctx);
   const routeDeps: RouteDeps = {
     ctx,
+    reader: replicaReads.reader,
     csrf,
     limits,
     throttle,
@@ -193,6 +199,7 @@ export function createApp(deps: AppDeps): PinboardApp {
   const api = express.Router();
   api.use(limits.apiPerIp);
   api.use(bearerAuth({ verifier, lastUsed, perToken: limits.apiPerToken }));
+  if (replicaReads.remember) api.use(replicaReads.remember);
   api.use(express.json({ limit: LIMITS.bodyBytes }));
   api.get('/openapi.json', (_req, res) => {
     res.json(openApiDocument);
@@ -210,11 +217,27 @@ export function createApp(deps: AppDeps): PinboardApp {
     '/{*path}',
     clientPage(indexHtml, {
       session: (req) => sessionOf(database.db, req.session?.userId, config.site),
-      firstPage: (seed) => listPins(database.db, cursors, { order: 'shuffle', seed }),
+      firstPage: (seed, req) => replicaReads.reader(req, (db) => listPins(db, cursors, { order: 'shuffle', seed })),
       onError: (error) => logger.warn({ err: error }, 'page served without its session or first page of pins'),
     }),
   );
 
   app.use(errorHandler(logger));
   return { app, session: handshakeSession([session, dropDisabled], membersOnly), originPolicy, tokens: { verifier, lastUsed } };
+}
+
+/**
+ * With a replica (DATABASE_REPLICA_URL), the reader sends reads there unless the caller's own
+ * writes are not on it yet, and `remember` hands every write's position back; without one, every
+ * read is the primary's, as it always was.
+ */
+function readsFromReplica(deps: AppDeps, ctx: ServiceContext): { reader: Reader; remember?: RequestHandler } {
+  const { replica, config, logger } = deps;
+  if (!replica || !config.replica) return { reader: (_req, read) => read(ctx.db) };
+  const routing = new ReplicaRouting(deps.database, replica, {
+    maxLagMs: config.replica.maxLagMs,
+    onDown: (error) => logger.warn({ err: error }, 'read replica unused: reads go to the primary'),
+  });
+  const readYourWrites = new ReadYourWrites(routing, { maxLagMs: config.replica.maxLagMs });
+  return { reader: readYourWrites.reader, remember: readYourWrites.remember };
 }

@@ -16,6 +16,10 @@ export const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  // A streaming replica of DATABASE_URL for reads (docs/operations.md#a-read-replica), and how far
+  // behind it may be before reads go to the primary.
+  DATABASE_REPLICA_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  REPLICA_MAX_LAG_MS: positiveInt(5000),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   SOCKET_CHANNEL: z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'letters, digits and _ . : - only').default('pinboard'),
   PGLITE_DIR: z.string().default('./data/pglite'),
@@ -189,6 +193,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (missing.length) {
     throw new ConfigError(`OCR_LANGS: no language data installed for ${missing.join(', ')}: install @tesseract.js-data/${missing[0]} (npm) or leave it out`);
   }
+  if (e.DATABASE_REPLICA_URL !== undefined && e.DATABASE_URL === undefined) {
+    throw new ConfigError('DATABASE_REPLICA_URL needs DATABASE_URL: the embedded database has no replica');
+  }
   let images: ImageConfig;
   try {
     images = imageConfig(e, { embedded: e.DATABASE_URL === undefined });
@@ -209,6 +216,8 @@ function toConfig(e: Env, images: ImageConfig, ocrLangs: string[]) {
     database: e.DATABASE_URL
       ? { kind: 'postgres' as const, url: e.DATABASE_URL }
       : { kind: 'pglite' as const, dir: e.PGLITE_DIR, settings: parseSettings(e.PGLITE_SETTINGS) },
+    /** Reads from a replica of `database` (services mode only), unused past `maxLagMs` behind. */
+    replica: e.DATABASE_REPLICA_URL ? { url: e.DATABASE_REPLICA_URL, maxLagMs: e.REPLICA_MAX_LAG_MS } : undefined,
     redisUrl: e.REDIS_URL,
     /**
      * The Redis pub/sub channel the instances of one deployment share for live events: deployments

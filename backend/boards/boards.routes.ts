@@ -35,8 +35,8 @@ export const boardRoutes: ApiRoute[] = [
     auth: 'user',
     query: PageQuery,
     responses: { 200: BoardList },
-    handler: async ({ ctx, cursors, res, userId, query }) => {
-      res.json(await listBoards(ctx.db, cursors, userId, query));
+    handler: async ({ reader, cursors, req, res, userId, query }) => {
+      res.json(await reader(req, (db) => listBoards(db, cursors, userId, query)));
     },
   }),
 
@@ -49,8 +49,8 @@ export const boardRoutes: ApiRoute[] = [
     query: PageQuery,
     responses: { 200: BoardPage },
     errors: [404],
-    handler: async ({ ctx, cursors, res, params, userId, query }) => {
-      res.json(await getBoardPage(ctx.db, cursors, userId, params.id, query));
+    handler: async ({ reader, cursors, req, res, params, userId, query }) => {
+      res.json(await reader(req, (db) => getBoardPage(db, cursors, userId, params.id, query)));
     },
   }),
 

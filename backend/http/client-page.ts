@@ -16,7 +16,7 @@ export interface ClientPageOptions {
   /** What GET /api/auth/ answers this request's caller. */
   session: (req: Request) => Promise<ServedSession>;
   /** The first page of the home feed's shuffle for `seed` (what GET /api/pins/?order=shuffle&seed= answers). */
-  firstPage: (seed: number) => Promise<PinList>;
+  firstPage: (seed: number, req: Request) => Promise<PinList>;
   /** Told when the session or the first page could not be read: the HTML is sent without it, and the client asks. */
   onError: (error: unknown) => void;
 }
@@ -70,7 +70,7 @@ export function clientPage(indexHtml: string, options: ClientPageOptions): (req:
     };
     const home = req.path === '/';
     const seed = home ? randomInt(0, LIMITS.maxId + 1) : 0;
-    const [session, page] = await Promise.all([attempt(() => options.session(req)), home ? attempt(() => options.firstPage(seed)) : undefined]);
+    const [session, page] = await Promise.all([attempt(() => options.session(req)), home ? attempt(() => options.firstPage(seed, req)) : undefined]);
     const head = (session ? jsonScript(SESSION_DATA_ID, session) : '') + (home ? homeHead(seed, page) : '');
     // A pin's link paints the pin page's skeleton first (contract/home.ts).
     const marked = PIN_PAGE_PATH.test(req.path) ? html.replace(/<html\b/, `<html class="${PIN_SHELL_CLASS}"`) : html;

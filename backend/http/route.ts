@@ -9,6 +9,7 @@ import { liftErrorFields } from './error-handler.ts';
 import type { OriginPolicy } from './origin.ts';
 import type { RateLimiters } from './rate-limits.ts';
 import type { ReadCache } from './read-cache.ts';
+import type { Reader } from './read-your-writes.ts';
 import './session.ts';
 import { AlreadyAnswered, fileReceiver, type ReceivedUpload, type UploadContext, type UploadedFile, type UploadSpec } from './upload.ts';
 import { parseBody, parseId, parseQuery } from './validate.ts';
@@ -44,6 +45,11 @@ export interface RouteDeps {
   cursors: CursorCodec;
   /** Public reads kept briefly in process, invalidated by the events of their changes. */
   reads: ReadCache;
+  /**
+   * Runs a read-only query on the read replica when there is one and it has the caller's own
+   * writes, else on the primary (`ctx.db`): read-your-writes.ts.
+   */
+  reader: Reader;
   /** Where uploads are received, their deadline, and who may send one now (upload.ts). */
   uploads: UploadContext;
 }

@@ -35,22 +35,25 @@ export const pinRoutes: ApiRoute[] = [
     query: PinListQuery,
     responses: { 200: PinList },
     cached: true,
-    handler: async ({ ctx, cursors, reads, req, res, query, userId }) => {
+    handler: async ({ ctx, cursors, reads, reader, req, res, query, userId }) => {
       // A user's own list, read by them, holds their private pins too: never cached.
       if (query.userId !== undefined && query.userId === callerOf(req, userId)) {
-        res.json(await listPins(ctx.db, cursors, query, query.userId));
+        res.json(await reader(req, (db) => listPins(db, cursors, query, query.userId)));
         return;
       }
       // A visit's shuffle is its own: caching it would only push out what others share.
       if (query.order === 'shuffle') {
-        res.json(await listPins(ctx.db, cursors, query));
+        res.json(await reader(req, (db) => listPins(db, cursors, query)));
         return;
       }
       // A tag's pins: not cached, so a pin is listed under a tag the moment its edit commits.
-      if (query.tag !== undefined) {
-        res.json(await listTaggedPins(ctx.db, cursors, { ...query, tag: query.tag }));
+      const { tag } = query;
+      if (tag !== undefined) {
+        res.json(await reader(req, (db) => listTaggedPins(db, cursors, { ...query, tag })));
         return;
       }
+      // The cached pages load from the primary: a load that starts after an invalidation must
+      // see that change, which a lagging replica may not have (docs/operations.md#a-read-replica).
       const key = `pins:${query.userId ?? 'all'}:${query.limit ?? ''}:${query.cursor ?? ''}`;
       const read = await reads.read(key, {
         load: () => listPins(ctx.db, cursors, query),
@@ -69,13 +72,14 @@ export const pinRoutes: ApiRoute[] = [
     cached: true,
     responses: { 200: Pin },
     errors: [404],
-    handler: async ({ ctx, reads, req, res, params, userId }) => {
+    handler: async ({ ctx, reads, reader, req, res, params, userId }) => {
       const read = await reads
         .read(`pin:${params.id}`, { load: () => getPinFor(ctx.db, params.id, undefined), tags: () => [cacheTags.pin(params.id)] })
         .catch(unlessNotFound);
       if (read) return sendCached(req, res, read);
       // Not a public pin: its owner and its boards' members see it (docs/who-sees-what.md), never from the cache.
-      res.json(await getPinFor(ctx.db, params.id, callerOf(req, userId)));
+      const caller = callerOf(req, userId);
+      res.json(await reader(req, (db) => getPinFor(db, params.id, caller)));
     },
   }),
 

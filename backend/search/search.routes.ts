@@ -8,7 +8,8 @@ import { suggest } from './suggest.service.ts';
 
 // Search, the type-ahead and related pins (docs/search.md). Not cached: a new or edited pin is
 // findable the moment its write commits, and answers depend on the query (and, for related pins,
-// on the reader's boards).
+// on the reader's boards). Read from the replica when there is one, unless the caller's own
+// writes are not on it yet (backend/http/read-your-writes.ts).
 
 export const searchRoutes: ApiRoute[] = [
   route({
@@ -20,8 +21,8 @@ export const searchRoutes: ApiRoute[] = [
     query: SearchQuery,
     responses: { 200: SearchResult },
     errors: [401, 404],
-    handler: async ({ ctx, cursors, res, query, userId }) => {
-      res.json(await searchPins(ctx.db, cursors, query, userId));
+    handler: async ({ reader, cursors, req, res, query, userId }) => {
+      res.json(await reader(req, (db) => searchPins(db, cursors, query, userId)));
     },
   }),
 
@@ -32,8 +33,8 @@ export const searchRoutes: ApiRoute[] = [
     auth: 'public',
     query: SuggestQuery,
     responses: { 200: Suggestions },
-    handler: async ({ ctx, res, query }) => {
-      res.json(await suggest(ctx.db, query.q));
+    handler: async ({ reader, req, res, query }) => {
+      res.json(await reader(req, (db) => suggest(db, query.q)));
     },
   }),
 
@@ -45,8 +46,8 @@ export const searchRoutes: ApiRoute[] = [
     query: PageQuery,
     responses: { 200: PinList },
     errors: [404],
-    handler: async ({ ctx, cursors, res, params, query, userId }) => {
-      res.json(await relatedPins(ctx.db, cursors, params.id, userId, query));
+    handler: async ({ reader, cursors, req, res, params, query, userId }) => {
+      res.json(await reader(req, (db) => relatedPins(db, cursors, params.id, userId, query)));
     },
   }),
 ];

@@ -9,6 +9,8 @@ import { connectRedis } from '../redis.ts';
 
 export interface Data {
   database: Database;
+  /** The read replica's pool, when DATABASE_REPLICA_URL is set (it connects on first use). */
+  replica: Database | undefined;
   /** The demo's pins when this start seeded them (their pictures are imported as jobs). */
   seeded: Awaited<ReturnType<typeof seedDemoData>>;
   /** The commands connection, when REDIS_URL is set. */
@@ -27,9 +29,17 @@ export async function openData(config: Config, logger: Logger): Promise<Data> {
   const database = await openDatabase(config.database, {
     onPoolError: (error) => logger.warn({ err: error }, 'database connection lost'),
   });
+  // A replica that is down must not slow reads: they go to the primary once a connection fails fast.
+  const replica = config.replica
+    ? await openDatabase({ kind: 'postgres', url: config.replica.url }, {
+        connectTimeoutMs: 1000,
+        onPoolError: (error) => logger.warn({ err: error }, 'replica connection lost'),
+      })
+    : undefined;
   let clients: Redis[] = [];
   const close = async () => {
     for (const client of clients) client.disconnect();
+    await replica?.close();
     await database.close();
   };
   try {
@@ -39,7 +49,7 @@ export async function openData(config: Config, logger: Logger): Promise<Data> {
     }
     const seeded = config.autoSeed ? await seedDemoData(database.db, { demo: config.demo, hashPassword }) : null;
     if (seeded) logger.info({ email: config.demo.email, pins: seeded.pins.length }, 'demo data seeded');
-    if (!config.redisUrl) return { database, seeded, redis: undefined, pubSub: undefined, close };
+    if (!config.redisUrl) return { database, replica, seeded, redis: undefined, pubSub: undefined, close };
     const redis = await connectRedis(config.redisUrl, (error) => logger.warn({ err: error }, 'redis error'));
     // The subscriber only listens: autopipelining is for the connections that send. It sends
     // nothing but its own (re)subscriptions, which ioredis re-issues by itself on every reconnect
@@ -55,7 +65,7 @@ export async function openData(config: Config, logger: Logger): Promise<Data> {
     await Promise.all(pubSub.map((client) => client.connect()));
     catchFailures(pubSub[0], ['publish'], (error) => logger.warn({ err: error }, 'live event not published'));
     catchFailures(pubSub[1], ['subscribe', 'psubscribe', 'ssubscribe'], (error) => logger.warn({ err: error }, 'live events not subscribed'));
-    return { database, seeded, redis, pubSub, close };
+    return { database, replica, seeded, redis, pubSub, close };
   } catch (error) {
     await close();
     throw error;

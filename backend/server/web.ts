@@ -54,7 +54,7 @@ export async function startWeb(config: Config, { data, events, jobs, logger, med
   const reads = new ReadCache({ maxEntries: READ_CACHE_ENTRIES, ttlMs: READ_CACHE_MS });
   /** Set when a graceful shutdown starts: /readyz then answers 503. */
   const lifecycle = { shuttingDown: false };
-  const { app, session, originPolicy, tokens } = createApp({ config, database, events, jobs, logger, sessionStore, reads, redis, lifecycle, media, uploads });
+  const { app, session, originPolicy, tokens } = createApp({ config, database, replica: data.replica, events, jobs, logger, sessionStore, reads, redis, lifecycle, media, uploads });
   const httpServer: Server = createServer(app);
   answerExpectContinue(httpServer);
   tokens.lastUsed.start();

@@ -118,6 +118,7 @@ describe('a declared route with a query string', () => {
       originPolicy,
       cursors: createCursorCodec(config.sessionSecret),
       reads: new ReadCache({ maxEntries: 10, ttlMs: 1_000 }),
+      reader: (_req, read) => read(db),
       demoEmail: undefined,
       // The probes store no images; a folder that is never written will do.
       media: new LocalMediaStorage(tmpdir()),
