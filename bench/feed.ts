@@ -12,6 +12,8 @@ import { type FeedFigures, measureFeed } from './feed/scenarios.ts';
 import { seedDatabase } from './feed/seed.ts';
 import { explainRequest } from './feed/explain.ts';
 import { searchVerdicts, slowestSearchRead } from './feed/search-report.ts';
+import { measureSearch, searchTable } from './feed/search-only.ts';
+import { prepareDatabase } from './feed/reuse.ts';
 
 // `npm run bench:feed [-- --quick] [-- --pins 1000000 --pglite-pins 100000 …]`: lists at scale.
 // Seeds a fresh Postgres database with a million pins (favorites, comments) and a PGlite folder
@@ -20,6 +22,9 @@ import { searchVerdicts, slowestSearchRead } from './feed/search-report.ts';
 // page size, and search, the type-ahead, a tag's pins and related pins (with the query plan of the
 // slowest of those on Postgres); then scrolls the Postgres-backed home page in Chromium, sampling mounted cards and JS
 // heap. Prints a table and one verdict per target. A benchmark: it never fails on timings.
+// `--search-only --skip-pglite --keep-database` seeds once and measures the search reads alone (split
+// by the shape of the query) beside a single-pin read; `--database URL` measures again on that
+// database without seeding.
 
 const { values } = parseArgs({
   options: {
@@ -35,6 +40,12 @@ const { values } = parseArgs({
     'scroll-seconds': { type: 'string', default: '180' },
     'skip-pglite': { type: 'boolean', default: false },
     'skip-browser': { type: 'boolean', default: false },
+    // Reuse a seeded database (its URL; migrated to the latest schema and analyzed, not seeded), and
+    // keep the one this run seeds (its URL is printed): the seed of a million pins takes minutes.
+    database: { type: 'string' },
+    'keep-database': { type: 'boolean', default: false },
+    // Only the search reads beside a single-pin read (bench/feed/search-only.ts); no browser.
+    'search-only': { type: 'boolean', default: false },
   },
 });
 const count = (value: string | undefined, fallback: number) => {
@@ -74,25 +85,42 @@ log(
     `${options.requests} requests per kind of read in ${options.rounds} interleaved rounds`,
 );
 
+const n = (pins: number) => pins.toLocaleString('en-US');
 let postgres: FeedFigures | undefined;
 let pglite: FeedFigures | undefined;
 let scroll: ScrollResult | undefined;
 const seedLines: string[] = [];
 let explained: string[] = [];
 try {
-  log(`\nPostgres: seeding ${options.pins.toLocaleString('en-US')} pins…`);
-  const database = await createTestDatabase();
-  cleanups.push(() => database.drop());
-  const seeded = await seedDatabase({ kind: 'postgres', url: database.url }, { pins: options.pins });
-  seedLines.push(seedLine('Postgres', seeded));
-  log(seedLines.at(-1) as string);
-  const app = await startApp({ DATABASE_URL: database.url }, 'app postgres');
+  let databaseUrl = values.database;
+  if (databaseUrl === undefined) {
+    log(`\nPostgres: seeding ${options.pins.toLocaleString('en-US')} pins…`);
+    const database = await createTestDatabase();
+    if (values['keep-database']) log(`Postgres: keeping the database ${database.url}`);
+    else cleanups.push(() => database.drop());
+    const seeded = await seedDatabase({ kind: 'postgres', url: database.url }, { pins: options.pins });
+    seedLines.push(seedLine('Postgres', seeded));
+    log(seedLines.at(-1) as string);
+    databaseUrl = database.url;
+  } else {
+    log(`\nPostgres: reusing ${databaseUrl}: ${await prepareDatabase(databaseUrl)}`);
+  }
+  const app = await startApp({ DATABASE_URL: databaseUrl }, 'app postgres');
   log('Postgres: measuring reads…');
-  postgres = await measureFeed(app.url, { ...options, pins: options.pins });
+  if (values['search-only']) {
+    const scenarios = await measureSearch(app.url, options);
+    log(['', ...searchTable(`Postgres, search reads (load average ${loadavg()[0]?.toFixed(1)} now)`, scenarios)].join('\n'));
+    postgres = { scenarios } as unknown as FeedFigures;
+  } else postgres = await measureFeed(app.url, { ...options, pins: options.pins });
   const slow = slowestSearchRead(postgres);
   if (slow) {
     log(`Postgres: explaining the slowest search read (${slow.path})…`);
-    explained = [`Slowest search read on Postgres: ${slow.label}, GET ${slow.path} (${slow.ms.toFixed(1)} ms when measured)`, ...(await explainRequest(database.url, slow.path))];
+    explained = [`Slowest search read on Postgres: ${slow.label}, GET ${slow.path} (${slow.ms.toFixed(1)} ms when measured)`, ...(await explainRequest(databaseUrl, slow.path))];
+  }
+  if (values['search-only']) {
+    await cleanUp();
+    log([...searchVerdicts(postgres, undefined, { postgres: `at ${n(options.pins)} pins (Postgres)`, pglite: '' }), '', ...explained].join('\n'));
+    process.exit(0);
   }
   if (!values['skip-browser']) {
     log('Chromium: building the client if it is stale, then scrolling the home page…');
@@ -118,7 +146,6 @@ try {
   await cleanUp();
 }
 
-const n = (pins: number) => pins.toLocaleString('en-US');
 const lines = ['', '=== bench:feed results ===', ...seedLines, ''];
 if (postgres) lines.push(...readsTable(`Postgres, ${n(options.pins)} pins — latency over loopback, ${options.concurrency} concurrent clients`, postgres), '');
 if (pglite) lines.push(...readsTable(`PGlite (embedded), ${n(options.pglitePins)} pins`, pglite), '');

@@ -161,8 +161,8 @@ async function sharedTagsAndBoards(db: Kysely<DB>, pinId: number, viewerId: numb
  * newest ids and a rare one reads only its matches.
  */
 async function newestMatches<T>(db: Kysely<DB>, top: number, match: RawBuilder<boolean>, columns: RawBuilder<unknown>): Promise<T[]> {
-  const { walk, from: start } = await approach(db, match, top, PER_SIGNAL);
-  const look = async (from: number) => {
+  const { walk, from: start } = await approach(db, match, top, PER_SIGNAL, null);
+  const look = async (from: number, walking: boolean) => {
     const run = async (trx: Kysely<DB>) =>
       (
         await sql<T>`
@@ -171,15 +171,16 @@ async function newestMatches<T>(db: Kysely<DB>, top: number, match: RawBuilder<b
             order by p.id desc limit ${PER_SIGNAL}
           ) as p`.execute(trx)
       ).rows;
-    return walk ? run(db) : withBitmapScans(db, run);
+    return walking ? run(db) : withBitmapScans(db, run);
   };
   let from = start;
-  let rows = await look(from);
-  // The window held fewer than wanted: look again in a wider one (the candidates are then the same
-  // newest PER_SIGNAL matches however they were found, so every page ranks the same ones).
+  let rows = await look(from, walk);
+  // The walk or window held fewer than wanted: look again in a wider window, with bitmap scans (the
+  // candidates are then the same newest PER_SIGNAL matches however they were found, so every page
+  // ranks the same ones).
   while (from > 0 && rows.length < PER_SIGNAL) {
     from = widen(from, top, rows.length, PER_SIGNAL);
-    rows = await look(from);
+    rows = await look(from, false);
   }
   return rows;
 }

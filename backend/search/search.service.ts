@@ -11,7 +11,9 @@ import { filterCondition, matchCondition, rankExpression, type SearchFilters } f
 import { pinsInOrder } from '../pins/pins-in-order.ts';
 import { type ParsedQuery, parseQuery } from './query.ts';
 import { resolveScope } from './scope.ts';
-import { approach, widen, withBitmapScans } from './window.ts';
+import { lexemeShares } from './frequency.ts';
+import { estimatedShare } from './share.ts';
+import { type Approach, approach, type ShareEstimate, widen, withBitmapScans } from './window.ts';
 
 // GET /api/search (docs/search.md). Matching pins are found through the GIN index on the stored
 // vector (`search @@ query`) and ranked with ts_rank over that stored vector, weights
@@ -33,8 +35,21 @@ export const CANDIDATES = 500;
 
 const NOTHING = { pins: [], nextCursor: null };
 
+/**
+ * How page one looked for its candidates (./window.ts): walking the primary key from the newest,
+ * bitmap scans over a window of recent ids, or bitmap scans of every match (the GIN index).
+ */
+export type SearchPlan = 'walk' | 'window' | 'index';
+
+export interface SearchOptions {
+  /** Tests: look for the candidates this way whatever the estimate says (the results are the same). */
+  plan?: SearchPlan;
+  /** Tests: told the plan page one chose (or was given). */
+  onPlan?: (plan: SearchPlan) => void;
+}
+
 /** `userId`: the caller, for a scope (none: an anonymous reader). */
-export async function searchPins(db: Kysely<DB>, cursors: CursorCodec, params: SearchParams, userId?: number): Promise<SearchResult> {
+export async function searchPins(db: Kysely<DB>, cursors: CursorCodec, params: SearchParams, userId?: number, options: SearchOptions = {}): Promise<SearchResult> {
   const typed = parseQuery(params.q);
   const parsed: ParsedQuery = { ...typed, colors: COLOR_NAMES.filter((name) => typed.colors.includes(name) || (params.color ?? []).includes(name)) };
   const scope = await resolveScope(db, params.scope, userId);
@@ -52,21 +67,29 @@ export async function searchPins(db: Kysely<DB>, cursors: CursorCodec, params: S
   const rank = rankExpression(expanded);
   const page = rankedKeyset(cursors, `search:${key}`, params);
 
+  // A word naming users also matches their pins, which no word statistics tell: the planner is asked.
+  const byWords = expanded.clauses.every((clause) => clause.authorIds.length === 0);
+  const tsqueries = expanded.clauses.map((clause) => clause.tsquery);
+  const share = scope.everyone && byWords && !options.plan ? await wordShare(db, tsqueries, parsed.colors) : null;
   let range: IdRange;
   let rows: RankedRow[];
   if (page.after) {
     range = page.after;
-    const { walk } = await lookFor(db, match, range.top, scope.everyone);
+    const chosen = await lookFor(db, match, range.top, scope.everyone, share, options.plan);
+    // A walk only over the ids it was sized for (page one widened past them with bitmap scans).
+    const walk = chosen.walk && range.from >= chosen.from;
     rows = (await rankedPage(db, { match, rank, range, walk, after: page.after, limit: page.limit })).rows;
   } else {
     const top = await largestPinId(db);
-    const { walk, from } = await lookFor(db, match, top, scope.everyone);
+    const { walk, from } = await lookFor(db, match, top, scope.everyone, share, options.plan);
+    options.onPlan?.(walk ? 'walk' : from > 0 ? 'window' : 'index');
     range = { from, top };
     let ranked = await rankedPage(db, { match, rank, range, walk, limit: page.limit });
-    // The window held fewer candidates than a search ranks: look again in a wider one.
+    // The walk or window held fewer candidates than a search ranks: look again in a wider window,
+    // sized by the density this one showed, with bitmap scans.
     while (range.from > 0 && ranked.found < CANDIDATES) {
       range = { from: widen(range.from, top, ranked.found, CANDIDATES), top };
-      ranked = await rankedPage(db, { match, rank, range, walk, limit: page.limit });
+      ranked = await rankedPage(db, { match, rank, range, walk: false, limit: page.limit });
     }
     rows = ranked.rows;
   }
@@ -79,8 +102,19 @@ export async function searchPins(db: Kysely<DB>, cursors: CursorCodec, params: S
  * read from its own index (./scope.ts): the planner joins it to the pins as it sees fit, and the
  * set bounds the work.
  */
-function lookFor(db: Kysely<DB>, match: RawBuilder<boolean>, top: number, everyone: boolean) {
-  return everyone ? approach(db, match, top, CANDIDATES) : Promise.resolve({ walk: true, from: 0 });
+async function lookFor(db: Kysely<DB>, match: RawBuilder<boolean>, top: number, everyone: boolean, share: ShareEstimate | null, plan?: SearchPlan): Promise<Approach> {
+  if (plan === 'walk' || !everyone) return { walk: true, from: 0 };
+  if (plan === 'index') return { walk: false, from: 0 };
+  return approach(db, match, top, CANDIDATES, share);
+}
+
+/**
+ * The estimated share of pins matching the words and colours, from how common each word is
+ * (./frequency.ts, ./share.ts); null when there are no statistics yet (the planner is asked).
+ */
+async function wordShare(db: Kysely<DB>, tsqueries: string[], colors: SearchFilters['colors']): Promise<ShareEstimate | null> {
+  const stats = await lexemeShares(db);
+  return stats ? estimatedShare(tsqueries, colors, stats) : null;
 }
 
 /**

@@ -31,12 +31,19 @@ function misspell(word: string): string {
   return word.slice(0, at) + (word[at] ?? '') + word.slice(at);
 }
 
-/** A query as typed into the box. */
-export function searchQuery(): string {
-  const shape = Math.random();
-  if (shape < 0.5) return plainWord();
-  if (shape < 0.75) return `${plainWord()} ${plainWord()}`;
-  if (shape < 0.9) return misspell(plainWord().padEnd(4, 's'));
+export type QueryShape = 'one' | 'two' | 'typo' | 'prefix';
+
+/** The mix of shapes a search box sees: half one word, a quarter two, then misspelt, then half-typed. */
+function randomShape(): QueryShape {
+  const at = Math.random();
+  return at < 0.5 ? 'one' : at < 0.75 ? 'two' : at < 0.9 ? 'typo' : 'prefix';
+}
+
+/** A query as typed into the box, of the given shape (else one drawn from the mix). */
+export function searchQuery(shape: QueryShape = randomShape()): string {
+  if (shape === 'one') return plainWord();
+  if (shape === 'two') return `${plainWord()} ${plainWord()}`;
+  if (shape === 'typo') return misspell(plainWord().padEnd(4, 's'));
   const word = plainWord();
   return word.slice(0, Math.max(3, Math.ceil(word.length / 2)));
 }
