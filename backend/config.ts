@@ -17,6 +17,12 @@ export const EnvSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  // A Redis Cluster's seed nodes, comma-separated `redis://host:port`: when set, used instead of REDIS_URL.
+  REDIS_CLUSTER_URLS: z
+    .string()
+    .transform((value) => value.split(',').map((url) => url.trim()).filter(Boolean))
+    .pipe(z.array(z.url({ protocol: /^rediss?$/ })).min(1, 'at least one redis:// URL'))
+    .optional(),
   SOCKET_CHANNEL: z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'letters, digits and _ . : - only').default('pinboard'),
   PGLITE_DIR: z.string().default('./data/pglite'),
   // Postgres settings of the embedded database over db/pglite.ts' own (`shared_buffers=16MB`):
@@ -210,6 +216,8 @@ function toConfig(e: Env, images: ImageConfig, ocrLangs: string[]) {
       ? { kind: 'postgres' as const, url: e.DATABASE_URL }
       : { kind: 'pglite' as const, dir: e.PGLITE_DIR, settings: parseSettings(e.PGLITE_SETTINGS) },
     redisUrl: e.REDIS_URL,
+    /** A Redis Cluster's seed nodes (REDIS_CLUSTER_URLS); when set, REDIS_URL is not used (docs/operations.md). */
+    redisClusterUrls: e.REDIS_CLUSTER_URLS,
     /**
      * The Redis pub/sub channel the instances of one deployment share for live events: deployments
      * (or test servers) sharing one Redis must not hear each other's events.
