@@ -21,6 +21,12 @@ export const EnvSchema = z.object({
   DATABASE_REPLICA_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   REPLICA_MAX_LAG_MS: positiveInt(5000),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  // A Redis Cluster's seed nodes, comma-separated `redis://host:port`: when set, used instead of REDIS_URL.
+  REDIS_CLUSTER_URLS: z
+    .string()
+    .transform((value) => value.split(',').map((url) => url.trim()).filter(Boolean))
+    .pipe(z.array(z.url({ protocol: /^rediss?$/ })).min(1, 'at least one redis:// URL'))
+    .optional(),
   SOCKET_CHANNEL: z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'letters, digits and _ . : - only').default('pinboard'),
   PGLITE_DIR: z.string().default('./data/pglite'),
   // Postgres settings of the embedded database over db/pglite.ts' own (`shared_buffers=16MB`):
@@ -219,6 +225,8 @@ function toConfig(e: Env, images: ImageConfig, ocrLangs: string[]) {
     /** Reads from a replica of `database` (services mode only), unused past `maxLagMs` behind. */
     replica: e.DATABASE_REPLICA_URL ? { url: e.DATABASE_REPLICA_URL, maxLagMs: e.REPLICA_MAX_LAG_MS } : undefined,
     redisUrl: e.REDIS_URL,
+    /** A Redis Cluster's seed nodes (REDIS_CLUSTER_URLS); when set, REDIS_URL is not used (docs/operations.md). */
+    redisClusterUrls: e.REDIS_CLUSTER_URLS,
     /**
      * The Redis pub/sub channel the instances of one deployment share for live events: deployments
      * (or test servers) sharing one Redis must not hear each other's events.

@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   const server = await startServer(config);
   const mode = config.database.kind === 'pglite' ? `embedded PGlite (${config.database.dir})` : 'PostgreSQL';
   server.logger.info(
-    { port: server.port, database: mode, sessions: config.redisUrl ? 'redis' : 'in-process' },
+    { port: server.port, database: mode, sessions: config.redisClusterUrls ? 'redis cluster' : config.redisUrl ? 'redis' : 'in-process' },
     `Pinboard is listening on http://localhost:${server.port}`,
   );
   answerStatsRequests(server);

@@ -1,4 +1,3 @@
-import { createAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
 import { Server } from 'socket.io';
 import type { Kysely } from 'kysely';
@@ -9,10 +8,12 @@ import { EventBus } from '../events/event-bus.ts';
 import { CachedSessionStore } from '../http/cached-session-store.ts';
 import { ReadCache } from '../http/read-cache.ts';
 import { createSessionStore } from '../http/session.ts';
+import { attachRedisAdapter } from '../realtime/adapter.ts';
 import { startCacheRelay } from '../realtime/cache-relay.ts';
 import type { IO } from '../realtime/gateway.ts';
 import { startRelay } from '../realtime/relay.ts';
 import { userRoom } from '../realtime/rooms.ts';
+import { adapterClients, connectRedis, type RedisTarget } from '../redis.ts';
 import { startTokenRelay } from '../tokens/token-relay.ts';
 import { TokenVerifier } from '../tokens/token-verifier.ts';
 
@@ -28,13 +29,25 @@ export interface Ended {
   tokens: number;
 }
 
-export async function endAccountEverywhere(config: Config, db: Kysely<DB>, redisUrl: string, userId: number): Promise<Ended> {
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  const pub = redis.duplicate();
-  const sub = redis.duplicate();
-  await Promise.all([redis, pub, sub].map((client) => client.connect()));
+/** The commands client and the adapter's publisher and subscriber, connected. */
+async function connectClients(target: RedisTarget): Promise<[Redis, Redis, Redis]> {
+  if (target.kind === 'single') {
+    const redis = new Redis(target.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    const clients: [Redis, Redis, Redis] = [redis, redis.duplicate(), redis.duplicate()];
+    await Promise.all(clients.map((client) => client.connect()));
+    return clients;
+  }
+  // A failure reaches the command that meets it, which the caller reports.
+  const redis = await connectRedis(target, () => {});
+  const [pub, sub] = adapterClients(redis);
+  await Promise.all([pub.connect(), sub.connect()]);
+  return [redis, pub, sub];
+}
+
+export async function endAccountEverywhere(config: Config, db: Kysely<DB>, target: RedisTarget, userId: number): Promise<Ended> {
+  const [redis, pub, sub] = await connectClients(target);
   const io: IO = new Server();
-  io.adapter(createAdapter(pub, sub, { key: config.socketChannel }));
+  attachRedisAdapter(io, pub, sub, config.socketChannel);
   const events = new EventBus((error) => console.error(error));
   const store = createSessionStore({ redis, deployment: config.socketChannel, memoryMax: 1, perUser: 1, perAddress: 1 });
   const verifier = new TokenVerifier(db, { ttlMs: 0, max: 1 });

@@ -7,6 +7,7 @@ import type { DB } from '../../db/schema.ts';
 import { createResetLink } from '../account/password-reset.service.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { createInvite } from '../invites/invites.service.ts';
+import { redisTarget } from '../redis.ts';
 import { endAccountEverywhere } from './instances.ts';
 
 // `npm run users -- list | invite [--uses N] [--days D] | disable EMAIL | enable EMAIL | reset-link EMAIL`
@@ -62,8 +63,9 @@ async function setDisabled(config: Config, db: Kysely<DB>, email: string, disabl
   const who = `user ${row.id} (${row.username}, ${row.email})`;
   if (!disabled) return console.log(`Enabled ${who}: it may sign in again.`);
   console.log(`Disabled ${who}: it cannot sign in, and its tokens are refused.`);
-  if (config.redisUrl) {
-    const ended = await endAccountEverywhere(config, db, config.redisUrl, row.id);
+  const redis = redisTarget(config);
+  if (redis) {
+    const ended = await endAccountEverywhere(config, db, redis, row.id);
     console.log(`Ended ${ended.sessions} session${ended.sessions === 1 ? '' : 's'} and their sockets on every instance; ${ended.tokens} token${ended.tokens === 1 ? '' : 's'} forgotten by every instance.`);
   } else if (config.database.kind === 'postgres') {
     console.log("Its sessions are in the server's memory: each ends at its next request (within 5 s), and its sockets with it.");

@@ -6,7 +6,8 @@ import type { Redis } from 'ioredis';
  * batches, so a request costs no Redis round trip.
  *
  * Windows are fixed and aligned to the wall clock (`start = floor(now / windowMs) * windowMs`), so
- * every instance counts a key in the same Redis counter, `pinboard:rl:<name>:<start>:<key>`. A hit
+ * every instance counts a key in the same Redis counter, `pinboard:rl:<name>:<start>:<key>` (on a
+ * Redis Cluster `{pinboard:rl:<name>:<start>}:<key>`, one hash slot per window). A hit
  * is answered at once with `known + own`: the window's total across all instances as Redis last
  * answered, plus this instance's hits since. Every `flushMs` one pipeline sends the hits counted
  * since the last one (an INCRBY per key, and a PEXPIRE the first time) and the replies bring back
@@ -163,7 +164,9 @@ export class BatchedCounterStore implements Store {
   }
 
   #redisKey(window: Window, key: string): string {
-    return `${this.prefix}${window.start}:${key}`;
+    // On a Redis Cluster a pipeline must stay within one hash slot: a window's counters share
+    // one (the `{…}` tag), so each flush is one pipeline to the node that owns it.
+    return this.#redis?.isCluster ? `{${this.prefix}${window.start}}:${key}` : `${this.prefix}${window.start}:${key}`;
   }
 
   #arm(): void {

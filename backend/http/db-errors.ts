@@ -51,7 +51,9 @@ export function isDependencyDown(error: unknown): boolean {
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && DOWN_CODES.has(code)) return true;
   if (typeof message !== 'string') return false;
-  return /timeout exceeded when trying to connect|Connection terminated|not queryable|Query read timeout|Connection is closed|Stream isn't writeable|MaxRetriesPerRequest/i.test(
+  // pg's and ioredis' "not answering"; with ioredis also a command that timed out, and a Redis
+  // Cluster with a node down or its slot map being refreshed.
+  return /timeout exceeded when trying to connect|Connection terminated|not queryable|Query read timeout|Connection is closed|Stream isn't writeable|MaxRetriesPerRequest|Command timed out|^(CLUSTERDOWN|TRYAGAIN|MOVED|ASK) |Cluster isn't ready|Too many Cluster redirections|Failed to refresh slots cache|None of startup nodes is available/i.test(
     message,
   );
 }

@@ -5,6 +5,7 @@ import { RedisStore } from 'rate-limit-redis';
 import { MSG } from '../../contract/messages.ts';
 import type { Config } from '../config.ts';
 import { HttpError } from '../errors.ts';
+import { sendCommand } from '../redis.ts';
 import { BatchedCounterStore } from './batched-counter-store.ts';
 
 export interface RateLimiters {
@@ -29,7 +30,8 @@ export function counterStore(name: string, windowMs: number, redis: Redis | unde
 function redisStore(name: string, redis: Redis): Store {
   return new RedisStore({
     prefix: `pinboard:rl:${name}:`,
-    sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as Promise<number>,
+    // On a cluster, SCRIPT LOAD goes to every master (backend/redis.ts), the rest to the key's node.
+    sendCommand: (command: string, ...args: string[]) => sendCommand(redis, command, ...args) as Promise<number>,
   });
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { loadScript } from '../redis.ts';
 import { memberOf, type PresenceEntry, type PresenceGroup, type PresenceKey, type PresenceState, type PresenceStore, userIdsOf } from './presence-store.ts';
 
 // Presence in Redis, shared by every instance (docs/presence.md). Per pin or board:
@@ -8,7 +9,9 @@ import { memberOf, type PresenceEntry, type PresenceGroup, type PresenceKey, typ
 // One Lua script per event (join, leave, heartbeat, read), each a single round trip that also
 // drops expired members and answers the count (and, for boards, the present users). Expiries come
 // from Redis' own clock (TIME), so instances with skewed clocks agree. Every key also carries a
-// PEXPIRE of the TTL, so a pin nobody looks at any more leaves nothing behind.
+// PEXPIRE of the TTL, so a pin nobody looks at any more leaves nothing behind. On a Redis Cluster a
+// script's keys must share a hash slot: the pin or board is a `{…}` tag (`presence:{pin:<id>}` and
+// `presence:{pin:<id>}:u:<userId>`), and a heartbeat call holds one pin or board's keys only.
 
 /** Shared head of the scripts: the clock, the TTL, and the answer {count, members?}. */
 const HEAD = `
@@ -130,7 +133,7 @@ export class RedisPresenceStore implements PresenceStore {
     // Loaded up front (and again after each reconnect: a restarted Redis has forgotten them), so
     // a burst of joins does not meet NOSCRIPT and send every script's source.
     const load = () => {
-      for (const code of Object.values(SCRIPTS)) redis.script('LOAD', code.source).catch(() => {}); // EVAL stands in
+      for (const code of Object.values(SCRIPTS)) loadScript(redis, code.source); // EVAL stands in
     };
     load();
     redis.on('ready', load);
@@ -165,7 +168,8 @@ export class RedisPresenceStore implements PresenceStore {
       const listMax = key.kind === 'board' ? this.#listMax : 0;
       for (let from = 0; from < entries.length || from === 0; from += HEARTBEAT_CHUNK) {
         const part = entries.slice(from, from + HEARTBEAT_CHUNK);
-        if (call.entries + part.length > HEARTBEAT_CHUNK && call.entries > 0) flush();
+        const otherTarget = this.#redis.isCluster && call.groups.length > 0 && call.groups.at(-1) !== index;
+        if (otherTarget || (call.entries + part.length > HEARTBEAT_CHUNK && call.entries > 0)) flush();
         call.add(index, this.#membersKey(key), listMax, part, (userId) => this.#userKey(key, userId));
       }
     });
@@ -179,7 +183,7 @@ export class RedisPresenceStore implements PresenceStore {
   }
 
   #membersKey(key: PresenceKey): string {
-    return `${this.#prefix}presence:${key.kind}:${key.id}`;
+    return this.#redis.isCluster ? `${this.#prefix}presence:{${key.kind}:${key.id}}` : `${this.#prefix}presence:${key.kind}:${key.id}`;
   }
 
   #userKey(key: PresenceKey, userId: number): string {

@@ -5,7 +5,7 @@ import { migrateToLatest } from '../../db/migrate.ts';
 import { seedDemoData } from '../../db/seed.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { Config } from '../config.ts';
-import { connectRedis } from '../redis.ts';
+import { adapterClients, connectRedis, redisTarget } from '../redis.ts';
 
 export interface Data {
   database: Database;
@@ -13,9 +13,9 @@ export interface Data {
   replica: Database | undefined;
   /** The demo's pins when this start seeded them (their pictures are imported as jobs). */
   seeded: Awaited<ReturnType<typeof seedDemoData>>;
-  /** The commands connection, when REDIS_URL is set. */
+  /** The commands connection, when REDIS_URL or REDIS_CLUSTER_URLS is set. */
   redis: Redis | undefined;
-  /** The socket adapter's publisher and subscriber, when REDIS_URL is set. */
+  /** The socket adapter's publisher and subscriber, when Redis is. */
   pubSub: [Redis, Redis] | undefined;
   /** Disconnects Redis, then closes the database. */
   close(): Promise<void>;
@@ -23,7 +23,8 @@ export interface Data {
 
 /**
  * Where the data is: the database (migrated and seeded when AUTO_MIGRATE / AUTO_SEED say so) and,
- * when REDIS_URL is set, Redis. If any of it fails, what was opened is closed again.
+ * when REDIS_URL or REDIS_CLUSTER_URLS is set, Redis. If any of it fails, what was opened is
+ * closed again.
  */
 export async function openData(config: Config, logger: Logger): Promise<Data> {
   const database = await openDatabase(config.database, {
@@ -49,21 +50,14 @@ export async function openData(config: Config, logger: Logger): Promise<Data> {
     }
     const seeded = config.autoSeed ? await seedDemoData(database.db, { demo: config.demo, hashPassword }) : null;
     if (seeded) logger.info({ email: config.demo.email, pins: seeded.pins.length }, 'demo data seeded');
-    if (!config.redisUrl) return { database, replica, seeded, redis: undefined, pubSub: undefined, close };
-    const redis = await connectRedis(config.redisUrl, (error) => logger.warn({ err: error }, 'redis error'));
-    // The subscriber only listens: autopipelining is for the connections that send. It sends
-    // nothing but its own (re)subscriptions, which ioredis re-issues by itself on every reconnect
-    // without handling their promise: so they wait for the connection (offline queue, no retry
-    // limit, no timeout) rather than fail fast, as an unhandled rejection, when Redis drops again
-    // just as it came back.
-    const pubSub: [Redis, Redis] = [
-      redis.duplicate(),
-      redis.duplicate({ enableAutoPipelining: false, enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined }),
-    ];
+    const target = redisTarget(config);
+    if (!target) return { database, replica, seeded, redis: undefined, pubSub: undefined, close };
+    const redis = await connectRedis(target, (error) => logger.warn({ err: error }, 'redis error'));
+    const pubSub = adapterClients(redis);
     clients = [...pubSub, redis];
     for (const client of pubSub) client.on('error', (error) => logger.warn({ err: error }, 'redis adapter error'));
     await Promise.all(pubSub.map((client) => client.connect()));
-    catchFailures(pubSub[0], ['publish'], (error) => logger.warn({ err: error }, 'live event not published'));
+    catchFailures(pubSub[0], ['publish', 'spublish'], (error) => logger.warn({ err: error }, 'live event not published'));
     catchFailures(pubSub[1], ['subscribe', 'psubscribe', 'ssubscribe'], (error) => logger.warn({ err: error }, 'live events not subscribed'));
     return { database, replica, seeded, redis, pubSub, close };
   } catch (error) {
@@ -74,13 +68,14 @@ export async function openData(config: Config, logger: Logger): Promise<Data> {
 
 /**
  * Commands sent without their promise handled would each become an unhandled rejection (which
- * crashes a Node process) when Redis goes away: the Redis adapter's `publish` for every emit, and
- * the subscriber's `subscribe`/`psubscribe` that ioredis re-sends by itself on every reconnect
- * (closed again before they are answered, they fail with "Connection is closed."). Each promise
- * gets a handler: the event or the resubscription is lost and logged (the write that caused an
- * event stands; clients resync on reconnect; the next reconnect subscribes again).
+ * crashes a Node process) when Redis goes away: the Redis adapter's `publish` (`spublish` on a
+ * cluster) for every emit, and the subscriber's `subscribe`/`psubscribe` that ioredis re-sends by
+ * itself on every reconnect (closed again before they are answered, they fail with "Connection is
+ * closed."). Each promise gets a handler: the event or the resubscription is lost and logged (the
+ * write that caused an event stands; clients resync on reconnect; the next reconnect subscribes
+ * again).
  */
-function catchFailures(client: Redis, commands: ReadonlyArray<'publish' | 'subscribe' | 'psubscribe' | 'ssubscribe'>, onError: (error: unknown) => void): void {
+function catchFailures(client: Redis, commands: ReadonlyArray<'publish' | 'spublish' | 'subscribe' | 'psubscribe' | 'ssubscribe'>, onError: (error: unknown) => void): void {
   for (const name of commands) {
     const send = (client[name] as (...args: unknown[]) => Promise<unknown>).bind(client);
     const guarded = (...args: unknown[]) => {

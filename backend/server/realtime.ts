@@ -1,8 +1,8 @@
-import { createAdapter } from '@socket.io/redis-adapter';
 import type { Logger } from 'pino';
 import type { Server as SocketServer } from 'socket.io';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../contract/events.ts';
 import { PRESENCE_LIMITS } from '../../contract/presence.ts';
+import { attachRedisAdapter } from '../realtime/adapter.ts';
 import { startHeadAnnouncer } from '../realtime/head.ts';
 import type { Config } from '../config.ts';
 import type { EventBus } from '../events/event-bus.ts';
@@ -66,19 +66,21 @@ export function startRealtime(config: Config, data: Data, web: Web, events: Even
     onError: (error) => logger.warn({ err: error }, 'change-log head not read'),
   });
   if (pubSub) {
-    // Pub/sub adapter: a room emit on one instance reaches that room's sockets on all instances.
+    // Pub/sub adapter (sharded on a cluster): a room emit on one instance reaches that room's sockets on all instances.
     const [pub, sub] = pubSub;
-    io.adapter(createAdapter(pub, sub, { key: config.socketChannel }));
+    attachRedisAdapter(io, pub, sub, config.socketChannel);
     io.of('/').adapter.on('error', (error: unknown) => logger.warn({ err: error }, 'socket.io adapter error'));
     // Back from a Redis outage: invalidations sent meanwhile were lost, so nothing cached is trusted.
     // And the live events of other instances sent meanwhile: this instance's clients hear the
-    // log's head, and pull what they missed (backend/realtime/head.ts).
-    sub.on('ready', () => {
+    // log's head, and pull what they missed (backend/realtime/head.ts). On a cluster the client
+    // stays ready while one shard restarts: its subscribers say when they have subscribed again.
+    const resync = () => {
       web.reads.clear();
       web.sessions?.forgetAll();
       web.tokens.verifier.forgetAll();
       heads.announce();
-    });
+    };
+    sub.on(sub.isCluster ? 'subscribersReady' : 'ready', resync);
   }
   // Before the socket relay: an instance drops a stale answer before its clients hear of the change.
   const stops = [
