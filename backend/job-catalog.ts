@@ -25,6 +25,25 @@ export const JOBS = defineJobs({
     retryDelaySeconds: 30,
   },
   /**
+   * Announce a pin's exact likes count with a new version (backend/favorites/likes.ts): sent by a
+   * favorite added or removed while another transaction held the pin's row, in its transaction, so
+   * that it runs once that change has committed. A second run only announces the same count again.
+   */
+  'pins.likes-settle': {
+    data: z.object({ pinId: z.number().int().positive() }),
+    retryLimit: 5,
+    retryDelaySeconds: 2,
+  },
+  /**
+   * Fold the counters' pending deltas whose rows were busy when they were written (docs/data-model.md,
+   * "Hot counters are deltas"); repeat.ts sends one now and then from every instance.
+   */
+  'counters.fold': {
+    data: z.object({}),
+    retryLimit: 1,
+    retryDelaySeconds: 10,
+  },
+  /**
    * Delete change-log rows older than CHANGES_RETENTION_HOURS (repeat.ts sends one now and then
    * from every instance; a second run in a row deletes nothing).
    */

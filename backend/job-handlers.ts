@@ -6,6 +6,7 @@ import { imagesLeftToSee, seeStoredImages } from './images/see-job.ts';
 import { stripStoredMetadata } from './images/strip-job.ts';
 import { runImport } from './imports/run-import.ts';
 import { sweepImages } from './images/sweep.ts';
+import { foldCounters, settleLikesJob } from './favorites/likes.ts';
 import { JOBS } from './job-catalog.ts';
 import { tellPinsOfPicture } from './pins/picture-facts.ts';
 import { jobSetup, type JobSetup } from './jobs/define.ts';
@@ -28,6 +29,11 @@ export function appJobs(deps: Omit<ImportDeps, 'cooldown'> & { changeRetentionHo
     // Each item of a bulk import takes one image from the same per-user budget (image-budget.ts).
     'imports.run': (data, ctx) =>
       runImport({ storage: deps.storage, imports: deps.imports, takeImage: (userId) => deps.budget.take(userId), cooldown: imports.cooldown }, data, ctx),
+    'pins.likes-settle': (data, ctx) => settleLikesJob(ctx, data.pinId),
+    'counters.fold': async (_data, ctx) => {
+      const folded = await foldCounters(ctx.db);
+      if (folded) ctx.logger.debug({ folded }, 'pending counter deltas folded');
+    },
     'changes.prune': async (_data, ctx) => {
       const deleted = await pruneChanges(ctx.db, deps.changeRetentionHours);
       if (deleted) ctx.logger.info({ deleted }, 'old change-log rows pruned');

@@ -29,9 +29,9 @@ export interface PinsTable {
   description: string;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
-  /** Bumped by every favorite added or removed; orders `pin:likes` events. */
+  /** Bumped under the pin's row lock by each settled change of its likes; orders `pin:likes` events (docs/data-model.md). */
   likes_version: Generated<number>;
-  /** The pin's favorites, kept by a trigger in the writing transaction. */
+  /** The pin's favorites folded so far: the count is this plus its pin_like_deltas (docs/data-model.md, "Hot counters are deltas"). */
   likes_count: Generated<number>;
   /** The stored image (docs/images.md); null until a remote image is imported. */
   image_sha256: ColumnType<string | null, string | null | undefined, string | null>;
@@ -201,7 +201,7 @@ export interface ApiTokensTable {
   last_used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
-/** A tag in use, with its pins counted by a trigger on pin_tags (no count(*) on read). */
+/** A tag in use, with its pins counted by a trigger on pin_tags (no count(*) on read): folded so far, plus its tag_count_deltas. */
 export interface TagsTable {
   tag: string;
   pin_count: ColumnType<number, never, never>;
@@ -295,6 +295,22 @@ export interface DB {
   invites: InvitesTable;
   password_resets: PasswordResetsTable;
   pin_merges: PinMergesTable;
+  pin_like_deltas: PinLikeDeltasTable;
+  tag_count_deltas: TagCountDeltasTable;
+}
+
+/** A change of a pin's likes_count not yet folded into it (written by the favorites trigger only). */
+export interface PinLikeDeltasTable {
+  id: ColumnType<string, never, never>;
+  pin_id: ColumnType<number, never, never>;
+  delta: ColumnType<number, never, never>;
+}
+
+/** A change of a tag's pin_count not yet folded into it (written by the pin_tags trigger only). */
+export interface TagCountDeltasTable {
+  id: ColumnType<string, never, never>;
+  tag: ColumnType<string, never, never>;
+  delta: ColumnType<number, never, never>;
 }
 
 /** A secret read-only link to a board (backend/boards/board-links.service.ts): only its secret's sha256 is kept. */

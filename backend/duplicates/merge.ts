@@ -10,6 +10,7 @@ import { supersedeChanges } from '../changes/supersede.ts';
 import { type RecordChange, write } from '../changes/write.ts';
 import type { ServiceContext } from '../context.ts';
 import { forbidden, HttpError, notFound } from '../errors.ts';
+import { settleLikes } from '../favorites/likes.ts';
 import { getPin } from '../pins/pins.service.ts';
 import { canSeePin, pinAudience, pinViewers } from '../visibility/pin-access.ts';
 
@@ -72,10 +73,13 @@ async function recordBoardEntry(db: Kysely<DB>, record: RecordChange, boardId: n
   else record('board:pin-removed', { boardId, pinId: change.removed, pinCount: board.pin_count }, audience);
 }
 
-/** Bumps the pin's likes version after favorites moved, and tells its room the count (answered: the favorites carry it). */
+/**
+ * Takes the pin's next likes version after favorites moved (waiting for its row, folding its
+ * deltas: backend/favorites/likes.ts), and tells its room the count (answered: the favorites carry it).
+ */
 async function recordLikes(db: Kysely<DB>, record: RecordChange, pinId: number): Promise<LikesCount> {
-  const row = await db.updateTable('pins').set((eb) => ({ likes_version: eb('likes_version', '+', 1) })).where('id', '=', pinId).returning(['likes_count', 'likes_version']).executeTakeFirstOrThrow();
-  record('pin:likes', { pinId, likesCount: row.likes_count, version: row.likes_version }, await pinAudience(db, pinId, 'room'));
+  const row = await settleLikes(db, record, pinId);
+  if (!row) throw notFound('Pin');
   return row;
 }
 

@@ -8,13 +8,15 @@ import { forbidden, notFound } from '../errors.ts';
 import { imageOf, toPinImage } from '../images/media-urls.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
 import { keyset } from '../paging/keyset.ts';
-import { canSeePin, pinAudience, visibleTo } from '../visibility/pin-access.ts';
+import { canSeePin, visibleTo } from '../visibility/pin-access.ts';
+import { likesCountOfPins } from '../pins/likes-count.ts';
+import { announceLikes, type LikesAfter } from './likes.ts';
 
 function selectFavorites(db: Kysely<DB>) {
   return db
     .selectFrom('favorites')
     .innerJoin('pins', 'pins.id', 'favorites.pin_id')
-    .select((eb) => ['favorites.id', 'favorites.pin_id', 'pins.title', 'pins.image_url', imageOf(eb).as('image'), 'pins.likes_count', 'pins.likes_version', 'pins.visibility']);
+    .select((eb) => ['favorites.id', 'favorites.pin_id', 'pins.title', 'pins.image_url', imageOf(eb).as('image'), likesCountOfPins.as('likes_count'), 'pins.likes_version', 'pins.visibility']);
 }
 
 /** One page of the user's favorites, most recent first: of the pins they may still see (docs/who-sees-what.md). */
@@ -26,16 +28,13 @@ export async function listFavorites(db: Kysely<DB>, cursors: CursorCodec, userId
   return { pins: items.map((row) => ({ ...row, image: row.image && toPinImage(row.image) })), nextCursor };
 }
 
-// The writes are one call each to a function of migration 20261124_0006 (the likes count and
-// version included), in a transaction that also writes their two change-log rows: the favorite
-// (only its owner may read it) and the pin's new count (public). Their `outcome` says which answer
-// the API gives.
-type FavoriteAddRow =
-  | { outcome: 'added'; favorite_id: number; title: string; image_url: string; likes_count: number; likes_version: number }
-  | { outcome: 'already' | 'no_pin' };
-type FavoriteRemoveRow =
-  | { outcome: 'removed'; pin_id: number; likes_count: number; likes_version: number }
-  | { outcome: 'no_favorite' | 'not_yours' };
+// The writes are one call each to a function of migration 20261129_0031 (the likes count and
+// version included, and whether the change is settled: likes.ts), in a transaction that also writes
+// their change-log rows: the favorite (only its owner may read it) and the pin's new count (public),
+// or the job that announces that count once the change has committed. Their `outcome` says which
+// answer the API gives. Neither waits for another favorite's commit.
+type FavoriteAddRow = ({ outcome: 'added'; favorite_id: number; title: string; image_url: string } & LikesAfter) | { outcome: 'already' | 'no_pin' };
+type FavoriteRemoveRow = ({ outcome: 'removed'; pin_id: number } & LikesAfter) | { outcome: 'no_favorite' | 'not_yours' };
 
 /**
  * Favorites a pin. Returns `undefined` when the user had already favorited it. The unique
@@ -46,8 +45,7 @@ export async function addFavorite(ctx: ServiceContext, userId: number, pinId: nu
     // A pin the user may not see is one that does not exist.
     if (!(await canSeePin(db, userId, pinId))) throw notFound('Pin');
     // The function predates stored images; their fields are one primary-key read more (an add is
-    // rare next to reads), not a change of the function's signature. Read first: the function
-    // locks the pin's row until the commit, and every favorite of that pin waits for it.
+    // rare next to reads), not a change of the function's signature.
     const image = await db.selectFrom('pins').select((eb) => [imageOf(eb).as('image'), 'pins.visibility']).where('pins.id', '=', pinId).executeTakeFirst();
     const { rows } = await sql<FavoriteAddRow>`select * from favorite_add(${userId}, ${pinId})`.execute(db);
     const row = rows[0];
@@ -64,7 +62,7 @@ export async function addFavorite(ctx: ServiceContext, userId: number, pinId: nu
       visibility: image?.visibility ?? 'public',
     };
     record('favorite:added', { favorite }, { userIds: [userId] });
-    record('pin:likes', { pinId, likesCount: row.likes_count, version: row.likes_version }, await pinAudience(db, pinId, 'room'));
+    await announceLikes(ctx, db, record, pinId, row);
     return favorite;
   });
 }
@@ -82,7 +80,7 @@ export async function removeFavorite(
     if (row?.outcome !== 'removed') throw notFound('Favorite');
     const pinId = row.pin_id;
     record('favorite:removed', { favoriteId, pinId }, { userIds: [userId] });
-    record('pin:likes', { pinId, likesCount: row.likes_count, version: row.likes_version }, await pinAudience(db, pinId, 'room'));
+    await announceLikes(ctx, db, record, pinId, row);
     return { pinId, likesCount: row.likes_count, likesVersion: row.likes_version };
   });
 }

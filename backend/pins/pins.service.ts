@@ -21,6 +21,7 @@ import { canSeePin, isPublic, pinAudience, visibleTo } from '../visibility/pin-a
 import { addPinToBoard } from '../boards/boards.service.ts';
 import type { PinVisibilityValue } from '../../contract/visibility.ts';
 import { announceSwitch, pictureAfter, visibilityFor } from './pictureless.ts';
+import { likesCountOfPins } from './likes-count.ts';
 
 /**
  * Pins with owner and likes count (a column) in one query: no query per pin. The owner's name is a
@@ -39,7 +40,7 @@ export function selectPins(db: Kysely<DB>) {
       'pins.user_id',
       'pins.created_at',
       'pins.updated_at',
-      'pins.likes_count',
+      likesCountOfPins.as('likes_count'),
       'pins.source_url',
       'pins.visibility',
       'pins.waits_for_picture',

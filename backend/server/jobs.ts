@@ -11,6 +11,9 @@ import { sendRepeatedly } from '../jobs/repeat.ts';
 import { queueImports } from '../pins/image-import-job.ts';
 import type { Data } from './data.ts';
 
+/** How often the counters' leftover deltas are folded: a read sums at most what was left since. */
+const COUNTERS_FOLD_INTERVAL_MS = 5000;
+
 export interface Jobs {
   queue: JobQueue<AppJobs>;
   /** Stops sending the housekeeping jobs (the queue itself is stopped with its own grace). */
@@ -51,6 +54,11 @@ export async function startJobs(config: Config, { data, media, budget, events, l
     sendRepeatedly(() => queue.sender.send(database.db, 'changes.prune', {}), {
       intervalMs: config.changes.pruneIntervalMs,
       onError: (error) => logger.warn({ err: error }, 'change-log pruning not queued'),
+    }),
+    // What a busy row left pending is folded within seconds (docs/data-model.md, "Hot counters are deltas").
+    sendRepeatedly(() => queue.sender.send(database.db, 'counters.fold', {}), {
+      intervalMs: COUNTERS_FOLD_INTERVAL_MS,
+      onError: (error) => logger.warn({ err: error }, 'counter fold not queued'),
     }),
     sendRepeatedly(() => queue.sender.send(database.db, 'images.sweep', {}), {
       intervalMs: config.imageSweep.intervalMs,

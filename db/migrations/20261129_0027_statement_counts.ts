@@ -61,7 +61,7 @@ const CHANGES: Record<Event, string> = {
 };
 
 /** `name(ids, …)`: adds each array's values to its column of the rows with those ids, locked in id order. */
-const adder = (name: string, table: string, columns: readonly string[]) => `
+export const adder = (name: string, table: string, columns: readonly string[]) => `
   create function ${name}(p_ids integer[], ${columns.map((c) => `p_${c} integer[]`).join(', ')}) returns void language plpgsql as $$
   begin
     if cardinality(p_ids) > 1 then
@@ -78,7 +78,7 @@ const ADDERS = [
 ] as const;
 // Tags: decrements update the tags that exist (as the per-row trigger did), locked in tag order;
 // increments insert the new ones, fed in tag order.
-const TAGS_ADDER = `
+export const TAGS_ADDER = `
   create function tags_add_pin_counts(p_tags text[], p_deltas integer[]) returns void language plpgsql as $$
   begin
     if exists (select from unnest(p_deltas) as d where d < 0) then

@@ -24,6 +24,7 @@ import * as statementCounts from './20261129_0027_statement_counts.ts';
 import * as pinsWaitingForPicture from './20261129_0028_pins_waiting_for_picture.ts';
 import * as picturesSeen from './20261129_0029_pictures_seen.ts';
 import * as pinMerges from './20261129_0030_pin_merges.ts';
+import * as counterDeltas from './20261129_0031_counter_deltas.ts';
 import * as changePositions from './20261129_0033_change_positions.ts';
 
 // Migrations are listed here explicitly (rather than read from the folder at run time) so that the
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '20261129_0028_pins_waiting_for_picture': pinsWaitingForPicture,
   '20261129_0029_pictures_seen': picturesSeen,
   '20261129_0030_pin_merges': pinMerges,
+  '20261129_0031_counter_deltas': counterDeltas,
   '20261129_0033_change_positions': changePositions,
 };
 

@@ -69,13 +69,13 @@ async function drift(db: Db, options: { derived?: boolean } = {}): Promise<Drift
     ) c on c.board_id = b.id
     where b.public_pin_count <> coalesce(c.n, 0)
     union all
-    select 'pins.likes_count', p.id::text, p.likes_count, coalesce(c.n, 0)
+    select 'pins.likes_count', p.id::text, (p.likes_count + coalesce((select sum(d.delta) from pin_like_deltas d where d.pin_id = p.id), 0))::int, coalesce(c.n, 0)
     from pins p left join (select pin_id, count(*)::int as n from favorites group by pin_id) c on c.pin_id = p.id
-    where p.likes_count <> coalesce(c.n, 0)
+    where (p.likes_count + coalesce((select sum(d.delta) from pin_like_deltas d where d.pin_id = p.id), 0))::int <> coalesce(c.n, 0)
     union all
-    select 'tags.pin_count', t.tag, t.pin_count, coalesce(c.n, 0)
+    select 'tags.pin_count', t.tag, (t.pin_count + coalesce((select sum(d.delta) from tag_count_deltas d where d.tag = t.tag), 0))::int, coalesce(c.n, 0)
     from tags t left join (select tag, count(*)::int as n from pin_tags group by tag) c on c.tag = t.tag
-    where t.pin_count <> coalesce(c.n, 0)
+    where (t.pin_count + coalesce((select sum(d.delta) from tag_count_deltas d where d.tag = t.tag), 0))::int <> coalesce(c.n, 0)
     union all
     select 'tags (no row)', c.tag, 0, c.n
     from (select tag, count(*)::int as n from pin_tags group by tag) c
@@ -107,8 +107,8 @@ async function totals(db: Db): Promise<Record<string, number>> {
       (select coalesce(sum(private_pin_count), 0)::int from users) as private_pins,
       (select coalesce(sum(pin_count), 0)::int from boards) as entries,
       (select coalesce(sum(public_pin_count), 0)::int from boards) as public_entries,
-      (select coalesce(sum(likes_count), 0)::int from pins) as likes,
-      (select coalesce(sum(pin_count), 0)::int from tags) as tagged`.execute(db);
+      (select coalesce(sum(likes_count), 0)::int + (select coalesce(sum(delta), 0)::int from pin_like_deltas) from pins) as likes,
+      (select coalesce(sum(pin_count), 0)::int + (select coalesce(sum(delta), 0)::int from tag_count_deltas) from tags) as tagged`.execute(db);
   return rows[0] ?? {};
 }
 
