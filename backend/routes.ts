@@ -8,6 +8,7 @@ import { commentRoutes } from './comments/comments.routes.ts';
 import { favoriteRoutes } from './favorites/favorites.routes.ts';
 import type { ApiRoute } from './http/route.ts';
 import { exportRoutes } from './export/export.routes.ts';
+import { checkRoutes } from './uploads/check.routes.ts';
 import { uploadRoutes } from './uploads/uploads.routes.ts';
 import { importRoutes } from './imports/imports.routes.ts';
 import { pinLookupRoutes } from './pins/pin-lookup.routes.ts';
@@ -22,4 +23,4 @@ import { pageRoutes } from './pages/pages.routes.ts';
 import { duplicateRoutes } from './duplicates/duplicates.routes.ts';
 
 /** Every API route: the router mounts them, the OpenAPI document lists them, the tests walk them. */
-export const API_ROUTES: readonly ApiRoute[] = [...authRoutes, ...pinLookupRoutes, ...pinRoutes, ...duplicateRoutes, ...searchRoutes, ...boardRoutes, ...favoriteRoutes, ...commentRoutes, ...uploadRoutes, ...userSearchRoutes, ...userRoutes, ...blockRoutes, ...changeRoutes, ...tokenRoutes, ...importRoutes, ...exportRoutes, ...boardLinkRoutes, ...passwordResetRoutes, ...accountRoutes, ...inviteRoutes, ...pageRoutes];
+export const API_ROUTES: readonly ApiRoute[] = [...authRoutes, ...pinLookupRoutes, ...pinRoutes, ...duplicateRoutes, ...searchRoutes, ...boardRoutes, ...favoriteRoutes, ...commentRoutes, ...uploadRoutes, ...checkRoutes, ...userSearchRoutes, ...userRoutes, ...blockRoutes, ...changeRoutes, ...tokenRoutes, ...importRoutes, ...exportRoutes, ...boardLinkRoutes, ...passwordResetRoutes, ...accountRoutes, ...inviteRoutes, ...pageRoutes];

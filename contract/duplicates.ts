@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idField } from './fields.ts';
+import { idField, imageUrl } from './fields.ts';
 import { StoredImage } from './images.ts';
 import { NextCursor, PageQuery } from './paging.ts';
 import { Pin } from './pins.ts';
@@ -23,6 +23,22 @@ export type DuplicatePin = z.infer<typeof DuplicatePin>;
  */
 export const ImageUploaded = z.object({ image: StoredImage, duplicates: z.array(DuplicatePin) }).meta({ id: 'ImageUploaded' });
 export type ImageUploaded = z.infer<typeof ImageUploaded>;
+
+/**
+ * GET /api/images/duplicates?url=: the picture a pin is about to be made from by its address (the
+ * pin builder's remote picture, a shared picture already uploaded), checked for the caller's
+ * look-alikes without storing it (docs/duplicates.md).
+ */
+export const PictureCheckQuery = z.object({ url: imageUrl });
+export type PictureCheckQuery = z.input<typeof PictureCheckQuery>;
+
+/**
+ * The caller's pins of that picture (as POST /api/images/ answers them). `checked` is false when the
+ * picture could not be read (unreachable, not an image): then nothing is known, and the import
+ * that follows the save decides.
+ */
+export const PictureChecked = z.object({ duplicates: z.array(DuplicatePin), checked: z.boolean() }).meta({ id: 'PictureChecked' });
+export type PictureChecked = z.infer<typeof PictureChecked>;
 
 /** GET /api/pins/{id}/duplicates: the caller's own pins that look like that pin (≤ 10, newest first, never the pin itself). */
 export const DuplicatePins = z.object({ pins: z.array(Pin) }).meta({ id: 'DuplicatePins' });

@@ -8,7 +8,7 @@ import { Comment, CommentBody, CommentDeleted, CommentList } from './comments.ts
 import { MessageBody } from './errors.ts';
 import { AlreadyFavorited, Favorite, FavoriteList, FavoriteRemoved } from './favorites.ts';
 import { ImageStatus } from './image-repair.ts';
-import { DuplicateGroups, DuplicatePins, DuplicatesQuery, Merged, MergeBody, MergeUndoBody, MergeUndone, ImageUploaded } from './duplicates.ts';
+import { DuplicateGroups, DuplicatePins, DuplicatesQuery, Merged, MergeBody, MergeUndoBody, MergeUndone, ImageUploaded, PictureChecked, PictureCheckQuery } from './duplicates.ts';
 import { InviteCreateBody, InviteCreated, InviteList, InviteRevoked } from './invites.ts';
 import { ExportZip, ImportCreated, ImportDetail, ImportList, ImportUndone } from './imports.ts';
 import { PageImages, PageImagesQuery } from './pages.ts';
@@ -105,6 +105,7 @@ export const ENDPOINTS = endpoints({
     responses: { 201: { schema: ImageUploaded, description: 'Stored (or already stored: the same picture is stored once, at the same URLs)' } },
   },
 
+  'GET /api/images/duplicates': { query: PictureCheckQuery, responses: { 200: PictureChecked } },
   'GET /api/pins/{id}/duplicates': { responses: { 200: DuplicatePins } },
   'GET /api/duplicates': { query: DuplicatesQuery, responses: { 200: DuplicateGroups } },
   'POST /api/duplicates/merge': { body: MergeBody, idempotent: true, responses: { 200: Merged } },

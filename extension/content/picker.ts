@@ -2,7 +2,8 @@
 // first, then the others; one click on a board saves there. A new board is made inline. The
 // title comes from the image's alt text, else the page's title, and can be changed here. Its
 // thumbnail is the very bytes that will be uploaded (lib/preview.ts); the boards show, and so
-// the saving click can come, only once it is there.
+// the saving click can come, only once it is there. An optional alt text goes with the pin; a picture
+// the user saved already is not saved until they say Save anyway (docs/duplicates.md).
 import { LIMITS } from '../../contract/limits.ts';
 import { ask, isFailure } from '../lib/ask.ts';
 import { h, fill } from '../lib/dom.ts';
@@ -11,6 +12,7 @@ import { outcomeText, undoneText } from '../lib/outcome-text.ts';
 import { pinTitle } from '../lib/pin-text.ts';
 import { loadPreview, type ShownPreview } from '../lib/preview.ts';
 import type { BoardRef } from '../lib/settings.ts';
+import { savedAlreadyBox } from '../ui/saved-already.ts';
 import { showToast } from './toast.ts';
 import { uiRoot } from './ui-root.ts';
 
@@ -71,6 +73,9 @@ export function openPicker(image: PickerImage, server: string): void {
     message.className = error ? 'message message--error' : 'message';
   };
   const title = h('input', { type: 'text', maxlength: LIMITS.title, value: pinTitle(image.alt, page.title, page.url), 'aria-label': 'Title' });
+  const altText = h('input', { type: 'text', maxlength: LIMITS.altText, placeholder: 'What the picture shows (optional)', 'aria-label': 'Alt text' });
+  /** Where the warning for a picture saved already goes. */
+  const warning = h('div', { class: 'warning' });
   const list = h('div', { class: 'boards', role: 'group', 'aria-label': 'Boards' }, h('p', { class: 'message' }, 'Loading your boards…'));
   const newName = h('input', { type: 'text', maxlength: LIMITS.boardName, placeholder: 'New board name', 'aria-label': 'New board name' });
   const thumb = h('img', { class: 'panel__thumb', alt: '' });
@@ -85,6 +90,8 @@ export function openPicker(image: PickerImage, server: string): void {
     ),
     note,
     h('label', { class: 'field' }, 'Title', title),
+    h('label', { class: 'field' }, 'Alt text', altText),
+    warning,
     list,
     h('form', { class: 'create', onsubmit: (event: Event) => { event.preventDefault(); void createAndSave(); } }, newName, h('button', { type: 'submit', class: 'pill' }, 'Create')),
     message,
@@ -111,15 +118,25 @@ export function openPicker(image: PickerImage, server: string): void {
     if (event.key === 'Escape') close();
   });
 
-  async function save(board: BoardRef | null) {
+  async function save(board: BoardRef | null, saveAnyway = false) {
     if (busy) return;
     // The last click comes after the preview: what was not shown is not saved.
     if (!shown) return setMessage('The picture is still loading…');
     busy = true;
     setMessage(board ? `Saving to ${board.name}…` : 'Saving…');
-    const answer = await ask({ type: 'save', images: [{ src: image.src, alt: image.alt, title: title.value, shown: shown.shown }], page, board });
+    fill(warning);
+    const alt = altText.value.trim() ? { altText: altText.value } : {};
+    const toSave = { src: image.src, alt: image.alt, title: title.value, ...alt, shown: shown.shown, ...(saveAnyway ? { saveAnyway } : {}) };
+    const answer = await ask({ type: 'save', images: [toSave], page, board });
     busy = false;
     if (isFailure(answer)) return setMessage(answer.message, true);
+    const [seen] = answer.seen;
+    if (seen) {
+      setMessage('');
+      fill(warning, savedAlreadyBox(server, seen.duplicate, () => void save(board, true)));
+      warning.querySelector('button')?.focus({ preventScroll: true });
+      return;
+    }
     if (answer.saved.length === 0) return setMessage(outcomeText(answer, board), true);
     close();
     const ids = answer.saved.map((pin) => pin.id);

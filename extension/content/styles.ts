@@ -1,6 +1,8 @@
 // The in-page UI's styles (inside the closed shadow root, see ui-root.ts). `:host` declarations
 // are !important because, for a shadow host, the page's own !important rules would win otherwise.
-export const UI_CSS = `
+import { SAVED_ALREADY_CSS } from '../ui/saved-already.ts';
+
+export const UI_CSS = `${SAVED_ALREADY_CSS}
 :host {
   all: initial !important; display: block !important; position: fixed !important; inset: 0 auto auto 0 !important;
   width: 0 !important; height: 0 !important; overflow: visible !important; z-index: 2147483647 !important;

@@ -2,8 +2,7 @@
 // (`Authorization: Bearer`: no cookie, no anti-forgery header). Runs in the background only.
 // Wire types come from the app's own contract/.
 import type { Board, BoardList } from '../../contract/boards.ts';
-import type { StoredImage } from '../../contract/images.ts';
-import type { ImageUploaded } from '../../contract/duplicates.ts';
+import type { DuplicatePin, ImageUploaded, PictureChecked } from '../../contract/duplicates.ts';
 import { IMAGE_LIMITS } from '../../contract/limits.ts';
 import type { PinLookup } from '../../contract/pin-lookup.ts';
 import type { Pin } from '../../contract/pins.ts';
@@ -30,6 +29,8 @@ export interface PinDraft {
   sourceUrl: string | null;
   /** The board it is made in (one call: private when the board is, as the server decides). */
   boardId?: number | undefined;
+  /** The pin's alt text (sent only when given). */
+  altText?: string | undefined;
 }
 
 export class PinboardApi {
@@ -74,10 +75,17 @@ export class PinboardApi {
     return answer?.user?.username ?? null;
   }
 
-  async uploadImage(bytes: Blob, fileName: string): Promise<StoredImage> {
+  /** The picture stored, and the user's pins of the same picture (docs/duplicates.md). */
+  async uploadImage(bytes: Blob, fileName: string): Promise<ImageUploaded> {
     const form = new FormData();
     form.append(IMAGE_LIMITS.uploadField, bytes, fileName);
-    return (await this.#call<ImageUploaded>('POST', '/api/images/', form)).image;
+    const answer = await this.#call<ImageUploaded>('POST', '/api/images/', form);
+    return { image: answer.image, duplicates: Array.isArray(answer.duplicates) ? answer.duplicates : [] };
+  }
+
+  /** The user's pins of the picture at `url`, which the server reads without storing it. */
+  async checkPicture(url: string): Promise<DuplicatePin[]> {
+    return (await this.#call<PictureChecked>('GET', `/api/images/duplicates?${new URLSearchParams({ url })}`)).duplicates;
   }
 
   /** Sent with an Idempotency-Key and repeated once (same key) when the answer was lost. */
@@ -89,6 +97,7 @@ export class PinboardApi {
       description: draft.description,
       ...(draft.sourceUrl ? { sourceUrl: draft.sourceUrl } : {}),
       ...(draft.boardId !== undefined ? { boardId: draft.boardId } : {}),
+      ...(draft.altText ? { altText: draft.altText } : {}),
     };
     try {
       return await this.#call<Pin>('POST', '/api/pins/', body, { 'Idempotency-Key': key });

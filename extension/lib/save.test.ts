@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Pin } from '../../contract/pins.ts';
-import type { StoredImage } from '../../contract/images.ts';
+import type { DuplicatePin, ImageUploaded } from '../../contract/duplicates.ts';
 import type { PinboardApi } from './pinboard-api.ts';
 import { saveImages } from './save.ts';
 import { forgetShownImages, previewImage } from './shown-images.ts';
@@ -15,11 +15,14 @@ let answers: Array<Uint8Array<ArrayBuffer>> = [];
 const fetchSpy = vi.fn(async () => new Response(answers.length > 1 ? answers.shift() : answers[0], { headers: { 'Content-Type': 'image/jpeg' } }));
 
 const uploads: Uint8Array[] = [];
+/** The user's pins of the picture, as the server answers them (upload or check). */
+let duplicates: DuplicatePin[] = [];
 const api = {
   uploadImage: vi.fn(async (blob: Blob) => {
     uploads.push(new Uint8Array(await blob.arrayBuffer()));
-    return { url: '/media/abc.jpg' } as StoredImage;
+    return { image: { url: '/media/abc.jpg' }, duplicates } as ImageUploaded;
   }),
+  checkPicture: vi.fn(async () => duplicates),
   createPin: vi.fn(async () => ({ id: 7 }) as Pin),
   deletePin: vi.fn(async () => undefined),
 };
@@ -27,6 +30,7 @@ const asApi = api as unknown as PinboardApi;
 
 beforeEach(() => {
   uploads.length = 0;
+  duplicates = [];
   for (const fn of [fetchSpy, ...Object.values(api)]) fn.mockClear();
   vi.stubGlobal('fetch', fetchSpy);
   forgetShownImages();
@@ -94,5 +98,35 @@ describe('saving the very bytes the user was shown', () => {
     const outcome = await saveImages(asApi, [{ src: 'http://intranet/secret.jpg', alt: '' }], PAGE, null);
     expect(outcome.saved).toEqual([{ id: 7, src: 'http://intranet/secret.jpg', via: 'url' }]);
     expect(fetchSpy).not.toHaveBeenCalled();
+  });
+});
+
+describe('a picture saved already, and the alt text (docs/duplicates.md)', () => {
+  const before: DuplicatePin = { pin: { id: 4, created_at: '2026-03-03T12:00:00.000Z' } as Pin, boards: [{ id: 2, name: 'Cats' }] };
+
+  it('an upload the user has a pin of makes no pin; Save anyway makes it, with its alt text', async () => {
+    answers = [KITTEN];
+    duplicates = [before];
+    const shown = await previewImage(SRC, PAGE.url);
+    if (!('preview' in shown)) throw new Error(shown.failed);
+    const image = { src: SRC, alt: 'A kitten', altText: ' A grey kitten asleep ', shown: shown.preview.digest };
+    const first = await saveImages(asApi, [image], PAGE, null);
+    expect(first).toEqual({ saved: [], seen: [{ src: SRC, duplicate: before }], failed: [] });
+    expect(api.createPin).not.toHaveBeenCalled();
+
+    const again = await saveImages(asApi, [{ ...image, saveAnyway: true }], PAGE, null);
+    expect(again.saved).toEqual([{ id: 7, src: SRC, via: 'upload' }]);
+    expect(api.createPin).toHaveBeenCalledWith(expect.objectContaining({ imageUrl: '/media/abc.jpg', altText: 'A grey kitten asleep' }));
+  });
+
+  it('without bytes, the server checks the address; a failed check lets the save go on', async () => {
+    duplicates = [before];
+    const seen = await saveImages(asApi, [{ src: SRC, alt: '', shown: null }], PAGE, null);
+    expect(seen.seen).toEqual([{ src: SRC, duplicate: before }]);
+    expect(api.checkPicture).toHaveBeenCalledWith(SRC);
+    api.checkPicture.mockRejectedValueOnce(new Error('busy'));
+    const saved = await saveImages(asApi, [{ src: SRC, alt: '', shown: null }], PAGE, null);
+    expect(saved.saved).toEqual([{ id: 7, src: SRC, via: 'url' }]);
+    expect(api.createPin).toHaveBeenCalledWith(expect.not.objectContaining({ altText: expect.anything() }));
   });
 });

@@ -1,7 +1,10 @@
 // Saving images as pins, in the background: for each image, the bytes the user was shown in the
 // preview (lib/shown-images.ts) are uploaded and the pin made from the stored copy; when no bytes
 // could be had (so none were shown) the pin is made from the image's URL and the server imports
-// it. Every pin keeps the page as its source, and goes onto the chosen board.
+// it. Every pin keeps the page as its source, and goes onto the chosen board. A picture the user saved
+// already (the upload's answer, or the server's check of the address: docs/duplicates.md) is not
+// made a pin unless the save says `saveAnyway`: the picker and the popup show the warning instead.
+import type { DuplicatePin } from '../../contract/duplicates.ts';
 import { fetchImageBytes, type ImageBytes } from './image-bytes.ts';
 import { PinboardError, type PinboardApi } from './pinboard-api.ts';
 import { importableUrl, pinTitle, sourceUrlOf } from './pin-text.ts';
@@ -13,6 +16,10 @@ export interface ImageToSave {
   alt: string;
   /** A title the user typed; else from `alt` and the page. */
   title?: string;
+  /** What the picture shows, for people who cannot see it (the pin's alt text); none when blank. */
+  altText?: string;
+  /** Save it though the user saved the same picture already (they saw the warning). */
+  saveAnyway?: boolean;
   /**
    * What the confirmation showed: the SHA-256 of the previewed bytes (exactly those are uploaded,
    * or nothing), or null when it could show none (the server imports `src`). Absent only where no
@@ -33,8 +40,16 @@ export interface SavedPin {
   via: 'upload' | 'url';
 }
 
+/** A picture not saved because the user saved it already: their newest pin of it. */
+export interface SeenPicture {
+  src: string;
+  duplicate: DuplicatePin;
+}
+
 export interface SaveOutcome {
   saved: SavedPin[];
+  /** Saved already, so not saved again (each can be sent again with `saveAnyway`). */
+  seen: SeenPicture[];
   /** `status`: the server's answer when it refused (404: the board is gone). */
   failed: Array<{ src: string; message: string; status?: number }>;
 }
@@ -52,13 +67,20 @@ async function bytesFor(image: ImageToSave, pageUrl: string): Promise<ImageBytes
   return bytes;
 }
 
-async function imageUrlFor(api: PinboardApi, image: ImageToSave, pageUrl: string): Promise<{ imageUrl: string; via: SavedPin['via'] }> {
+interface Source {
+  imageUrl: string;
+  via: SavedPin['via'];
+  /** The user's pins of the same picture (none known when the address could not be checked). */
+  duplicates: DuplicatePin[];
+}
+
+async function imageUrlFor(api: PinboardApi, image: ImageToSave, pageUrl: string): Promise<Source> {
   const { src } = image;
   const bytes = await bytesFor(image, pageUrl);
   if ('blob' in bytes) {
     try {
-      const stored = await api.uploadImage(bytes.blob, bytes.fileName);
-      return { imageUrl: stored.url, via: 'upload' };
+      const { image: stored, duplicates } = await api.uploadImage(bytes.blob, bytes.fileName);
+      return { imageUrl: stored.url, via: 'upload', duplicates };
     } catch (error) {
       // A refused token stops everything; so does a refused file the user was shown (the server's
       // import could fetch other bytes). Without a preview, a refused file (a format the server
@@ -69,14 +91,23 @@ async function imageUrlFor(api: PinboardApi, image: ImageToSave, pageUrl: string
   } else if (!importableUrl(src)) {
     throw new Error(`The image could not be read (${bytes.failed}).`);
   }
-  return { imageUrl: src, via: 'url' };
+  // No bytes here: the server checks the address itself (and stores nothing), unless the user said
+  // Save anyway already. A failed check warns of nothing: the import decides.
+  const duplicates = image.saveAnyway ? [] : await api.checkPicture(src).catch((error: unknown) => {
+    if (error instanceof PinboardError && error.unauthorized) throw error;
+    return [];
+  });
+  return { imageUrl: src, via: 'url', duplicates };
 }
 
-async function saveOne(api: PinboardApi, image: ImageToSave, page: PageRef, board: BoardRef | null): Promise<SavedPin> {
-  const { imageUrl, via } = await imageUrlFor(api, image, page.url);
+async function saveOne(api: PinboardApi, image: ImageToSave, page: PageRef, board: BoardRef | null): Promise<SavedPin | SeenPicture> {
+  const { imageUrl, via, duplicates } = await imageUrlFor(api, image, page.url);
+  const [duplicate] = duplicates;
+  if (duplicate && !image.saveAnyway) return { src: image.src, duplicate };
+  const altText = image.altText?.trim();
   const title = image.title?.trim() ? pinTitle(image.title, '', page.url) : pinTitle(image.alt, page.title, page.url);
   // Made in its board in one call: all or nothing, and private when the board is (docs/who-sees-what.md).
-  const pin = await api.createPin({ title, imageUrl, description: '', sourceUrl: sourceUrlOf(page.url), boardId: board?.id });
+  const pin = await api.createPin({ title, imageUrl, description: '', sourceUrl: sourceUrlOf(page.url), boardId: board?.id, ...(altText ? { altText } : {}) });
   return { id: pin.id, src: image.src, via };
 }
 
@@ -85,7 +116,7 @@ async function saveOne(api: PinboardApi, image: ImageToSave, page: PageRef, boar
  * order given. Rejects only when the token is refused (401), since then nothing else can succeed.
  */
 export async function saveImages(api: PinboardApi, images: ImageToSave[], page: PageRef, board: BoardRef | null): Promise<SaveOutcome> {
-  const results: Array<SavedPin | SaveOutcome['failed'][number]> = new Array(images.length);
+  const results: Array<SavedPin | SeenPicture | SaveOutcome['failed'][number]> = new Array(images.length);
   let next = 0;
   let refused: PinboardError | null = null;
   async function worker() {
@@ -106,10 +137,11 @@ export async function saveImages(api: PinboardApi, images: ImageToSave[], page: 
   }
   await Promise.all(Array.from({ length: Math.min(PARALLEL, images.length) }, worker));
   if (refused) throw refused;
-  const outcome: SaveOutcome = { saved: [], failed: [] };
+  const outcome: SaveOutcome = { saved: [], seen: [], failed: [] };
   for (const result of results) {
     if (!result) continue;
     if ('id' in result) outcome.saved.push(result);
+    else if ('duplicate' in result) outcome.seen.push(result);
     else outcome.failed.push(result);
   }
   return outcome;

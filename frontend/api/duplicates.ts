@@ -1,4 +1,4 @@
-import type { DuplicateGroups, Merged, MergeUndone } from '../../contract/duplicates.ts';
+import type { DuplicateGroups, Merged, MergeUndone, PictureChecked } from '../../contract/duplicates.ts';
 import { call } from './endpoint.ts';
 
 // Duplicates among the caller's own pins (docs/duplicates.md).
@@ -14,4 +14,12 @@ export function mergePins(keep: number, merge: number[]): Promise<Merged> {
 
 export function undoMerge(mergeId: number): Promise<MergeUndone> {
   return call('POST /api/duplicates/merge/undo', { body: { mergeId } });
+}
+
+/**
+ * The caller's pins of the picture at `url` (this site's upload or another site's picture), checked
+ * without storing it, so a pin made from an address warns as an upload does.
+ */
+export function checkPicture(url: string): Promise<PictureChecked> {
+  return call('GET /api/images/duplicates', { query: { url } });
 }

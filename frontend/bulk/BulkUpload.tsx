@@ -1,24 +1,16 @@
 import { useAtomValue, useStore } from 'jotai';
 import { type DragEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
-import { Link } from 'react-router';
 import { IMPORT_LIMITS } from '../../contract/import-rules.ts';
 import { IMAGE_TYPES } from '../api/images.ts';
+import { updatePin } from '../api/pins.ts';
 import { useBoardList } from '../hooks/useBoardList.ts';
 import { sessionUserAtom } from '../state/atoms.ts';
 import { visibleBoardsByIdAtom } from '../state/hidden.ts';
 import { upsertPin } from '../state/pins.ts';
 import { showToast } from '../state/toasts.ts';
 import { BULK_MSG, BULK_PARALLEL, type BulkItem, sendItem } from './bulk-queue.ts';
+import { BulkRow } from './BulkRow.tsx';
 import './bulk.css';
-
-const PHASE_TEXT: Record<BulkItem['phase'], string> = {
-  waiting: 'Waiting',
-  uploading: 'Uploading',
-  saving: 'Saving',
-  done: 'Pinned',
-  error: 'Failed',
-  paused: 'Waiting to retry',
-};
 
 let nextId = 1;
 
@@ -56,7 +48,7 @@ export function BulkUpload({ board }: { board?: { id: number; name: string } }) 
       const item = files.current.get(id);
       if (!item) continue;
       running.current += 1;
-      void sendItem(item, boardRef.current, (change) => patch(id, change)).finally(() => {
+      void sendItem(item, boardRef.current, (change) => patch(id, change), () => files.current.get(id) ?? item).finally(() => {
         running.current -= 1;
         pump();
       });
@@ -65,7 +57,7 @@ export function BulkUpload({ board }: { board?: { id: number; name: string } }) 
 
   function add(list: FileList | File[]) {
     const picked = [...list];
-    const room = IMPORT_LIMITS.bulkFiles - [...files.current.values()].filter((item) => item.phase !== 'done' && item.phase !== 'error').length;
+    const room = IMPORT_LIMITS.bulkFiles - [...files.current.values()].filter((item) => item.phase !== 'done' && item.phase !== 'error' && item.phase !== 'seen').length;
     if (picked.length > room) showToast(store, BULK_MSG.tooMany);
     const added = picked.slice(0, Math.max(0, room)).map((file): BulkItem => ({ id: nextId++, file, phase: 'waiting', progress: 0, error: null, pin: null, retryAt: null }));
     for (const item of added) {
@@ -82,6 +74,30 @@ export function BulkUpload({ board }: { board?: { id: number; name: string } }) 
     pump();
   }
 
+  /** Save anyway on a row saved already: its pin is made from the upload kept. */
+  function saveAnyway(id: number) {
+    patch(id, { phase: 'waiting', saveAnyway: true, error: null });
+    queue.current.push(id);
+    pump();
+  }
+
+  /** Alt text typed after the pin was made is sent when the field is left (once per change). */
+  function sendAltText(id: number) {
+    const item = files.current.get(id);
+    const altText = item?.altText?.trim() ?? '';
+    if (!item?.pin || item.phase !== 'done' || altText === (item.sentAltText ?? '')) return;
+    const pin = item.pin;
+    patch(id, { sentAltText: altText });
+    updatePin(pin.id, { title: pin.title, description: pin.description, altText: altText || null }).then(
+      (updated) => patch(id, { pin: updated }),
+      (error: unknown) => {
+        console.error(error); // docs/product.md §8: failures are logged
+        patch(id, { sentAltText: item.sentAltText ?? '' });
+        showToast(store, `The alt text of ${item.file.name} could not be saved.`);
+      },
+    );
+  }
+
   function onDrop(event: DragEvent) {
     event.preventDefault();
     setDragging(false);
@@ -90,9 +106,10 @@ export function BulkUpload({ board }: { board?: { id: number; name: string } }) 
 
   const done = items.filter((item) => item.phase === 'done').length;
   const failed = items.filter((item) => item.phase === 'error').length;
-  const finished = items.length > 0 && done + failed === items.length;
+  const seen = items.filter((item) => item.phase === 'seen').length;
+  const finished = items.length > 0 && done + failed + seen === items.length;
   useEffect(() => {
-    if (finished && done) showToast(store, `${done} pin${done === 1 ? '' : 's'} created${failed ? `, ${failed} failed` : ''}`);
+    if (finished && done) showToast(store, `${done} pin${done === 1 ? '' : 's'} created${failed ? `, ${failed} failed` : ''}${seen ? `, ${seen} saved already` : ''}`);
   }, [finished]); // once per batch that finishes
 
   return (
@@ -137,22 +154,18 @@ export function BulkUpload({ board }: { board?: { id: number; name: string } }) 
       {items.length ? (
         <>
           <p className="bulk__summary" aria-live="polite">
-            {done} of {items.length} pinned{failed ? ` · ${failed} failed` : ''}
+            {done} of {items.length} pinned{failed ? ` · ${failed} failed` : ''}{seen ? ` · ${seen} saved already` : ''}
           </p>
           <ul className="bulk__list" aria-label="Files being pinned">
             {items.map((item) => (
-              <li key={item.id} className={`bulk__item bulk__item--${item.phase}`} data-phase={item.phase}>
-                <span className="bulk__name" title={item.file.name}>{item.file.name}</span>
-                <progress className="bulk__progress" max={1} value={item.phase === 'done' ? 1 : item.progress} aria-label={`${item.file.name}: ${PHASE_TEXT[item.phase]}`} />
-                <span className="bulk__phase">
-                  {item.phase === 'done' && item.pin ? <Link to={`/pins/${item.pin.id}`}>{PHASE_TEXT.done}</Link> : PHASE_TEXT[item.phase]}
-                  {item.phase === 'uploading' ? ` ${Math.round(item.progress * 100)}%` : ''}
-                </span>
-                {item.error ? <span className="bulk__error" role={item.phase === 'error' ? 'alert' : undefined}>{item.error}</span> : null}
-                {item.phase === 'error' ? (
-                  <button type="button" className="button button--small" onClick={() => retry(item.id)}>Retry</button>
-                ) : null}
-              </li>
+              <BulkRow
+                key={item.id}
+                item={item}
+                onRetry={() => retry(item.id)}
+                onSaveAnyway={() => saveAnyway(item.id)}
+                onAltText={(altText) => patch(item.id, { altText })}
+                onAltTextDone={() => sendAltText(item.id)}
+              />
             ))}
           </ul>
         </>

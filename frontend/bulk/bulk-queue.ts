@@ -2,14 +2,18 @@
 // progress and error, all into the chosen board. A few files go up at a time (the server takes at
 // most a few uploads in flight per user); a refusal that passes (busy, the image budget spent) waits
 // and tries again by itself, a refusal of the file itself (not an image, too large) is that file's
-// error, with Retry.
+// error, with Retry. A picture the user saved already stops before its pin is made (docs/duplicates.md):
+// the row says "Already saved", with Open it and Save anyway, instead of a dialog per file.
+import type { DuplicatePin } from '../../contract/duplicates.ts';
+import type { StoredImage } from '../../contract/images.ts';
 import { IMPORT_LIMITS } from '../../contract/import-rules.ts';
 import { isApiError } from '../api/client.ts';
-import { checkImageFile, uploadImage } from '../api/images.ts';
+import { checkImageFile, uploadImageAndDuplicates } from '../api/images.ts';
 import { createPin } from '../api/pins.ts';
 import type { Pin } from '../../contract/pins.ts';
 
-export type BulkPhase = 'waiting' | 'uploading' | 'saving' | 'done' | 'error' | 'paused';
+/** `seen`: uploaded, and one the user saved already; no pin until Save anyway. */
+export type BulkPhase = 'waiting' | 'uploading' | 'saving' | 'done' | 'error' | 'paused' | 'seen';
 
 export interface BulkItem {
   id: number;
@@ -21,6 +25,16 @@ export interface BulkItem {
   pin: Pin | null;
   /** Until when a passing refusal makes it wait (ms since 1970), or null. */
   retryAt: number | null;
+  /** The upload, kept: Save anyway makes the pin from it without sending the file again. */
+  image?: StoredImage;
+  /** The user's newest pin of the same picture (phase `seen`). */
+  duplicate?: DuplicatePin;
+  /** Save anyway was pressed: the pin is made though the picture was saved already. */
+  saveAnyway?: boolean;
+  /** What the picture shows (optional, sent as the pin's alt text); typed while it uploads, or after. */
+  altText?: string;
+  /** The alt text the pin has (what was last sent), so a change after Pinned is sent once. */
+  sentAltText?: string;
 }
 
 /** Files sent at once: the server takes a few uploads in flight per user. */
@@ -44,7 +58,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Sends one file through: upload (progress reported), the pin, the board. Resolves when the item
  * is done or has its error; `update` is called on every change.
  */
-export async function sendItem(item: BulkItem, boardId: number | null, update: (patch: Partial<BulkItem>) => void): Promise<void> {
+export async function sendItem(item: BulkItem, boardId: number | null, update: (patch: Partial<BulkItem>) => void, latest: () => BulkItem = () => item): Promise<void> {
   const local = checkImageFile(item.file);
   if (local) {
     update({ phase: 'error', error: local });
@@ -52,12 +66,23 @@ export async function sendItem(item: BulkItem, boardId: number | null, update: (
   }
   for (let wait = 0; ; wait++) {
     try {
-      update({ phase: 'uploading', progress: 0, error: null, retryAt: null });
-      const image = await uploadImage(item.file, { onProgress: ({ loaded, total }) => update({ progress: total ? loaded / total : 0 }) });
-      update({ phase: 'saving', progress: 1 });
+      let image = item.image;
+      if (!image) {
+        update({ phase: 'uploading', progress: 0, error: null, retryAt: null });
+        const uploaded = await uploadImageAndDuplicates(item.file, { onProgress: ({ loaded, total }) => update({ progress: total ? loaded / total : 0 }) });
+        image = uploaded.image;
+        const [duplicate] = uploaded.duplicates;
+        if (duplicate && !item.saveAnyway) {
+          update({ phase: 'seen', progress: 1, image, duplicate });
+          return;
+        }
+      }
+      update({ phase: 'saving', progress: 1, image });
+      // The alt text as it is now: the user may have typed it while the file went up.
+      const altText = latest().altText?.trim();
       // Made in the board in one call: private when the board is (docs/who-sees-what.md).
-      const pin = await createPin({ title: titleFromFileName(item.file.name), imageUrl: image.url, description: '', ...(boardId !== null ? { boardId } : {}) });
-      update({ phase: 'done', pin });
+      const pin = await createPin({ title: titleFromFileName(item.file.name), imageUrl: image.url, description: '', ...(boardId !== null ? { boardId } : {}), ...(altText ? { altText } : {}) });
+      update({ phase: 'done', pin, sentAltText: altText ?? '' });
       return;
     } catch (error) {
       const status = isApiError(error) ? error.status : -1;

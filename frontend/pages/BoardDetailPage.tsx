@@ -12,6 +12,7 @@ import { MemberAvatars } from '../components/boards/MemberAvatars.tsx';
 import { ShareBoardDialog } from '../components/boards/ShareBoardDialog.tsx';
 import { BoardPresence } from '../components/BoardPresence.tsx';
 import { BulkUpload } from '../bulk/BulkUpload.tsx';
+import { BoardSearch } from './BoardSearch.tsx';
 import { CardMore, CardSave } from '../components/CardSave.tsx';
 import { CardButton } from '../components/grid/card-focus.tsx';
 import { ConfirmModal } from '../components/ConfirmModal.tsx';
@@ -251,6 +252,7 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
         ) : null}
       </p>
       {board.member_count > 1 ? <BoardPresence boardId={board.id} /> : null}
+      <BoardSearch boardId={board.id} />
       {bulkOpen ? <BulkUpload board={{ id: board.id, name: board.name }} /> : null}
       {invitation.state === 'open' ? <InvitationNotice board={board} by={invitation.by} onLeft={leave} /> : null}
       {/* The grid waits for the invitation too: the notice then shows with it and moves nothing. */}

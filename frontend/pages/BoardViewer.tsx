@@ -6,6 +6,7 @@ import { Empty } from '../components/Status.tsx';
 import { SkeletonGrid } from '../components/grid/SkeletonGrid.tsx';
 import type { PagedListView } from '../hooks/usePagedList.ts';
 import { BoardPinsGrid, LOADING_BOARD } from './BoardDetailPage.tsx';
+import { BoardSearch } from './BoardSearch.tsx';
 
 /**
  * A public board seen by someone who is not a member (`role` viewer; docs/board-sharing.md):
@@ -31,6 +32,7 @@ export function BoardViewer({ board, pins, restoreKey }: { board: Board; pins: P
         </span>
         <span className="shared-label">Public board{owner ? ` by ${owner.username}` : ''}</span>
       </p>
+      <BoardSearch boardId={board.id} />
       {!pins.loaded ? (
         pins.status === 'error' ? <LoadFailed failure={pins.failure} onRetry={() => void pins.reload()} /> : <SkeletonGrid text={LOADING_BOARD} />
       ) : pins.ids.length === 0 && !pins.hasMore ? (

@@ -26,6 +26,7 @@ import { usePastedFile } from './new-pin/usePastedFile.ts';
 import type { BuilderPrefill } from './pin-builder/params.ts';
 import type { SavedBoard } from './pin-builder/SavedScreen.tsx';
 import { SourceLine } from './pin-builder/SourceLine.tsx';
+import { usePictureCheck } from './pin-builder/usePictureCheck.ts';
 
 /**
  * docs/product.md §5: title and image URL non-blank; every problem is listed together. A file being uploaded
@@ -108,9 +109,10 @@ export function NewPinPage({ prefill, onSaved }: Props = {}) {
       } finally {
         setWaiting(false);
       }
-      // A picture the reader has saved before waits for "Save anyway" (its warning is shown).
-      if (uploaded && uploaded.duplicates.length > 0 && savingAnyway.current !== uploaded.image.url) throw new SavedAlreadyStop();
       const url = uploaded && uploading ? uploaded.image.url : imageUrl.trim();
+      // A picture the reader has saved before (uploaded, or by its address) waits for "Save anyway" (its warning is shown).
+      const seen = uploaded ? uploaded.duplicates : await pictureCheck.check(url);
+      if (seen.length > 0 && savingAnyway.current !== url) throw new SavedAlreadyStop();
       const sourceUrl = prefill?.sourceUrl ?? pickedSource(url);
       const source = sourceUrl ? { sourceUrl } : {};
       // Made in the board in one call: private when the board is (docs/who-sees-what.md).
@@ -183,14 +185,18 @@ export function NewPinPage({ prefill, onSaved }: Props = {}) {
   };
 
   const imageUrl = form.values.imageUrl.trim();
-  const duplicate = upload.state.phase === 'done' && upload.state.image.url !== savingAnyway.current ? upload.state.duplicates[0] : undefined;
-
-  function saveAnyway() {
-    if (upload.state.phase === 'done') savingAnyway.current = upload.state.image.url;
-    form.submitNow();
-  }
   const websiteSource = prefill ? null : pickedSource(imageUrl);
   const preview = imageUrl && isAllowedImageUrl(imageUrl, [window.location.host]) ? imageUrl : '';
+  // A picture by its address (the pin builder's, a typed URL) is checked as an upload is.
+  const pictureCheck = usePictureCheck(upload.state.phase === 'empty' ? preview : '');
+  const pictureUrl = upload.state.phase === 'done' ? upload.state.image.url : imageUrl;
+  const seenBefore = upload.state.phase === 'done' ? upload.state.duplicates : upload.state.phase === 'empty' ? pictureCheck.duplicates : [];
+  const duplicate = pictureUrl !== savingAnyway.current ? seenBefore[0] : undefined;
+
+  function saveAnyway() {
+    savingAnyway.current = pictureUrl;
+    form.submitNow();
+  }
 
   /** A typed URL whose preview failed is saved only once the user says so. */
   function onSubmit(event: FormEvent<HTMLFormElement>) {

@@ -2,8 +2,9 @@
 // against the real server and fixture sites on 127.0.0.1 (pages on one port, their pictures on
 // another): connecting through the app's Connect page, the hover Save on a page that allows no
 // script, the context menu on a members-only picture, twenty pictures from the popup at once, the
-// fallback to import by URL, Undo, the toolbar badge, and a hostile page whose srcset names an
-// intranet picture. Every save is checked on the server.
+// fallback to import by URL, Undo, the toolbar badge, a picture saved already (the app's warning,
+// Save anyway, the alt text), and a hostile page whose srcset names an intranet picture. Every save
+// is checked on the server.
 import { spawnSync } from 'node:child_process';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -220,6 +221,34 @@ describe('the browser extension', () => {
     await clickShadow(page, '.toast button', 'Undo');
     await waitForShadow(page, '.toast', 'Removed from Pinboard');
     expect((await app.request.get(`${server.url}/api/pins/${(pin as Pin).id}`)).status()).toBe(404);
+    await page.close();
+  });
+
+  it('the same picture again: the picker shows the app’s words for a picture saved already; Save anyway saves it, with the alt text typed', async () => {
+    const page = await openSite('csp.html');
+    await hoverForSave(page, '#big');
+    await clickShadow(page, '.save');
+    await waitForShadow(page, '.panel .board', 'Kites');
+    await clickShadow(page, 'input[aria-label="Alt text"]');
+    await page.keyboard.type('A red kite high over a green hill');
+    await clickShadow(page, '.board', 'Kites');
+    // The kite was saved to Kites by the hover test above: nothing is saved, the warning shows.
+    await waitForShadow(page, '.saved-already', 'You saved this on');
+    const [words] = await shadowElements(page, '.saved-already__words');
+    expect(words?.text).toMatch(/^You saved this on [A-Z][a-z]+ [0-9]{1,2}, [0-9]{4} to Kites$/);
+    await waitForShadow(page, '.saved-already a', 'Open it');
+    console.log('screenshot', await screenshot(page, 'extension-saved-already', { overlay: true }));
+    expect(await pinsFrom(`${sites.site}/csp.html`)).toHaveLength(1);
+
+    await clickShadow(page, '.saved-already button', 'Save anyway');
+    await waitForShadow(page, '.toast', 'Saved to Kites');
+    const pins = await pinsFrom(`${sites.site}/csp.html`);
+    expect(pins).toHaveLength(2);
+    expect(pins.map((pin) => pin.alt_text)).toContain('A red kite high over a green hill');
+    // Undone again: the page keeps its one pin (the badge test below counts them).
+    await clickShadow(page, '.toast button', 'Undo');
+    await waitForShadow(page, '.toast', 'Removed from Pinboard');
+    expect(await pinsFrom(`${sites.site}/csp.html`)).toHaveLength(1);
     await page.close();
   });
 

@@ -54,7 +54,9 @@ describe('bulk upload', () => {
     const boardId = Number(new URL(page.url()).pathname.split('/').pop());
     await page.getByRole('button', { name: 'Add Images' }).click();
     const zone = await expectVisible(page.getByTestId('bulk-drop'));
-    // A real drop: 200 distinct PNGs drawn in the page, in one DataTransfer.
+    // A real drop: 200 distinct PNGs drawn in the page, in one DataTransfer. Each is an 8 × 8 grid
+    // of light and dark cells from its own seed: flat fills would all be one picture to the
+    // server's perceptual hash, and wait as "Already saved" (docs/duplicates.md).
     const started = Date.now();
     await zone.evaluate(async (element, count) => {
       const transfer = new DataTransfer();
@@ -63,6 +65,12 @@ describe('bulk upload', () => {
         const context = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D;
         context.fillStyle = `hsl(${(i * 37) % 360} 70% 50%)`;
         context.fillRect(0, 0, 96, 72);
+        let seed = (i + 1) * 2_654_435_761;
+        context.fillStyle = 'rgb(20 20 20)';
+        for (let cell = 0; cell < 64; cell++) {
+          seed = (Math.imul(seed ^ (seed >>> 15), 2_246_822_519) + 3_266_489_917) >>> 0;
+          if (seed & 0x10000) context.fillRect((cell % 8) * 12, Math.floor(cell / 8) * 9, 12, 9);
+        }
         context.fillStyle = '#fff';
         context.fillText(String(i), 10, 40);
         const blob = await canvas.convertToBlob({ type: 'image/png' });

@@ -58,12 +58,18 @@ function picture(width: number, height: number): Promise<Buffer> {
     const hue = (width * 7 + height * 13) % 360;
     const [from, to, sun] = [rgb(hue, 0.7, 0.62), rgb((hue + 60) % 360, 0.6, 0.3), rgb((hue + 180) % 360, 0.9, 0.85)];
     const [cx, cy, r] = [width * 0.7, height * 0.32, Math.min(width, height) * 0.14];
+    // Shade: a 4 × 4 pattern of light and dark fields from the size, so pictures of different sizes
+    // are different pictures to the server's perceptual hash (docs/duplicates.md); a bare gradient
+    // and sun would be one picture at every size, and a save would be warned as saved already.
+    const pattern = Math.imul(width * 7_919 + height * 104_729, 2_654_435_761) >>> 16;
+    const shade = (x: number, y: number) => ((pattern >> (Math.floor((y / height) * 4) * 4 + Math.floor((x / width) * 4))) & 1 ? 1 : 0.45);
     const pixels = Buffer.alloc(width * height * 3);
     for (let y = 0; y < height; y++) {
       for (let x = 0; x < width; x++) {
         const t = (x / width + y / height) / 2;
         const inSun = (x - cx) ** 2 + (y - cy) ** 2 <= r * r;
-        for (let c = 0; c < 3; c++) pixels[(y * width + x) * 3 + c] = inSun ? (sun[c] as number) : Math.round((from[c] as number) * (1 - t) + (to[c] as number) * t);
+        const k = shade(x, y);
+        for (let c = 0; c < 3; c++) pixels[(y * width + x) * 3 + c] = inSun ? (sun[c] as number) : Math.round(((from[c] as number) * (1 - t) + (to[c] as number) * t) * k);
       }
     }
     made = sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg({ quality: 80 }).toBuffer();

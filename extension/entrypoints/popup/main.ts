@@ -10,6 +10,9 @@ import { boardLabel, outcomeText, undoneText } from '../../lib/outcome-text.ts';
 import { loadPreview, type ShownPreview } from '../../lib/preview.ts';
 import { renderBoardSelect } from '../../ui/board-select.ts';
 import { header } from '../../ui/header.ts';
+import { savedAlreadyBox } from '../../ui/saved-already.ts';
+import { SAVED_ALREADY } from '../../../contract/duplicate-rules.ts';
+import type { ImageToSave } from '../../lib/save.ts';
 
 const app = document.getElementById('app') as HTMLElement;
 
@@ -118,6 +121,24 @@ function showImages({ page, images }: ImageList, status: Status) {
     event.preventDefault();
     const chosen = tiles.filter((t) => selected.has(t.image.src) && t.preview).map((t) => ({ src: t.image.src, alt: t.image.alt, shown: t.preview?.shown ?? null }));
     if (!chosen.length || chosen.length < selected.size) return;
+    await saveChosen(chosen);
+  }
+
+  /** Pictures saved already (docs/duplicates.md): one warning each, whose Save anyway saves that one. */
+  function warnings(seen: Array<{ src: string; duplicate: Parameters<typeof savedAlreadyBox>[1] }>, chosen: ImageToSave[]) {
+    return seen.map(({ src, duplicate }) => {
+      const image = chosen.find((c) => c.src === src);
+      const tile = tiles.find((t) => t.image.src === src);
+      if (tile && !tile.tile.classList.contains('tile--seen')) {
+        tile.tile.classList.add('tile--seen');
+        tile.tile.append(h('span', { class: 'tile__seen' }, SAVED_ALREADY.badge));
+      }
+      const label = tile?.image.alt || src.split('/').pop() || src;
+      return savedAlreadyBox(status.server, duplicate, () => image && void saveChosen([{ ...image, saveAnyway: true }]), label);
+    });
+  }
+
+  async function saveChosen(chosen: ImageToSave[]) {
     saveButton.disabled = true;
     fill(result, h('p', {}, `Saving ${chosen.length} ${chosen.length === 1 ? 'pin' : 'pins'}…`));
     const board = await boards.chosenBoard();
@@ -133,10 +154,13 @@ function showImages({ page, images }: ImageList, status: Status) {
       fill(result, h('p', isFailure(undone) ? { class: 'error' } : {}, isFailure(undone) ? undone.message : undoneText(ids.length)));
     });
     const view = h('a', { href: answer.board ? `${status.server}/boards/${answer.board.id}` : `${status.server}/pins`, target: '_blank', rel: 'noopener' }, 'View');
-    fill(result, h('p', { class: answer.saved.length ? 'success' : 'error' }, outcomeText(answer, answer.board)), ids.length ? undo : null, view);
+    const text = h('p', { class: answer.saved.length ? 'success' : answer.seen.length && !answer.failed.length ? '' : 'error' }, outcomeText(answer, answer.board));
+    fill(result, text, ids.length ? undo : null, ids.length ? view : null, ...warnings(answer.seen, chosen));
     // Saved pictures are marked and let go, so a second press cannot save them twice.
     for (const t of tiles) {
       if (!answer.saved.some((s) => s.src === t.image.src)) continue;
+      t.tile.classList.remove('tile--seen');
+      t.tile.querySelector('.tile__seen')?.remove();
       t.tile.classList.add('tile--saved');
       t.box.checked = false;
       selected.delete(t.image.src);
