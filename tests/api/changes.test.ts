@@ -220,14 +220,23 @@ describe('GET /api/changes', () => {
     await newPin(client, 'New');
     expect(await pruneChanges(db(), 24)).toBeGreaterThan(0);
     const now = await head();
-    expect(await changesSince(anonymous, oldHead - 1)).toEqual({ reset: true, lastSeq: now });
-    expect(await changesSince(anonymous, 0)).toEqual({ reset: true, lastSeq: now });
+    // The pins' pictures are fetched by jobs that may log a change meanwhile: heads only move on.
+    const resetFrom = async (since: number) => {
+      const answer = await changesSince(anonymous, since);
+      if (!('reset' in answer)) throw new Error(`no reset from ${since}`);
+      expect(answer.lastSeq).toBeGreaterThanOrEqual(now);
+    };
+    await resetFrom(oldHead - 1);
+    await resetFrom(0);
     const kept = await changesSince(anonymous, oldHead);
-    expect(kept).toEqual({ changes: [expect.objectContaining({ seq: now, event: 'pin:created' })], lastSeq: now });
+    if ('reset' in kept) throw new Error('reset from what pruning kept');
+    const created = kept.changes.filter((c) => c.event === 'pin:created').map((c) => (c.data as { pin: Pin }).pin.title);
+    expect(created).toEqual(['New']);
+    expect(kept.lastSeq).toBeGreaterThanOrEqual(now);
     // Past the head is not ahead of the log (the head steps back when a deletion rewrites the newest rows)…
-    expect(await changesSince(anonymous, now + 1)).toEqual({ changes: [], lastSeq: now });
+    expect(await changesSince(anonymous, kept.lastSeq + 1)).not.toHaveProperty('reset');
     // …but a position no transaction has had yet is from another log.
-    expect(await changesSince(anonymous, Number.MAX_SAFE_INTEGER)).toEqual({ reset: true, lastSeq: now });
+    await resetFrom(Number.MAX_SAFE_INTEGER);
     expect(Number((await db().selectFrom('change_counter').select('pruned_through').executeTakeFirstOrThrow()).pruned_through)).toBe(oldHead);
   });
 });

@@ -437,6 +437,7 @@ describe('duplicates match the document', () => {
     const kept = await client.post<Pin>('/api/pins/', { title: 'One', imageUrl: stored.body.image.url });
     const other = await client.post<Pin>('/api/pins/', { title: 'Two', imageUrl: stored.body.image.url });
     await call(client, 'GET', '/api/pins/{id}/duplicates', { params: { id: kept.body.id }, expect: 200 });
+    await call(client, 'GET', '/api/images/duplicates', { query: `url=${encodeURIComponent(stored.body.image.url)}`, expect: 200 });
     await call(client, 'GET', '/api/duplicates', { expect: 200 });
     const merged = await call<{ mergeId: number }>(client, 'POST', '/api/duplicates/merge', { json: { keep: kept.body.id, merge: [other.body.id] }, expect: 200 });
     await call(client, 'POST', '/api/duplicates/merge/undo', { json: { mergeId: merged.body.mergeId }, expect: 200 });
