@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import css from '@eslint/css';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
@@ -40,6 +41,23 @@ const ZOD_CONTRACT = readdirSync('contract')
   .filter((file) => file.endsWith('.ts') && /from 'zod'/.test(readFileSync(`contract/${file}`, 'utf8')))
   .map((file) => file.replace(/\.ts$/, ''));
 
+/**
+ * ESLint's max-lines reads JavaScript only: the same rule for a stylesheet. Code lines, not blanks
+ * or comments, as for the code.
+ */
+const maxCssLines = {
+  meta: { type: 'suggestion', schema: [{ type: 'integer', minimum: 1 }] },
+  create(context) {
+    const [max] = context.options;
+    return {
+      StyleSheet(node) {
+        const lines = context.sourceCode.text.replace(/\/\*[\s\S]*?\*\//g, '').split('\n').filter((line) => line.trim() !== '').length;
+        if (lines > max) context.report({ node, message: `${lines} lines of CSS (not blanks or comments); at most ${max}: split it by area (docs/architecture.md).` });
+      },
+    };
+  },
+};
+
 /** `no-restricted-imports` options: relative imports matching `regex` are refused with `message`. */
 const refuse = (regex, message) => ({ patterns: [{ regex, message }] });
 
@@ -48,15 +66,19 @@ const frontendStore = refuse(
   'The store and the API calls sit under the screens and the socket client (live/ registers itself with the store): state/ and api/ import each other and contract/, never live/ or a screen (docs/architecture.md).',
 );
 
+/** Every script and module; the stylesheets have a language of their own. */
+const CODE = ['**/*.{js,mjs,cjs,ts,tsx}'];
+
 /** What is shipped or run as the app and its tools; tests and benchmarks may be longer. */
 const PRODUCTION = ['backend/**/*.{ts,tsx}', 'frontend/**/*.{ts,tsx}', 'contract/**/*.ts', 'db/**/*.ts', 'scripts/**/*.ts', 'extension/**/*.{ts,tsx}'];
 const NOT_PRODUCTION = ['**/*.test.{ts,tsx}', 'frontend/test-support/**'];
 
 export default tseslint.config(
   { ignores: ['dist/', 'extension/dist/', 'extension/.wxt/', 'node_modules/', 'data/', 'artifacts/', 'coverage/'] },
-  js.configs.recommended,
-  ...tseslint.configs.recommended,
+  // The code's rules read code: scoped to it, since the stylesheets are linted too (below).
+  ...[js.configs.recommended, ...tseslint.configs.recommended].map((config) => ({ ...config, files: config.files ?? CODE })),
   {
+    files: CODE,
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -77,6 +99,17 @@ export default tseslint.config(
       'max-lines': ['error', { max: 300, skipBlankLines: true, skipComments: true }],
       'max-lines-per-function': ['warn', { max: 80, skipBlankLines: true, skipComments: true }],
     },
+  },
+  {
+    // A test file past 500 lines is two subjects: split it by what it tests.
+    files: NOT_PRODUCTION,
+    rules: { 'max-lines': ['error', { max: 500, skipBlankLines: true, skipComments: true }] },
+  },
+  {
+    files: ['**/*.css'],
+    plugins: { css, house: { rules: { 'max-css-lines': maxCssLines } } },
+    language: 'css/css',
+    rules: { 'house/max-css-lines': ['error', 300] },
   },
   {
     // Features (and every other folder of backend/ but the assembly's server/ and the cli/ entry

@@ -8,6 +8,11 @@ import { store } from './state/store.ts';
 import { followNavigation } from './state/toasts.ts';
 import { registerServiceWorker } from './sw/register.ts';
 import './styles/app.css';
+import './styles/grid.css';
+import './styles/forms.css';
+import './styles/pin-page.css';
+import './styles/boards.css';
+import './styles/overlays.css';
 
 const router = createBrowserRouter(routes);
 followNavigation(store, router); // a new page drops the old page's plain toasts

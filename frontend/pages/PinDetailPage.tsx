@@ -81,7 +81,7 @@ function OriginalImageLink({ pin }: { pin: Pin }) {
 }
 
 /**
- * The image, at most as tall as the screen allows (--media-max-h in app.css: the viewport on a
+ * The image, at most as tall as the screen allows (--media-max-h in pin-page.css: the viewport on a
  * desktop, about 60 % of it on a phone, so the actions stay in the first screen), in a box known
  * before it loads: the stored image's shape, else a 4:5 box the image is fitted into. Nothing below
  * it moves when it arrives.

@@ -2,7 +2,7 @@ import { SKELETON_COLUMNS, SKELETON_ROWS, skeletonShape } from './skeleton.ts';
 
 /**
  * Placeholder cards while a grid's first page loads: the shape of the grid to come — the same
- * columns as the masonry at this width (container queries on the grid's own width in app.css, so
+ * columns as the masonry at this width (container queries on the grid's own width in grid.css, so
  * even the first paint has them) and cards of varied heights — so nothing jumps when the pins
  * arrive. The loading text is there for screen readers. index.html shows the same cards before
  * the scripts have run (skeleton.ts).

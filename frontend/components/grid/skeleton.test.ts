@@ -3,7 +3,7 @@ import { PIN_PAGE_PATH } from '../../../contract/home.ts';
 import { staticShellHtml } from './skeleton.ts';
 
 describe('the static shell', () => {
-  it('holds the grid skeleton and the pin skeleton (app.css shows one), and no script', () => {
+  it('holds the grid skeleton and the pin skeleton (grid.css shows one), and no script', () => {
     const html = staticShellHtml();
     expect(html).toContain('class="skeleton-grid shell-page--grid"');
     expect(html).toContain('class="pin-detail-page shell-page--pin"');

@@ -1,9 +1,9 @@
 // One description of the loading grid for both of its renderings: the React SkeletonGrid, and the
 // static shell that index.html shows before any script has run (vite.config.ts writes it in at
-// build time). Both use the same classes, so app.css alone decides the columns at every width: as
+// build time). Both use the same classes, so grid.css alone decides the columns at every width: as
 // many as the masonry will have (container queries on the grid's own width, docs/grid.md).
 
-/** The most columns a grid has (an 1,800 px page: ./columns.ts); app.css hides the ones past the width's. */
+/** The most columns a grid has (an 1,800 px page: ./columns.ts); grid.css hides the ones past the width's. */
 export const SKELETON_COLUMNS = 8;
 /** Placeholder cards per column: enough to fill a large screen's first view. */
 export const SKELETON_ROWS = 4;
@@ -40,7 +40,7 @@ export function navFrameHtml(): string {
 
 /**
  * The static shell: the navigation bar's frame and logo, and both skeletons — the grid's and, for
- * a pin's address, the pin page's — of which app.css shows one: the server marks a pin's page
+ * a pin's address, the pin page's — of which grid.css shows one: the server marks a pin's page
  * with PIN_SHELL_CLASS (contract/home.ts) (HTML).
  */
 export function staticShellHtml(): string {
