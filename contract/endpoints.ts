@@ -21,16 +21,17 @@ import { LoginBody, SessionBody, SignupBody, User, UserLookupQuery, UserProfile,
 
 // The API's routes as the server and its clients share them: each is named once by its method and
 // path ("POST /api/boards/{id}/pins"), with what it takes (query, JSON body, or one uploaded file)
-// and what it answers on success. The server's declarations (backend/*.routes.ts) add who may call
-// a route, its documentation and its handler; the browser client's calls (frontend/api/) are typed
-// from this table — type-only, so no schema ships to the browser for it.
+// and what it answers on success. The server's routes (backend/*.routes.ts) implement these entries,
+// `route(ENDPOINTS['POST /api/boards/{id}/pins'], …)`, adding who may call a route, its
+// documentation and its handler; the browser client's calls (frontend/api/) are typed from this
+// table — type-only, so no schema ships to the browser for it.
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** A success schema, or one with its own description and media type (as backend/http/route.ts takes them). */
 type Responses = Partial<Record<number, z.ZodType | { schema: z.ZodType; description: string; contentType?: string }>>;
 
-interface Endpoint {
+export interface Endpoint {
   query?: z.ZodObject;
   body?: z.ZodType;
   /** Takes one file as `multipart/form-data` (the field `file`) instead of a JSON body. */
@@ -38,6 +39,12 @@ interface Endpoint {
   /** Takes an optional Idempotency-Key header (contract/idempotency.ts): a lost answer may be asked again. */
   idempotent?: true;
   responses: Responses;
+}
+
+/** An entry of the table, with the method and path its name gives (what the server's `route()` implements). */
+export interface NamedEndpoint extends Endpoint {
+  method: Lowercase<Method>;
+  path: string;
 }
 
 type MethodOf<K> = K extends `${infer M} ${string}` ? Lowercase<M> : never;

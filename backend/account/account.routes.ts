@@ -1,6 +1,5 @@
 import type { Request } from 'express';
-import { Account, AccountDeleteBody, AccountUpdateBody, NoContent, PasswordChangeBody } from '../../contract/account.ts';
-import { User } from '../../contract/users.ts';
+import { ENDPOINTS } from '../../contract/endpoints.ts';
 import { type ApiRoute, route } from '../http/route.ts';
 import { SESSION_COOKIE } from '../http/session.ts';
 import type { ListedSession } from '../http/session-directory.ts';
@@ -12,8 +11,6 @@ import { checkOwnPassword } from './password-check.ts';
 // Account settings (docs/accounts.md). Only the signed-in browser session may call these: a token
 // that leaked must not be able to change the password, the email, or delete the account
 // (`sessionOnly`: 403 for any token). Calls that check the password count as sign-in attempts.
-
-const DONE = { 204: { schema: NoContent, description: 'Done' } };
 
 function toWire(session: ListedSession, currentSid: string) {
   return {
@@ -30,13 +27,10 @@ function destroyOwnSession(req: Request): Promise<void> {
 }
 
 export const accountRoutes: ApiRoute[] = [
-  route({
-    method: 'get',
-    path: '/api/account',
+  route(ENDPOINTS['GET /api/account'], {
     summary: "The caller's account and its signed-in sessions (this one first, then the most recently used)",
     auth: 'user',
     sessionOnly: true,
-    responses: { 200: Account },
     handler: async ({ ctx, req, res, userId }) => {
       const [user, sessions] = await Promise.all([requireUser(ctx.db, userId), sessionsOf(req.sessionStore, userId)]);
       const listed = sessions
@@ -46,15 +40,11 @@ export const accountRoutes: ApiRoute[] = [
     },
   }),
 
-  route({
-    method: 'patch',
-    path: '/api/account',
+  route(ENDPOINTS['PATCH /api/account'], {
     summary: 'Change the username and/or email (with the current password)',
     auth: 'user',
     sessionOnly: true,
     attempt: true,
-    body: AccountUpdateBody,
-    responses: { 200: User },
     errors: [409],
     handler: async ({ ctx, throttle, req, res, userId, body }) => {
       await checkOwnPassword({ db: ctx.db, throttle }, req, userId, body.currentPassword, 'currentPassword');
@@ -62,15 +52,11 @@ export const accountRoutes: ApiRoute[] = [
     },
   }),
 
-  route({
-    method: 'post',
-    path: '/api/account/password',
+  route(ENDPOINTS['POST /api/account/password'], {
     summary: "Change the password (with the current one); the account's other sessions and their sockets end",
     auth: 'user',
     sessionOnly: true,
     attempt: true,
-    body: PasswordChangeBody,
-    responses: DONE,
     handler: async ({ ctx, throttle, req, res, userId, body }) => {
       await checkOwnPassword({ db: ctx.db, throttle }, req, userId, body.currentPassword, 'currentPassword');
       await setPasswordHash(ctx.db, userId, await newPasswordHash(body.newPassword, 'newPassword'));
@@ -79,28 +65,21 @@ export const accountRoutes: ApiRoute[] = [
     },
   }),
 
-  route({
-    method: 'post',
-    path: '/api/account/sessions/end-others',
+  route(ENDPOINTS['POST /api/account/sessions/end-others'], {
     summary: "Sign out everywhere else: every other session of the account and their sockets end",
     auth: 'user',
     sessionOnly: true,
-    responses: DONE,
     handler: async ({ ctx, req, res, userId }) => {
       await endSessionsOf({ store: req.sessionStore, events: ctx.events }, userId, { except: req.sessionID });
       res.status(204).end();
     },
   }),
 
-  route({
-    method: 'delete',
-    path: '/api/account',
+  route(ENDPOINTS['DELETE /api/account'], {
     summary: 'Delete the account (with the password): its pins, boards, comments, favorites, tokens and sessions go',
     auth: 'user',
     sessionOnly: true,
     attempt: true,
-    body: AccountDeleteBody,
-    responses: DONE,
     handler: async ({ ctx, csrf, tokens, throttle, req, res, userId, body }) => {
       await checkOwnPassword({ db: ctx.db, throttle }, req, userId, body.password, 'password');
       const sessionId = req.sessionID;

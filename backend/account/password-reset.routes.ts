@@ -1,6 +1,5 @@
 import { ACCOUNT_MSG } from '../../contract/account-rules.ts';
-import { NoContent, PasswordResetConfirmBody, PasswordResetRequestBody } from '../../contract/account.ts';
-import { MessageBody } from '../../contract/errors.ts';
+import { ENDPOINTS } from '../../contract/endpoints.ts';
 import { type ApiRoute, route } from '../http/route.ts';
 import { mailResetLink, resetPassword } from './password-reset.service.ts';
 
@@ -8,15 +7,11 @@ import { mailResetLink, resetPassword } from './password-reset.service.ts';
 // the request also counts per email.
 
 export const passwordResetRoutes: ApiRoute[] = [
-  route({
-    method: 'post',
-    path: '/api/auth/password-reset',
+  route(ENDPOINTS['POST /api/auth/password-reset'], {
     summary: 'Ask for a reset link by email: always 202, whether or not an account has that email',
     auth: 'public',
     sessionOnly: true,
     attempt: true,
-    body: PasswordResetRequestBody,
-    responses: { 202: { schema: MessageBody, description: 'Accepted: a link is mailed if an account has that email' } },
     handler: async ({ ctx, accounts, originPolicy, req, res, body }) => {
       await accounts.countResetRequest(body.email);
       // The answer goes before the account is even looked up: it is the same, and as fast, for an
@@ -32,15 +27,11 @@ export const passwordResetRoutes: ApiRoute[] = [
     },
   }),
 
-  route({
-    method: 'post',
-    path: '/api/auth/password-reset/confirm',
+  route(ENDPOINTS['POST /api/auth/password-reset/confirm'], {
     summary: 'Choose a new password with a reset link; every session of the account ends',
     auth: 'public',
     sessionOnly: true,
     attempt: true,
-    body: PasswordResetConfirmBody,
-    responses: { 204: { schema: NoContent, description: 'The password is changed' } },
     handler: async ({ ctx, req, res, body }) => {
       await resetPassword({ db: ctx.db, sessions: { store: req.sessionStore, events: ctx.events } }, body.token, body.password);
       res.status(204).end();

@@ -1,7 +1,6 @@
 import type { Request, Response } from 'express';
-import { MessageBody } from '../../contract/errors.ts';
+import { ENDPOINTS } from '../../contract/endpoints.ts';
 import { MSG } from '../../contract/messages.ts';
-import { LoginBody, SessionBody, SignupBody, User } from '../../contract/users.ts';
 import { HttpError } from '../errors.ts';
 import type { Csrf } from '../http/csrf.ts';
 import { ipKeyGenerator } from 'express-rate-limit';
@@ -68,28 +67,20 @@ function inviteToUse(signups: SiteSettings['signups'], invite: string | undefine
 const AUTH_FIELDS = ['email', 'password', 'credential', 'username'] as const;
 
 export const authRoutes: ApiRoute[] = [
-  route({
-    method: 'get',
-    path: '/api/auth/',
+  route(ENDPOINTS['GET /api/auth/'], {
     summary: 'Current session user (null when anonymous)',
     auth: 'public',
-    responses: { 200: SessionBody },
     handler: async ({ ctx, res, site, userId }) => {
       res.json(await sessionOf(ctx.db, userId, site));
     },
   }),
 
-  route({
-    method: 'post',
-    path: '/api/auth/login',
+  route(ENDPOINTS['POST /api/auth/login'], {
     sessionOnly: true,
     summary: 'Sign in',
     auth: 'public',
     attempt: true,
     errorFieldsAtTop: AUTH_FIELDS,
-    body: LoginBody,
-    responses: { 200: User },
-    // 403 also: a disabled account, once its password was right (docs/site-access.md).
     errors: [401],
     handler: async ({ ctx, csrf, throttle, req, res, body }) => {
       const address = req.ip ?? '';
@@ -106,16 +97,12 @@ export const authRoutes: ApiRoute[] = [
     },
   }),
 
-  route({
-    method: 'post',
-    path: '/api/auth/signup',
+  route(ENDPOINTS['POST /api/auth/signup'], {
     sessionOnly: true,
     summary: 'Create an account and sign in (403 when sign-ups are closed, or need an invite and `invite` is not a usable code)',
     auth: 'public',
     attempt: true,
     errorFieldsAtTop: AUTH_FIELDS,
-    body: SignupBody,
-    responses: { 201: User },
     errors: [409],
     handler: async ({ ctx, csrf, req, res, site, body }) => {
       const invite = inviteToUse(site.signups, body.invite);
@@ -134,14 +121,11 @@ export const authRoutes: ApiRoute[] = [
 
   // The demo button signs in on the server, so no password ships to browsers, and hammering the
   // demo account's password login (which the throttle slows) does not stop it.
-  route({
-    method: 'post',
-    path: '/api/auth/demo',
+  route(ENDPOINTS['POST /api/auth/demo'], {
     sessionOnly: true,
     summary: 'Sign in as the demo account (when the server offers it)',
     auth: 'public',
     attempt: true,
-    responses: { 200: User },
     errors: [404],
     handler: async ({ ctx, csrf, demoEmail, req, res }) => {
       const userId = demoEmail === undefined ? undefined : await findUserIdByEmail(ctx.db, demoEmail);
@@ -154,14 +138,11 @@ export const authRoutes: ApiRoute[] = [
     },
   }),
 
-  route({
-    method: 'get',
-    path: '/api/auth/logout',
+  route(ENDPOINTS['GET /api/auth/logout'], {
     sessionOnly: true,
     summary: 'Sign out (needs the X-XSRF-TOKEN header, like a write, unless it is a same-origin script fetch)',
     auth: 'public',
     csrfOnGet: true,
-    responses: { 200: MessageBody },
     handler: async ({ ctx, csrf, req, res, userId }) => {
       const sessionId = req.sessionID;
       // A visitor without a session cookie has no session to end (backend/http/session.ts).

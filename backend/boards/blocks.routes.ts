@@ -1,5 +1,4 @@
-import { BlockBody, BlockedUser, BlockList, Unblocked } from '../../contract/blocks.ts';
-import { PageQuery } from '../../contract/paging.ts';
+import { ENDPOINTS } from '../../contract/endpoints.ts';
 import { type ApiRoute, route } from '../http/route.ts';
 import { removeMember } from './board-members.service.ts';
 import { blockUser, checkBlockable, listBlocks, unblockUser } from './blocks.service.ts';
@@ -7,26 +6,18 @@ import { blockUser, checkBlockable, listBlocks, unblockUser } from './blocks.ser
 // Who may not add you to boards (docs/board-sharing.md). Signed in only; each user sees and
 // changes only their own list.
 export const blockRoutes: ApiRoute[] = [
-  route({
-    method: 'get',
-    path: '/api/users/blocks',
+  route(ENDPOINTS['GET /api/users/blocks'], {
     summary: 'A page of the users you blocked from adding you to boards, most recently blocked first',
     auth: 'user',
-    query: PageQuery,
-    responses: { 200: BlockList },
     handler: async ({ ctx, cursors, res, userId, query }) => {
       res.json(await listBlocks(ctx.db, cursors, userId, query));
     },
   }),
 
-  route({
-    method: 'post',
-    path: '/api/users/blocks',
+  route(ENDPOINTS['POST /api/users/blocks'], {
     summary:
       'Block a user from adding you to boards (their invitations then get the answer an unknown username gets); with leaveBoardId, also leave that board. 201 blocked, 200 already blocked; 404 unknown user',
     auth: 'user',
-    body: BlockBody,
-    responses: { 201: { schema: BlockedUser, description: 'Blocked' }, 200: { schema: BlockedUser, description: 'Already blocked' } },
     errors: [403, 404, 409],
     handler: async ({ ctx, res, body, userId }) => {
       await checkBlockable(ctx.db, userId, body.userId);
@@ -38,12 +29,9 @@ export const blockRoutes: ApiRoute[] = [
     },
   }),
 
-  route({
-    method: 'delete',
-    path: '/api/users/blocks/{userId}',
+  route(ENDPOINTS['DELETE /api/users/blocks/{userId}'], {
     summary: 'Unblock a user (404 when they are not blocked)',
     auth: 'user',
-    responses: { 200: Unblocked },
     errors: [404],
     handler: async ({ ctx, res, params, userId }) => {
       await unblockUser(ctx.db, userId, params.userId);

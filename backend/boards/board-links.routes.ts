@@ -1,6 +1,5 @@
 import type { Request } from 'express';
-import { BoardLinkCreated, BoardLinkList, BoardLinkRevoked, LinkedBoardPage } from '../../contract/board-links.ts';
-import { PageQuery } from '../../contract/paging.ts';
+import { ENDPOINTS } from '../../contract/endpoints.ts';
 import { type ApiRoute, route } from '../http/route.ts';
 import { createBoardLink, listBoardLinks, readLinkedBoard, revokeBoardLink } from './board-links.service.ts';
 
@@ -29,36 +28,27 @@ function withSecretInPath(declared: ApiRoute): ApiRoute {
 }
 
 export const boardLinkRoutes: ApiRoute[] = [
-  route({
-    method: 'post',
-    path: '/api/boards/{id}/links',
+  route(ENDPOINTS['POST /api/boards/{id}/links'], {
     summary: 'Make a secret read-only link to your board (owner only: 403 for a collaborator; 409 beyond 20 links); its url is shown this once',
     auth: 'user',
-    responses: { 201: BoardLinkCreated },
     errors: [403, 404, 409],
     handler: async ({ ctx, res, params, userId }) => {
       res.status(201).json(await createBoardLink(ctx.db, userId, params.id));
     },
   }),
 
-  route({
-    method: 'get',
-    path: '/api/boards/{id}/links',
+  route(ENDPOINTS['GET /api/boards/{id}/links'], {
     summary: "Your board's links, newest first, without their secrets (owner only: 403 for a collaborator)",
     auth: 'user',
-    responses: { 200: BoardLinkList },
     errors: [403, 404],
     handler: async ({ ctx, res, params, userId }) => {
       res.json({ links: await listBoardLinks(ctx.db, userId, params.id) });
     },
   }),
 
-  route({
-    method: 'delete',
-    path: '/api/boards/{id}/links/{linkId}',
+  route(ENDPOINTS['DELETE /api/boards/{id}/links/{linkId}'], {
     summary: 'Revoke a link to your board (owner only): refused at once by every instance',
     auth: 'user',
-    responses: { 200: BoardLinkRevoked },
     errors: [403, 404],
     handler: async ({ ctx, res, params, userId }) => {
       await revokeBoardLink(ctx.db, userId, params.id, params.linkId);
@@ -67,13 +57,9 @@ export const boardLinkRoutes: ApiRoute[] = [
   }),
 
   withSecretInPath(
-    route({
-      method: 'get',
-      path: '/api/links/{secret}',
+    route(ENDPOINTS['GET /api/links/{secret}'], {
       summary: "A board opened by its secret link (the link's /b/<secret> page): the board and a page of all its pins, to anyone; 404 once revoked",
       auth: 'public',
-      query: PageQuery,
-      responses: { 200: LinkedBoardPage },
       errors: [404],
       handler: async ({ ctx, cursors, req, res, query }) => {
         res.set(LINK_ANSWER_HEADERS);

@@ -1,67 +1,31 @@
-import {
-  AddMemberBody,
-  Board,
-  BoardBody,
-  BoardDeleted,
-  BoardList,
-  BoardMember,
-  BoardMemberRemoved,
-  BoardMembers,
-  BoardPage,
-  BoardPin,
-  BoardPinRemoved,
-  BoardUpdateBody,
-} from '../../contract/boards.ts';
-import { PageQuery } from '../../contract/paging.ts';
-import { PinRefBody } from '../../contract/pins.ts';
+import { ENDPOINTS } from '../../contract/endpoints.ts';
 import { type ApiRoute, route } from '../http/route.ts';
 import { withIdempotency, withIdempotentWrite } from '../idempotency/idempotency.ts';
 import { addMember, listMembers, removeMember } from './board-members.service.ts';
-import {
-  addPinToBoard,
-  createBoard,
-  deleteBoard,
-  getBoardPage,
-  listBoards,
-  removePinFromBoard,
-  updateBoard,
-} from './boards.service.ts';
+import { addPinToBoard, createBoard, deleteBoard, getBoardPage, listBoards, removePinFromBoard, updateBoard } from './boards.service.ts';
 
 export const boardRoutes: ApiRoute[] = [
-  route({
-    method: 'get',
-    path: '/api/boards/',
+  route(ENDPOINTS['GET /api/boards/'], {
     summary: 'A page of the boards you own or collaborate on, newest first, each with your role, its pin count, up to 4 cover pins and up to 5 members',
     auth: 'user',
-    query: PageQuery,
-    responses: { 200: BoardList },
     handler: async ({ reader, cursors, req, res, userId, query }) => {
       res.json(await reader(req, (db) => listBoards(db, cursors, userId, query)));
     },
   }),
 
-  route({
-    method: 'get',
-    path: '/api/boards/{id}',
+  route(ENDPOINTS['GET /api/boards/{id}'], {
     summary:
       'A board with a page of its pins, most recently added first: to its members, and to anyone (signed out too) when it is public, as a viewer shown its public pins only; a private board is 404 to non-members',
     auth: 'public',
-    query: PageQuery,
-    responses: { 200: BoardPage },
     errors: [404],
     handler: async ({ reader, cursors, req, res, params, userId, query }) => {
       res.json(await reader(req, (db) => getBoardPage(db, cursors, userId, params.id, query)));
     },
   }),
 
-  route({
-    method: 'post',
-    path: '/api/boards/',
+  route(ENDPOINTS['POST /api/boards/'], {
     summary: 'Create a board',
     auth: 'user',
-    body: BoardBody,
-    responses: { 201: Board },
-    idempotent: true,
     handler: async ({ ctx, req, res, body, userId, operation }) => {
       await withIdempotency(ctx, req, res, {
         operation,
@@ -73,27 +37,19 @@ export const boardRoutes: ApiRoute[] = [
     },
   }),
 
-  route({
-    method: 'patch',
-    path: '/api/boards/{id}',
+  route(ENDPOINTS['PATCH /api/boards/{id}'], {
     summary: 'Rename your board, or make it public or private, or both (owner only; a collaborator gets 403)',
     auth: 'user',
-    body: BoardUpdateBody,
-    responses: { 200: Board },
     errors: [403, 404],
     handler: async ({ ctx, res, params, body, userId }) => {
       res.json(await updateBoard(ctx, userId, params.id, body));
     },
   }),
 
-  route({
-    method: 'delete',
-    path: '/api/boards/{id}',
+  route(ENDPOINTS['DELETE /api/boards/{id}'], {
     summary: 'Delete your board (owner only; a collaborator gets 403)',
     auth: 'user',
-    responses: { 200: BoardDeleted },
     errors: [403, 404],
-    idempotent: true,
     handler: async ({ ctx, req, res, params, userId, operation }) => {
       await withIdempotentWrite(ctx, req, res, {
         operation,
@@ -107,15 +63,10 @@ export const boardRoutes: ApiRoute[] = [
     },
   }),
 
-  route({
-    method: 'post',
-    path: '/api/boards/{id}/pins',
+  route(ENDPOINTS['POST /api/boards/{id}/pins'], {
     summary: 'Add a pin to a board you are a member of',
     auth: 'user',
-    body: PinRefBody,
-    responses: { 201: { schema: BoardPin, description: 'Added' }, 200: { schema: BoardPin, description: 'Was already on the board' } },
     errors: [404],
-    idempotent: true,
     handler: async ({ ctx, req, res, params, body, userId, operation }) => {
       await withIdempotentWrite(ctx, req, res, {
         operation,
@@ -129,14 +80,10 @@ export const boardRoutes: ApiRoute[] = [
     },
   }),
 
-  route({
-    method: 'delete',
-    path: '/api/boards/{id}/pins/{pinId}',
+  route(ENDPOINTS['DELETE /api/boards/{id}/pins/{pinId}'], {
     summary: 'Remove a pin from a board you are a member of',
     auth: 'user',
-    responses: { 200: BoardPinRemoved },
     errors: [404],
-    idempotent: true,
     handler: async ({ ctx, req, res, params, userId, operation }) => {
       await withIdempotentWrite(ctx, req, res, {
         operation,
@@ -150,37 +97,27 @@ export const boardRoutes: ApiRoute[] = [
     },
   }),
 
-  route({
-    method: 'get',
-    path: '/api/boards/{id}/members',
+  route(ENDPOINTS['GET /api/boards/{id}/members'], {
     summary: "A board's members, owner first (members only; a non-member gets 404)",
     auth: 'user',
-    responses: { 200: BoardMembers },
     errors: [404],
     handler: async ({ ctx, res, params, userId }) => {
       res.json(await listMembers(ctx.db, userId, params.id));
     },
   }),
 
-  route({
-    method: 'post',
-    path: '/api/boards/{id}/members',
+  route(ENDPOINTS['POST /api/boards/{id}/members'], {
     summary: 'Invite a user by username as a collaborator (owner only: 403 for a collaborator; 404 unknown user; 409 already a member, the owner, or the board is full)',
     auth: 'user',
-    body: AddMemberBody,
-    responses: { 201: BoardMember },
     errors: [403, 404, 409],
     handler: async ({ ctx, res, params, body, userId }) => {
       res.status(201).json(await addMember(ctx, userId, params.id, body.username));
     },
   }),
 
-  route({
-    method: 'delete',
-    path: '/api/boards/{id}/members/{userId}',
+  route(ENDPOINTS['DELETE /api/boards/{id}/members/{userId}'], {
     summary: 'The owner removes a collaborator, or a collaborator leaves (removes themself); other attempts by a member get 403',
     auth: 'user',
-    responses: { 200: BoardMemberRemoved },
     errors: [403, 404],
     handler: async ({ ctx, res, params, userId }) => {
       await removeMember(ctx, userId, params.id, params.userId);

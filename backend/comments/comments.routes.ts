@@ -1,5 +1,4 @@
-import { Comment, CommentBody, CommentDeleted, CommentList } from '../../contract/comments.ts';
-import { PageQuery } from '../../contract/paging.ts';
+import { ENDPOINTS } from '../../contract/endpoints.ts';
 import { cacheTags, sendCached } from '../http/read-cache.ts';
 import { callerOf } from '../http/public-reads.ts';
 import { type ApiRoute, route } from '../http/route.ts';
@@ -8,14 +7,10 @@ import { withIdempotency } from '../idempotency/idempotency.ts';
 import { createComment, deleteComment, listComments, updateComment } from './comments.service.ts';
 
 export const commentRoutes: ApiRoute[] = [
-  route({
-    method: 'get',
-    path: '/api/comments/pins/{pinId}/comments',
+  route(ENDPOINTS['GET /api/comments/pins/{pinId}/comments'], {
     summary: "A page of a pin's comments, newest first (a private pin's only for those who may see it)",
     auth: 'public',
     cached: true,
-    query: PageQuery,
-    responses: { 200: CommentList },
     errors: [404],
     handler: async ({ ctx, cursors, reads, req, res, params, query, userId }) => {
       const read = await reads
@@ -30,15 +25,10 @@ export const commentRoutes: ApiRoute[] = [
     },
   }),
 
-  route({
-    method: 'post',
-    path: '/api/comments/pins/{pinId}/comments',
+  route(ENDPOINTS['POST /api/comments/pins/{pinId}/comments'], {
     summary: 'Comment on a pin (once per pin)',
     auth: 'user',
-    body: CommentBody,
-    responses: { 201: Comment },
     errors: [404, 409],
-    idempotent: true,
     handler: async ({ ctx, req, res, params, body, userId, operation }) => {
       await withIdempotency(ctx, req, res, {
         operation,
@@ -50,25 +40,18 @@ export const commentRoutes: ApiRoute[] = [
     },
   }),
 
-  route({
-    method: 'put',
-    path: '/api/comments/{id}',
+  route(ENDPOINTS['PUT /api/comments/{id}'], {
     summary: 'Edit your comment',
     auth: 'user',
-    body: CommentBody,
-    responses: { 200: Comment },
     errors: [404],
     handler: async ({ ctx, res, params, body, userId }) => {
       res.json(await updateComment(ctx, userId, params.id, body.text));
     },
   }),
 
-  route({
-    method: 'delete',
-    path: '/api/comments/{id}',
+  route(ENDPOINTS['DELETE /api/comments/{id}'], {
     summary: 'Delete your comment',
     auth: 'user',
-    responses: { 200: CommentDeleted },
     errors: [404],
     handler: async ({ ctx, res, params, userId }) => {
       const { pinId } = await deleteComment(ctx, userId, params.id);

@@ -1,4 +1,5 @@
-import { DuplicateGroups, DuplicatePins, DuplicatesQuery, Merged, MergeBody, MergeUndoBody, MergeUndone } from '../../contract/duplicates.ts';
+import { DuplicatePins } from '../../contract/duplicates.ts';
+import { ENDPOINTS } from '../../contract/endpoints.ts';
 import { notFound } from '../errors.ts';
 import { type ApiRoute, route } from '../http/route.ts';
 import { withIdempotentWrite } from '../idempotency/idempotency.ts';
@@ -9,12 +10,9 @@ import { mergePins, undoMerge } from './merge.ts';
 
 // Duplicates among the caller's own pins (docs/duplicates.md).
 export const duplicateRoutes: ApiRoute[] = [
-  route({
-    method: 'get',
-    path: '/api/pins/{id}/duplicates',
+  route(ENDPOINTS['GET /api/pins/{id}/duplicates'], {
     summary: "Your own pins that look like this pin (same or nearly the same picture, mirrored too): ≤ 10, newest first, never the pin itself; on someone else's pin, your pins that look like it",
     auth: 'user',
-    responses: { 200: DuplicatePins },
     errors: [404],
     handler: async ({ ctx, res, params, userId }) => {
       if (!(await canSeePin(ctx.db, userId, params.id))) throw notFound('Pin');
@@ -24,27 +22,18 @@ export const duplicateRoutes: ApiRoute[] = [
     },
   }),
 
-  route({
-    method: 'get',
-    path: '/api/duplicates',
+  route(ENDPOINTS['GET /api/duplicates'], {
     summary: 'Groups of your pins with the same or nearly the same picture, newest first (a page walks a stretch of your pins: it may hold no group and still have a nextCursor)',
     auth: 'user',
-    query: DuplicatesQuery,
-    responses: { 200: DuplicateGroups },
     handler: async ({ ctx, cursors, res, query, userId }) => {
       res.json(await duplicateGroups(ctx.db, cursors, userId, query));
     },
   }),
 
-  route({
-    method: 'post',
-    path: '/api/duplicates/merge',
+  route(ENDPOINTS['POST /api/duplicates/merge'], {
     summary: 'Merge your duplicate pins into one: the pin kept takes their boards, favorites and comments, and they are deleted (undo within 15 minutes)',
     auth: 'user',
-    body: MergeBody,
-    responses: { 200: Merged },
     errors: [403, 404],
-    idempotent: true,
     handler: async ({ ctx, req, res, body, userId, operation }) => {
       await withIdempotentWrite(ctx, req, res, {
         operation,
@@ -55,13 +44,9 @@ export const duplicateRoutes: ApiRoute[] = [
     },
   }),
 
-  route({
-    method: 'post',
-    path: '/api/duplicates/merge/undo',
+  route(ENDPOINTS['POST /api/duplicates/merge/undo'], {
     summary: 'Undo your merge: the merged pins come back with their boards, favorites and comments (409 once 15 minutes have passed)',
     auth: 'user',
-    body: MergeUndoBody,
-    responses: { 200: MergeUndone },
     errors: [403, 404, 409],
     handler: async ({ ctx, res, body, userId }) => {
       res.json(await undoMerge(ctx, userId, body.mergeId));

@@ -1,4 +1,4 @@
-import { ExportZip } from '../../contract/imports.ts';
+import { ENDPOINTS } from '../../contract/endpoints.ts';
 import { type ApiRoute, route } from '../http/route.ts';
 import { takeExportSlot } from './export-slots.ts';
 import { streamExport } from './export-zip.ts';
@@ -9,12 +9,9 @@ function originOf(req: { protocol: string; get(name: string): string | undefined
 }
 
 export const exportRoutes: ApiRoute[] = [
-  route({
-    method: 'get',
-    path: '/api/export',
+  route(ENDPOINTS['GET /api/export'], {
     summary: "Download everything of the caller's as a ZIP: pinboard.json, the stored originals under images/, bookmarks.html and pins.csv (docs/import-export.md); one at a time per user (429 while one streams)",
     auth: 'user',
-    responses: { 200: { schema: ExportZip, description: 'The export, streamed', contentType: 'application/zip' } },
     handler: async ({ ctx, media, req, res, userId, originPolicy }) => {
       const release = takeExportSlot(ctx, userId);
       // Given back when the answer ends: sent to its end ('finish'), or cut short ('close': the

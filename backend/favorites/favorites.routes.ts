@@ -1,33 +1,22 @@
-import { AlreadyFavorited, Favorite, FavoriteList, FavoriteRemoved } from '../../contract/favorites.ts';
+import { ENDPOINTS } from '../../contract/endpoints.ts';
 import { MSG } from '../../contract/messages.ts';
-import { PinRefBody } from '../../contract/pins.ts';
-import { PageQuery } from '../../contract/paging.ts';
 import { type ApiRoute, route } from '../http/route.ts';
 import { withIdempotentWrite } from '../idempotency/idempotency.ts';
 import { addFavorite, listFavorites, removeFavorite } from './favorites.service.ts';
 
 export const favoriteRoutes: ApiRoute[] = [
-  route({
-    method: 'get',
-    path: '/api/favorites/',
+  route(ENDPOINTS['GET /api/favorites/'], {
     summary: 'A page of your favorites, most recent first',
     auth: 'user',
-    query: PageQuery,
-    responses: { 200: FavoriteList },
     handler: async ({ ctx, cursors, res, userId, query }) => {
       res.json(await listFavorites(ctx.db, cursors, userId, query));
     },
   }),
 
-  route({
-    method: 'post',
-    path: '/api/favorites/',
+  route(ENDPOINTS['POST /api/favorites/'], {
     summary: 'Favorite a pin',
     auth: 'user',
-    body: PinRefBody,
-    responses: { 201: { schema: Favorite, description: 'Favorited' }, 200: { schema: AlreadyFavorited, description: 'Already favorited' } },
     errors: [404],
-    idempotent: true,
     handler: async ({ ctx, req, res, body, userId, operation }) => {
       await withIdempotentWrite(ctx, req, res, {
         operation,
@@ -42,14 +31,10 @@ export const favoriteRoutes: ApiRoute[] = [
     },
   }),
 
-  route({
-    method: 'delete',
-    path: '/api/favorites/{id}',
+  route(ENDPOINTS['DELETE /api/favorites/{id}'], {
     summary: 'Remove a favorite (by favorite id)',
     auth: 'user',
-    responses: { 200: FavoriteRemoved },
     errors: [404],
-    idempotent: true,
     handler: async ({ ctx, req, res, params, userId, operation }) => {
       await withIdempotentWrite(ctx, req, res, {
         operation,

@@ -1,5 +1,6 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { z } from 'zod';
+import type { NamedEndpoint } from '../../contract/endpoints.ts';
 import type { ServiceContext } from '../context.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
 import { unauthorized } from '../errors.ts';
@@ -14,9 +15,10 @@ import './session.ts';
 import { AlreadyAnswered, fileReceiver, type ReceivedUpload, type UploadContext, type UploadedFile, type UploadSpec } from './upload.ts';
 import { parseBody, parseId, parseQuery } from './validate.ts';
 
-// A route is declared once, beside its handler: what it answers to, who may call it, what input it
-// takes and what it answers. The router (routerFor), the OpenAPI document (backend/openapi.ts)
-// and the bad-input and fuzz tests all read the same declaration.
+// A route implements an endpoint of the contract (contract/endpoints.ts: its method, path, input
+// schemas and success answers, which the client's calls are typed from) and adds, beside its
+// handler, who may call it, its documentation and its other answers. The router (routerFor), the
+// OpenAPI document (backend/openapi.ts) and the bad-input and fuzz tests all read the result.
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Auth = 'user' | 'public';
@@ -137,15 +139,27 @@ export const PRIVATE_ANSWER = 'private, no-store';
 
 export const paramNames = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
 
-/** Declares a route; the handler's input is typed from the path, the auth and the schemas. */
-export function route<const P extends string, A extends Auth, Q extends Query = undefined, B extends Body = undefined, U extends Upload = undefined>(
-  spec: RouteInfo<P, A, Q, B, U> & { handler: (call: RouteCall<P, A, Q, B, U>) => Promise<void> },
+/** What the contract's endpoint says of a route: its method, path, input schemas and success answers. */
+type FromContract = 'method' | 'path' | 'query' | 'body' | 'responses' | 'idempotent';
+type QueryOf<E> = E extends { query: infer Q extends z.ZodObject } ? Q : undefined;
+type BodyOf<E> = E extends { body: infer B extends z.ZodType } ? B : undefined;
+
+/**
+ * Implements an endpoint of the contract; the handler's input is typed from its path and schemas
+ * and the route's auth. A route that takes a file gives its upload's limits here.
+ */
+export function route<const E extends NamedEndpoint, A extends Auth, U extends Upload = undefined>(
+  endpoint: E,
+  spec: Omit<RouteInfo<E['path'], A, QueryOf<E>, BodyOf<E>, U>, FromContract> & { handler: (call: RouteCall<E['path'], A, QueryOf<E>, BodyOf<E>, U>) => Promise<void> },
 ): ApiRoute {
-  const { handler, ...info } = spec;
+  const { handler, ...own } = spec;
+  const { upload: takesFile, ...contract } = endpoint;
+  const info: RouteInfo = { ...own, ...contract };
+  if ((takesFile === true) !== (info.upload !== undefined)) throw new Error(`${info.path}: the contract and the route disagree on whether it takes a file`);
   if (info.body && info.upload) throw new Error(`${info.path}: a route takes a JSON body or an upload, not both`);
   // Worked out once per route, not per request.
   const names = paramNames(info.path);
-  const method = info.method.toUpperCase();
+  const verb = info.method.toUpperCase();
   const receiveFile = info.upload ? fileReceiver(info.upload) : undefined;
   if (receiveFile && info.auth !== 'user') throw new Error(`${info.path}: an upload route must be signed in`);
   return {
@@ -166,9 +180,9 @@ export function route<const P extends string, A extends Auth, Q extends Query = 
         if (error instanceof AlreadyAnswered) return;
         throw error;
       }
-      const operation = names.length ? `${method} ${info.path.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]))}` : `${method} ${info.path}`;
+      const operation = names.length ? `${verb} ${info.path.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]))}` : `${verb} ${info.path}`;
       try {
-        await handler({ ...deps, req, res, params, query, body, file: upload?.file, userId, operation } as RouteCall<P, A, Q, B, U>);
+        await handler({ ...deps, req, res, params, query, body, file: upload?.file, userId, operation } as RouteCall<E['path'], A, QueryOf<E>, BodyOf<E>, U>);
       } finally {
         await upload?.dispose();
       }

@@ -1,6 +1,6 @@
-import { ImportCreated, ImportDetail, ImportList, ImportUndone } from '../../contract/imports.ts';
+import { ENDPOINTS } from '../../contract/endpoints.ts';
+import { ImportCreated } from '../../contract/imports.ts';
 import { IMPORT_LIMITS, IMPORT_MSG } from '../../contract/import-rules.ts';
-import { PageQuery } from '../../contract/paging.ts';
 import { type ApiRoute, route } from '../http/route.ts';
 import { createImport } from './create-import.ts';
 import { getImport, listImports, retryImport } from './imports.service.ts';
@@ -12,9 +12,7 @@ import { looksLikeZip, refused } from './zip-archive.ts';
 // Imports (docs/import-export.md): a bookmark file or a ZIP in, one pin per item, in the background.
 
 export const importRoutes: ApiRoute[] = [
-  route({
-    method: 'post',
-    path: '/api/imports',
+  route(ENDPOINTS['POST /api/imports'], {
     summary: 'Import a Netscape bookmark file (Pinback, browsers, Shaarli…), a Pinboard export or a ZIP of images (multipart/form-data, the file in "file"); recognised by its bytes, read at once, imported in the background',
     auth: 'user',
     upload: {
@@ -29,63 +27,46 @@ export const importRoutes: ApiRoute[] = [
       notAnImage: { timeoutMs: 15 * 60_000 },
       sniff: async (head: Buffer) => (looksLikeZip(head) || looksLikeNetscape(head.toString('utf8')) ? undefined : refused(IMPORT_MSG.notRecognised)),
     },
-    responses: { 202: { schema: ImportCreated, description: 'Accepted: queued behind the caller\'s import in progress, if any' } },
     errors: [429],
     handler: async ({ ctx, res, file, userId, bulkImports }) => {
       const created = await createImport(ctx, bulkImports, userId, file.path);
       res.status(202).json({ import: created } satisfies ImportCreated);
     },
   }),
-  route({
-    method: 'get',
-    path: '/api/imports',
+  route(ENDPOINTS['GET /api/imports'], {
     summary: "The caller's imports, newest first",
     auth: 'user',
-    query: PageQuery,
-    responses: { 200: ImportList },
     handler: async ({ ctx, cursors, res, query, userId }) => {
       res.json(await listImports(ctx.db, cursors, userId, query));
     },
   }),
-  route({
-    method: 'get',
-    path: '/api/imports/{id}',
+  route(ENDPOINTS['GET /api/imports/{id}'], {
     summary: 'One of the caller\'s imports, with its failures (at most 1,000, in file order)',
     auth: 'user',
-    responses: { 200: ImportDetail },
     errors: [404],
     handler: async ({ ctx, res, params, userId }) => {
       res.json(await getImport(ctx.db, userId, params.id));
     },
   }),
-  route({
-    method: 'post',
-    path: '/api/imports/{id}/retry',
+  route(ENDPOINTS['POST /api/imports/{id}/retry'], {
     summary: 'Try the failed items of a finished import again',
     auth: 'user',
-    responses: { 200: ImportDetail },
     errors: [404, 409],
     handler: async ({ ctx, res, params, userId }) => {
       res.json(await retryImport(ctx, userId, params.id));
     },
   }),
-  route({
-    method: 'post',
-    path: '/api/imports/{id}/cancel',
+  route(ENDPOINTS['POST /api/imports/{id}/cancel'], {
     summary: 'Stop a queued or running import, keeping the pins it made so far (status cancelled)',
     auth: 'user',
-    responses: { 200: ImportDetail },
     errors: [404, 409],
     handler: async ({ ctx, res, params, userId }) => {
       res.json(await cancelImport(ctx, userId, params.id));
     },
   }),
-  route({
-    method: 'delete',
-    path: '/api/imports/{id}',
+  route(ENDPOINTS['DELETE /api/imports/{id}'], {
     summary: 'Undo an import (the pins and boards it made that were not changed since), stopping it first if it is queued or running',
     auth: 'user',
-    responses: { 200: ImportUndone },
     errors: [404],
     handler: async ({ ctx, res, params, userId }) => {
       res.json(await undoImport(ctx, userId, params.id));

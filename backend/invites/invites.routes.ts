@@ -1,4 +1,4 @@
-import { InviteCreateBody, InviteCreated, InviteList, InviteRevoked } from '../../contract/invites.ts';
+import { ENDPOINTS } from '../../contract/endpoints.ts';
 import { MSG } from '../../contract/messages.ts';
 import { HttpError } from '../errors.ts';
 import { type ApiRoute, route } from '../http/route.ts';
@@ -6,13 +6,9 @@ import { createInvite, listInvites, revokeInvite } from './invites.service.ts';
 
 // Invite links (docs/site-access.md): any member makes, lists and revokes their own.
 export const inviteRoutes: ApiRoute[] = [
-  route({
-    method: 'post',
-    path: '/api/invites',
+  route(ENDPOINTS['POST /api/invites'], {
     summary: 'Make an invite link: `uses` sign-ups (default 1), expiring in `expiresInDays` (default 7); 403 when sign-ups are closed, 409 beyond 50',
     auth: 'user',
-    body: InviteCreateBody,
-    responses: { 201: InviteCreated },
     errors: [409],
     handler: async ({ ctx, res, site, body, userId }) => {
       // A link that could never admit anyone would only mislead whoever receives it.
@@ -21,23 +17,17 @@ export const inviteRoutes: ApiRoute[] = [
     },
   }),
 
-  route({
-    method: 'get',
-    path: '/api/invites',
+  route(ENDPOINTS['GET /api/invites'], {
     summary: 'Your invite links, newest first, with the sign-ups each has left',
     auth: 'user',
-    responses: { 200: InviteList },
     handler: async ({ ctx, res, userId }) => {
       res.json({ invites: await listInvites(ctx.db, userId) });
     },
   }),
 
-  route({
-    method: 'delete',
-    path: '/api/invites/{id}',
+  route(ENDPOINTS['DELETE /api/invites/{id}'], {
     summary: 'Revoke one of your invite links: a sign-up with its code is refused from then on',
     auth: 'user',
-    responses: { 200: InviteRevoked },
     errors: [404],
     handler: async ({ ctx, res, params, userId }) => {
       await revokeInvite(ctx.db, userId, params.id);

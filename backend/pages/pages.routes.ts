@@ -1,5 +1,6 @@
+import { ENDPOINTS } from '../../contract/endpoints.ts';
 import { MSG } from '../../contract/messages.ts';
-import { PAGE_IMAGES_MAX, PageImages, PageImagesQuery } from '../../contract/pages.ts';
+import { PAGE_IMAGES_MAX, PageImages } from '../../contract/pages.ts';
 import { isAllowedImageUrl } from '../../contract/urls.ts';
 import { HttpError } from '../errors.ts';
 import { ownHosts } from '../http/origin.ts';
@@ -46,15 +47,9 @@ export function pageReadError(error: SafeFetchError): HttpError {
 }
 
 export const pageRoutes: ApiRoute[] = [
-  route({
-    method: 'get',
-    path: '/api/pages/images',
+  route(ENDPOINTS['GET /api/pages/images'], {
     summary: `The pictures of a web page (og:image, twitter:image, image_src, then its large <img>s, largest first; at most ${PAGE_IMAGES_MAX}) and its title; an address that answers a picture is that picture`,
     auth: 'user',
-    query: PageImagesQuery,
-    responses: { 200: PageImages },
-    // 422: the page could not be read (not found, refused, timed out, an unknown host, too many
-    // redirects, a picture over 20 MB); 429: more reads at once than one user may run.
     errors: [422],
     handler: async ({ ctx, originPolicy, req, res, query, userId }) => {
       const allow = ctx.imports.allow;

@@ -1,8 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { ImageStatus } from '../../contract/image-repair.ts';
+import { ENDPOINTS } from '../../contract/endpoints.ts';
 import { MSG } from '../../contract/messages.ts';
-import { PinListQuery } from '../../contract/paging.ts';
-import { Pin, PinCreateBody, PinDeleted, PinList, PinUpdateBody } from '../../contract/pins.ts';
 import { isAllowedImageUrl } from '../../contract/urls.ts';
 import { badRequest } from '../errors.ts';
 import { type OriginPolicy, ownHosts } from '../http/origin.ts';
@@ -27,13 +25,9 @@ function assertSiteImageUrl(imageUrl: string, req: IncomingMessage, originPolicy
 }
 
 export const pinRoutes: ApiRoute[] = [
-  route({
-    method: 'get',
-    path: '/api/pins/',
+  route(ENDPOINTS['GET /api/pins/'], {
     summary: 'A page of pins: newest first (all, one user\'s with userId, or one tag\'s with tag), or the visit\'s shuffle (order=shuffle&seed=S)',
     auth: 'public',
-    query: PinListQuery,
-    responses: { 200: PinList },
     cached: true,
     handler: async ({ ctx, cursors, reads, reader, req, res, query, userId }) => {
       // A user's own list, read by them, holds their private pins too: never cached.
@@ -64,13 +58,10 @@ export const pinRoutes: ApiRoute[] = [
     },
   }),
 
-  route({
-    method: 'get',
-    path: '/api/pins/{id}',
+  route(ENDPOINTS['GET /api/pins/{id}'], {
     summary: 'One pin (a private one only for its owner and its boards\' members: 404 for anyone else)',
     auth: 'public',
     cached: true,
-    responses: { 200: Pin },
     errors: [404],
     handler: async ({ ctx, reads, reader, req, res, params, userId }) => {
       const read = await reads
@@ -83,14 +74,9 @@ export const pinRoutes: ApiRoute[] = [
     },
   }),
 
-  route({
-    method: 'post',
-    path: '/api/pins/',
+  route(ENDPOINTS['POST /api/pins/'], {
     summary: 'Create a pin',
     auth: 'user',
-    body: PinCreateBody,
-    responses: { 201: Pin },
-    idempotent: true,
     handler: async ({ ctx, originPolicy, req, res, body, userId, operation }) => {
       assertSiteImageUrl(body.imageUrl, req, originPolicy);
       await withIdempotency(ctx, req, res, {
@@ -103,13 +89,9 @@ export const pinRoutes: ApiRoute[] = [
     },
   }),
 
-  route({
-    method: 'put',
-    path: '/api/pins/{id}',
+  route(ENDPOINTS['PUT /api/pins/{id}'], {
     summary: 'Edit your pin (title, description; imageUrl replaces its image; visibility alone switches who sees it)',
     auth: 'user',
-    body: PinUpdateBody,
-    responses: { 200: Pin },
     errors: [404],
     handler: async ({ ctx, originPolicy, req, res, params, body, userId }) => {
       if (body.imageUrl !== undefined) assertSiteImageUrl(body.imageUrl, req, originPolicy);
@@ -117,26 +99,19 @@ export const pinRoutes: ApiRoute[] = [
     },
   }),
 
-  route({
-    method: 'get',
-    path: '/api/pins/{id}/image-status',
+  route(ENDPOINTS['GET /api/pins/{id}/image-status'], {
     summary: "Where your pin's image stands: stored, importing, or failed and why (the pin's owner only)",
     auth: 'user',
-    responses: { 200: ImageStatus },
     errors: [403, 404],
     handler: async ({ ctx, res, params, userId }) => {
       res.json(await imageStatus(ctx.db, userId, params.id));
     },
   }),
 
-  route({
-    method: 'delete',
-    path: '/api/pins/{id}',
+  route(ENDPOINTS['DELETE /api/pins/{id}'], {
     summary: 'Delete your pin',
     auth: 'user',
-    responses: { 200: PinDeleted },
     errors: [404],
-    idempotent: true,
     handler: async ({ ctx, req, res, params, userId, operation }) => {
       await withIdempotentWrite(ctx, req, res, {
         operation,

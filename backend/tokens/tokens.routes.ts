@@ -1,30 +1,23 @@
-import { TokenCreateBody, TokenCreated, TokenList, TokenRevoked } from '../../contract/tokens.ts';
+import { ENDPOINTS } from '../../contract/endpoints.ts';
 import { type ApiRoute, route } from '../http/route.ts';
 import { createToken, listTokens, revokeToken } from './tokens.service.ts';
 
 // Personal access tokens (docs/tokens-and-capture.md), managed only from a signed-in browser
 // session: a token never mints, lists or revokes tokens (`sessionOnly`).
 export const tokenRoutes: ApiRoute[] = [
-  route({
-    method: 'get',
-    path: '/api/tokens',
+  route(ENDPOINTS['GET /api/tokens'], {
     summary: 'Your personal access tokens, newest first (never their secrets)',
     auth: 'user',
     sessionOnly: true,
-    responses: { 200: TokenList },
     handler: async ({ ctx, res, userId }) => {
       res.json({ tokens: await listTokens(ctx.db, userId) });
     },
   }),
 
-  route({
-    method: 'post',
-    path: '/api/tokens',
+  route(ENDPOINTS['POST /api/tokens'], {
     summary: 'Create a personal access token; its secret is in this answer only',
     auth: 'user',
     sessionOnly: true,
-    body: TokenCreateBody,
-    responses: { 201: TokenCreated },
     errors: [409],
     handler: async ({ ctx, res, body, userId }) => {
       // The secret must not sit in a shared cache or the browser's.
@@ -33,13 +26,10 @@ export const tokenRoutes: ApiRoute[] = [
     },
   }),
 
-  route({
-    method: 'delete',
-    path: '/api/tokens/{id}',
+  route(ENDPOINTS['DELETE /api/tokens/{id}'], {
     summary: 'Revoke one of your tokens (refused by every instance once this answers)',
     auth: 'user',
     sessionOnly: true,
-    responses: { 200: TokenRevoked },
     errors: [404],
     handler: async ({ ctx, tokens, res, params, userId }) => {
       const secretHash = await revokeToken(ctx.db, userId, params.id);

@@ -1,5 +1,6 @@
+import { ENDPOINTS } from '../../contract/endpoints.ts';
 import { IMAGE_LIMITS } from '../../contract/images.ts';
-import { PictureChecked, PictureCheckQuery } from '../../contract/duplicates.ts';
+import { PictureChecked } from '../../contract/duplicates.ts';
 import { MSG } from '../../contract/messages.ts';
 import { findDuplicates, type PictureKey } from '../duplicates/find-duplicates.ts';
 import { HttpError, ImageRefusedError } from '../errors.ts';
@@ -50,13 +51,9 @@ async function remotePicture(ctx: ServiceContext, url: string, signal: AbortSign
 }
 
 export const checkRoutes: ApiRoute[] = [
-  route({
-    method: 'get',
-    path: '/api/images/duplicates',
+  route(ENDPOINTS['GET /api/images/duplicates'], {
     summary: 'Your pins with the same or nearly the same picture as the one at `url` (this site\'s /media/ address or another site\'s picture), checked without storing it',
     auth: 'user',
-    query: PictureCheckQuery,
-    responses: { 200: PictureChecked },
     handler: async ({ ctx, originPolicy, req, res, query, userId }) => {
       const running = checking.get(userId) ?? 0;
       if (running >= CHECKS_PER_USER) throw new HttpError(429, MSG.rateLimited, { retryAfterSeconds: 5 });

@@ -1,3 +1,4 @@
+import { ENDPOINTS } from '../../contract/endpoints.ts';
 import { IMAGE_LIMITS } from '../../contract/images.ts';
 import { ImageUploaded } from '../../contract/duplicates.ts';
 import { MSG } from '../../contract/messages.ts';
@@ -8,9 +9,7 @@ import { detectImageFormat } from '../images/detect.ts';
 import { storeImage } from '../images/images.service.ts';
 
 export const uploadRoutes: ApiRoute[] = [
-  route({
-    method: 'post',
-    path: '/api/images/',
+  route(ENDPOINTS['POST /api/images/'], {
     summary: 'Upload an image (multipart/form-data, the file in the field "file"); answers it stored, with its size, placeholder and thumbnails, and your pins with the same or nearly the same picture',
     auth: 'user',
     upload: {
@@ -27,8 +26,6 @@ export const uploadRoutes: ApiRoute[] = [
         return (await detectImageFormat(head)) ? undefined : new ImageRefusedError('not-an-image');
       },
     },
-    responses: { 201: { schema: ImageUploaded, description: 'Stored (or already stored: the same picture is stored once, at the same URLs)' } },
-    // The whole upload must arrive within UPLOAD_TIMEOUT_SECONDS.
     errors: [408],
     handler: async ({ ctx, media, res, file, userId }) => {
       // Thumbnails are made before the answer, so its URLs work at once (docs/images.md).
