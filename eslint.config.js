@@ -7,7 +7,28 @@ import tseslint from 'typescript-eslint';
 // The house rules a reviewer would otherwise have to remember (docs/architecture.md, "Layers").
 
 /** The backend's features: infrastructure below them must not know any of them. */
-const FEATURES = ['pins', 'boards', 'favorites', 'comments', 'users', 'auth', 'images', 'imports', 'export', 'search', 'tokens', 'changes', 'realtime', 'account', 'invites', 'mail', 'pages', 'visibility', 'duplicates', 'uploads'];
+const FEATURES = [
+  'pins',
+  'boards',
+  'favorites',
+  'comments',
+  'users',
+  'auth',
+  'images',
+  'imports',
+  'export',
+  'search',
+  'tokens',
+  'changes',
+  'realtime',
+  'account',
+  'invites',
+  'mail',
+  'pages',
+  'visibility',
+  'duplicates',
+  'uploads',
+];
 /** The backend's infrastructure: it knows no feature. */
 const INFRASTRUCTURE = ['http', 'jobs', 'events', 'paging', 'idempotency'];
 /** The assembly (its files, and server/'s parts): it imports every feature, so reaching it reaches all of them. */
@@ -20,7 +41,10 @@ const FRONTEND_ABOVE_STORE = ['live', 'pages', 'components', 'hooks', 'shell', '
  * A folder no list above names is on no floor: nothing would stop infrastructure from importing
  * it, or it from importing a screen. Each of its files is an error until it is placed.
  */
-const folders = (area) => readdirSync(area, { withFileTypes: true }).filter((entry) => entry.isDirectory() && entry.name !== 'node_modules').map((entry) => entry.name);
+const folders = (area) =>
+  readdirSync(area, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name !== 'node_modules')
+    .map((entry) => entry.name);
 const CLASSIFIED = { backend: [...FEATURES, ...INFRASTRUCTURE, 'server', 'cli'], frontend: [...FRONTEND_STORE, ...FRONTEND_ABOVE_STORE] };
 const unclassified = Object.entries(CLASSIFIED).flatMap(([area, known]) =>
   folders(area)
@@ -30,7 +54,10 @@ const unclassified = Object.entries(CLASSIFIED).flatMap(([area, known]) =>
       rules: {
         'no-restricted-syntax': [
           'error',
-          { selector: 'Program', message: `${area}/${name}/ is on no layer: name it in eslint.config.js (FEATURES or INFRASTRUCTURE for the backend, FRONTEND_STORE or FRONTEND_ABOVE_STORE for the client) so the layer rules cover it (docs/architecture.md).` },
+          {
+            selector: 'Program',
+            message: `${area}/${name}/ is on no layer: name it in eslint.config.js (FEATURES or INFRASTRUCTURE for the backend, FRONTEND_STORE or FRONTEND_ABOVE_STORE for the client) so the layer rules cover it (docs/architecture.md).`,
+          },
         ],
       },
     })),
@@ -51,7 +78,10 @@ const maxCssLines = {
     const [max] = context.options;
     return {
       StyleSheet(node) {
-        const lines = context.sourceCode.text.replace(/\/\*[\s\S]*?\*\//g, '').split('\n').filter((line) => line.trim() !== '').length;
+        const lines = context.sourceCode.text
+          .replace(/\/\*[\s\S]*?\*\//g, '')
+          .split('\n')
+          .filter((line) => line.trim() !== '').length;
         if (lines > max) context.report({ node, message: `${lines} lines of CSS (not blanks or comments); at most ${max}: split it by area (docs/architecture.md).` });
       },
     };
@@ -117,10 +147,7 @@ export default tseslint.config(
     files: ['backend/*/**'],
     ignores: ['backend/server/**', 'backend/cli/**'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        refuse(`^\\.\\./server/|^\\.\\./(${ASSEMBLY.join('|')})\\.ts$`, 'Only the assembly imports the assembly (docs/architecture.md).'),
-      ],
+      'no-restricted-imports': ['error', refuse(`^\\.\\./server/|^\\.\\./(${ASSEMBLY.join('|')})\\.ts$`, 'Only the assembly imports the assembly (docs/architecture.md).')],
     },
   },
   {
@@ -145,10 +172,7 @@ export default tseslint.config(
   {
     files: ['contract/**'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        refuse('^(\\.\\./)+(backend|frontend|db)/', 'contract/ is shared by server, client and tests: it imports nothing of theirs (docs/architecture.md).'),
-      ],
+      'no-restricted-imports': ['error', refuse('^(\\.\\./)+(backend|frontend|db)/', 'contract/ is shared by server, client and tests: it imports nothing of theirs (docs/architecture.md).')],
     },
   },
   {

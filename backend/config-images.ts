@@ -33,7 +33,10 @@ export const IMAGE_ENV = {
   IMAGE_SWEEP_INTERVAL_SECONDS: positiveInt(3600),
   // Stored images: a local folder, unless S3_BUCKET names a bucket.
   MEDIA_DIR: z.string().min(1).default('./data/media'),
-  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens').optional(),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens')
+    .optional(),
   S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
   S3_REGION: z.string().min(1).optional(),
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
@@ -94,7 +97,10 @@ export interface ImageConfig {
 }
 
 function splitList(value: string): string[] {
-  return value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }
 
 function parseCidrs(value: string): string[] {

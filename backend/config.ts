@@ -24,10 +24,18 @@ export const EnvSchema = z.object({
   // A Redis Cluster's seed nodes, comma-separated `redis://host:port`: when set, used instead of REDIS_URL.
   REDIS_CLUSTER_URLS: z
     .string()
-    .transform((value) => value.split(',').map((url) => url.trim()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((url) => url.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.url({ protocol: /^rediss?$/ })).min(1, 'at least one redis:// URL'))
     .optional(),
-  SOCKET_CHANNEL: z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'letters, digits and _ . : - only').default('pinboard'),
+  SOCKET_CHANNEL: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'letters, digits and _ . : - only')
+    .default('pinboard'),
   PGLITE_DIR: z.string().default('./data/pglite'),
   // Postgres settings of the embedded database over db/pglite.ts' own (`shared_buffers=16MB`):
   // comma-separated name=value pairs.
@@ -97,7 +105,12 @@ export const EnvSchema = z.object({
   // job whose worker died runs again), and how often an idle worker looks for new jobs.
   JOB_WORKERS: z.enum(['true', 'false']).default('true'),
   JOB_CONCURRENCY: positiveInt(2),
-  JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(24 * 3600).default(60),
+  JOB_LEASE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 3600)
+    .default(60),
   JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(1),
   // The change log (docs/change-log.md): how long a client may be away and still catch up with one
   // GET /api/changes (older rows are pruned; a client from before them refetches its screens),
@@ -219,9 +232,7 @@ function toConfig(e: Env, images: ImageConfig, ocrLangs: string[]) {
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
-    database: e.DATABASE_URL
-      ? { kind: 'postgres' as const, url: e.DATABASE_URL }
-      : { kind: 'pglite' as const, dir: e.PGLITE_DIR, settings: parseSettings(e.PGLITE_SETTINGS) },
+    database: e.DATABASE_URL ? { kind: 'postgres' as const, url: e.DATABASE_URL } : { kind: 'pglite' as const, dir: e.PGLITE_DIR, settings: parseSettings(e.PGLITE_SETTINGS) },
     /** Reads from a replica of `database` (services mode only), unused past `maxLagMs` behind. */
     replica: e.DATABASE_REPLICA_URL ? { url: e.DATABASE_REPLICA_URL, maxLagMs: e.REPLICA_MAX_LAG_MS } : undefined,
     redisUrl: e.REDIS_URL,

@@ -10,10 +10,7 @@ import type { Config } from './config.ts';
  * working folder is changed but the data folders themselves, and nothing another account owns.
  */
 export function makeDataFoldersPrivate(config: Config): void {
-  const folders = [
-    ...(config.database.kind === 'pglite' && config.database.dir !== ':memory:' ? [config.database.dir] : []),
-    ...(config.media.kind === 'local' ? [config.media.dir] : []),
-  ];
+  const folders = [...(config.database.kind === 'pglite' && config.database.dir !== ':memory:' ? [config.database.dir] : []), ...(config.media.kind === 'local' ? [config.media.dir] : [])];
   for (const folder of folders) {
     const full = path.resolve(folder);
     mkdirSync(full, { recursive: true, mode: 0o700 });

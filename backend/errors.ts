@@ -9,11 +9,7 @@ export class HttpError extends Error {
   /** Sent as Retry-After (429, 503). */
   readonly retryAfterSeconds: number | undefined;
 
-  constructor(
-    status: number,
-    message: string,
-    options: { errors?: string[]; fields?: Record<string, string>; retryAfterSeconds?: number } = {},
-  ) {
+  constructor(status: number, message: string, options: { errors?: string[]; fields?: Record<string, string>; retryAfterSeconds?: number } = {}) {
     super(message);
     this.status = status;
     this.errors = options.errors ?? [message];
@@ -26,10 +22,8 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (message: string, fields?: Record<string, string>) =>
-  new HttpError(400, message, { fields });
-export const unauthorized = (message: string = MSG.notSignedIn, fields?: Record<string, string>) =>
-  new HttpError(401, message, { fields });
+export const badRequest = (message: string, fields?: Record<string, string>) => new HttpError(400, message, { fields });
+export const unauthorized = (message: string = MSG.notSignedIn, fields?: Record<string, string>) => new HttpError(401, message, { fields });
 export const forbidden = (message: string = MSG.forbidden) => new HttpError(403, message);
 export const notFound = (what: string) => new HttpError(404, `${what} not found.`);
 

@@ -67,7 +67,12 @@ export const JOBS = defineJobs({
    * start, in group `strip`, of which one runs at a time.
    */
   'images.strip-metadata': {
-    data: z.object({ after: z.string().regex(/^[0-9a-f]{64}$/).optional() }),
+    data: z.object({
+      after: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .optional(),
+    }),
     retryLimit: 2,
     retryDelaySeconds: 60,
     leaseSeconds: 600,
@@ -89,7 +94,12 @@ export const JOBS = defineJobs({
    * one runs at a time.
    */
   'images.see': {
-    data: z.object({ after: z.string().regex(/^[0-9a-f]{64}$/).optional() }),
+    data: z.object({
+      after: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .optional(),
+    }),
     retryLimit: 2,
     retryDelaySeconds: 60,
     leaseSeconds: 600,

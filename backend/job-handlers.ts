@@ -27,8 +27,7 @@ export function appJobs(deps: Omit<ImportDeps, 'cooldown'> & { changeRetentionHo
   return jobSetup(JOBS, {
     'image.import': (data, ctx) => importImage(imports, data, ctx),
     // Each item of a bulk import takes one image from the same per-user budget (image-budget.ts).
-    'imports.run': (data, ctx) =>
-      runImport({ storage: deps.storage, imports: deps.imports, takeImage: (userId) => deps.budget.take(userId), cooldown: imports.cooldown }, data, ctx),
+    'imports.run': (data, ctx) => runImport({ storage: deps.storage, imports: deps.imports, takeImage: (userId) => deps.budget.take(userId), cooldown: imports.cooldown }, data, ctx),
     'pins.likes-settle': (data, ctx) => settleLikesJob(ctx, data.pinId),
     'counters.fold': async (_data, ctx) => {
       const folded = await foldCounters(ctx.db);

@@ -8,7 +8,10 @@ import type { UploadSpec } from './http/upload.ts';
 // The OpenAPI document is generated from the route declarations and the very zod schemas that
 // validate requests (contract/), so it cannot drift from the server. Served at GET /api/openapi.json.
 
-const id = z.string().regex(/^[1-9][0-9]*$/).meta({ description: 'A positive integer id' });
+const id = z
+  .string()
+  .regex(/^[1-9][0-9]*$/)
+  .meta({ description: 'A positive integer id' });
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'Invalid input (body, field or id)',

@@ -47,10 +47,7 @@ export async function connectRedis(target: RedisTarget | string, onError: (error
  */
 export function adapterClients(redis: Redis): [Redis, Redis] {
   if (!redis.isCluster) {
-    return [
-      redis.duplicate(),
-      redis.duplicate({ enableAutoPipelining: false, enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined }),
-    ];
+    return [redis.duplicate(), redis.duplicate({ enableAutoPipelining: false, enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined })];
   }
   const cluster = redis as unknown as Cluster;
   const base = { ...cluster.options, lazyConnect: true, shardedSubscribers: true };

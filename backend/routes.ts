@@ -23,4 +23,27 @@ import { pageRoutes } from './pages/pages.routes.ts';
 import { duplicateRoutes } from './duplicates/duplicates.routes.ts';
 
 /** Every API route: the router mounts them, the OpenAPI document lists them, the tests walk them. */
-export const API_ROUTES: readonly ApiRoute[] = [...authRoutes, ...pinLookupRoutes, ...pinRoutes, ...duplicateRoutes, ...searchRoutes, ...boardRoutes, ...favoriteRoutes, ...commentRoutes, ...uploadRoutes, ...checkRoutes, ...userSearchRoutes, ...userRoutes, ...blockRoutes, ...changeRoutes, ...tokenRoutes, ...importRoutes, ...exportRoutes, ...boardLinkRoutes, ...passwordResetRoutes, ...accountRoutes, ...inviteRoutes, ...pageRoutes];
+export const API_ROUTES: readonly ApiRoute[] = [
+  ...authRoutes,
+  ...pinLookupRoutes,
+  ...pinRoutes,
+  ...duplicateRoutes,
+  ...searchRoutes,
+  ...boardRoutes,
+  ...favoriteRoutes,
+  ...commentRoutes,
+  ...uploadRoutes,
+  ...checkRoutes,
+  ...userSearchRoutes,
+  ...userRoutes,
+  ...blockRoutes,
+  ...changeRoutes,
+  ...tokenRoutes,
+  ...importRoutes,
+  ...exportRoutes,
+  ...boardLinkRoutes,
+  ...passwordResetRoutes,
+  ...accountRoutes,
+  ...inviteRoutes,
+  ...pageRoutes,
+];

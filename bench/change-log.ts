@@ -53,7 +53,7 @@ function readAlong(since: number): { stop(): Promise<{ seqs: number[]; latencies
   const latencies: number[] = [];
   const done = (async () => {
     let cursor = since;
-    for (let last = false; ; ) {
+    for (let last = false; ;) {
       if (!writing) last = true;
       const started = performance.now();
       const answer = await readChanges(db, undefined, cursor);
@@ -106,7 +106,10 @@ const alone = median(results.alone);
 console.log('\n=== bench:change-log results ===');
 console.log(`load average at the end ${loadavg()[0]?.toFixed(1)}; medians of ${ROUNDS} rounds, ${CLIENTS} clients`);
 console.log(`a write alone                                   ${alone.toFixed(0).padStart(6)} tx/s  100 %`);
-for (const [name, label] of [['counter', 'plus a log row from a counter locked to commit'], ['position', 'plus a log row at its position (now)']] as const) {
+for (const [name, label] of [
+  ['counter', 'plus a log row from a counter locked to commit'],
+  ['position', 'plus a log row at its position (now)'],
+] as const) {
   const tps = median(results[name]);
   console.log(`${label.padEnd(48)}${tps.toFixed(0).padStart(6)} tx/s  ${((100 * tps) / alone).toFixed(0).padStart(3)} %`);
 }

@@ -57,7 +57,9 @@ const PAIRS = positive('pairs');
 const cleanups = cleanupsOnExit();
 const log = (line: string) => console.log(line);
 const ms = (n: number) => `${n.toFixed(1)} ms`;
-log(`bench:cluster — ${cpus().length} CPUs, load average ${loadavg()[0]?.toFixed(1)} at start; instances ${INSTANCES.join(', ')}; ${CONNECTIONS} connections, ${timing.warmupSeconds} s warm-up + ${timing.seconds} s measured`);
+log(
+  `bench:cluster — ${cpus().length} CPUs, load average ${loadavg()[0]?.toFixed(1)} at start; instances ${INSTANCES.join(', ')}; ${CONNECTIONS} connections, ${timing.warmupSeconds} s warm-up + ${timing.seconds} s measured`,
+);
 
 try {
   // The instances' logs (warnings and errors only) go to files here, not the terminal.
@@ -151,7 +153,10 @@ try {
     hotIds = fixture.hotIds;
     const spread = (make: (i: number) => Visitor) => Array.from({ length: CONNECTIONS }, (_, i) => make(i));
     const lag = sampleLag();
-    const writes = await runVisitors(spread((i) => pairScenario.visitor(i, deployed.url, fixture)), timing);
+    const writes = await runVisitors(
+      spread((i) => pairScenario.visitor(i, deployed.url, fixture)),
+      timing,
+    );
     const lags = (await lag.stop()).sort((a, b) => a - b);
     const reads = await runVisitors(
       spread(() => ({ url: deployed.url, jar: false, steps: [{ method: 'GET', next: () => ({ path: `/api/pins/?order=shuffle&seed=${Math.floor(Math.random() * 1e6)}&limit=25` }) }] })),
@@ -178,13 +183,16 @@ try {
   const toggles = 20;
   let favoriteId: number | undefined;
   for (let i = 0; i < toggles; i++) {
-    const receipts = sockets.map((socket) => new Promise<number>((resolve) => {
-      const timer = setTimeout(() => resolve(Number.NaN), 10_000);
-      socket.once('pin:likes', () => {
-        clearTimeout(timer);
-        resolve(performance.now());
-      });
-    }));
+    const receipts = sockets.map(
+      (socket) =>
+        new Promise<number>((resolve) => {
+          const timer = setTimeout(() => resolve(Number.NaN), 10_000);
+          socket.once('pin:likes', () => {
+            clearTimeout(timer);
+            resolve(performance.now());
+          });
+        }),
+    );
     const sentAt = performance.now();
     const answer = favoriteId === undefined ? await client.post<{ id: number }>('/api/favorites/', { pin_id: pin.id }) : await client.delete(`/api/favorites/${favoriteId}`);
     if (answer.status >= 400) log(`  fan-out write answered ${answer.status}`);
@@ -211,8 +219,12 @@ try {
   log('instances  writes pairs/s  reads req/s  replica lag p99  failures');
   for (const row of rows) log(row);
   log(`Postgres alone (pgbench, 20 clients, the app's favorite_add + favorite_remove): ${alone.toFixed(0)} pairs/s`);
-  log(`fan-out: ${SOCKETS} sockets on ${deployed.apps.length} instances, ${toggles} likes: ${delivered} of ${SOCKETS * toggles} delivered; request → receipt p50 ${ms(percentile(fanout, 50))}, p99 ${ms(percentile(fanout, 99))}`);
-  log(`read-your-writes through nginx: ${PAIRS} write-then-read pairs, ${ryw.violations.length} reads missing their write; replica answered ${ryw.answeredBy.replica}, primary ${ryw.answeredBy.primary}`);
+  log(
+    `fan-out: ${SOCKETS} sockets on ${deployed.apps.length} instances, ${toggles} likes: ${delivered} of ${SOCKETS * toggles} delivered; request → receipt p50 ${ms(percentile(fanout, 50))}, p99 ${ms(percentile(fanout, 99))}`,
+  );
+  log(
+    `read-your-writes through nginx: ${PAIRS} write-then-read pairs, ${ryw.violations.length} reads missing their write; replica answered ${ryw.answeredBy.replica}, primary ${ryw.answeredBy.primary}`,
+  );
   for (const line of ryw.violations.slice(0, 10)) log(`  ${line}`);
   process.exitCode = ryw.violations.length ? 1 : 0;
 } finally {

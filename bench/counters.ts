@@ -83,7 +83,9 @@ async function main(): Promise<void> {
   await sql`
     insert into users (email, username, username_skeleton, password_hash)
     select 'fan' || n || '@bench.test', 'fan' || n, 'fan' || n, 'x' from generate_series(1, ${WORKERS}) as n`.execute(db);
-  const { rows: [pin] } = await sql<{ id: number }>`insert into pins (user_id, title, image_url, description) select min(id), 'hot', 'https://a.test/x.png', '' from users returning id`.execute(db);
+  const {
+    rows: [pin],
+  } = await sql<{ id: number }>`insert into pins (user_id, title, image_url, description) select min(id), 'hot', 'https://a.test/x.png', '' from users returning id`.execute(db);
   const pinId = pin?.id ?? 0;
   const { rows: users } = await sql<{ id: number }>`select id from users order by id`.execute(db);
   const userOf = (worker: number) => users[worker]?.id ?? 0;
@@ -119,11 +121,13 @@ async function main(): Promise<void> {
   });
   await checkCount(db, pinId, 'functions');
 
-  const raw = (hotRow: boolean): Pair => async (worker) => {
-    const bump = (sign: string): Array<[string, unknown[]]> => (hotRow ? [[`update pins set likes_count = likes_count ${sign} 1 where id = $1`, [pinId]]] : []);
-    const added = await inTransaction(client(worker), [['insert into favorites (user_id, pin_id) values ($1, $2) returning id', [userOf(worker), pinId]], ...bump('+')]);
-    await inTransaction(client(worker), [['delete from favorites where id = $1', [added?.id]], ...bump('-')]);
-  };
+  const raw =
+    (hotRow: boolean): Pair =>
+    async (worker) => {
+      const bump = (sign: string): Array<[string, unknown[]]> => (hotRow ? [[`update pins set likes_count = likes_count ${sign} 1 where id = $1`, [pinId]]] : []);
+      const added = await inTransaction(client(worker), [['insert into favorites (user_id, pin_id) values ($1, $2) returning id', [userOf(worker), pinId]], ...bump('+')]);
+      await inTransaction(client(worker), [['delete from favorites where id = $1', [added?.id]], ...bump('-')]);
+    };
   rates['raw + deltas'] = await timed('raw + deltas', raw(false));
   await checkCount(db, pinId, 'raw + deltas');
   for (const name of COUNT_TRIGGERS) await sql`alter table favorites disable trigger ${sql.id(name)}`.execute(db);
@@ -133,7 +137,9 @@ async function main(): Promise<void> {
   await checkCount(db, pinId, 'raw + hot row');
 
   const floor = rates['raw, no count'] ?? 1;
-  log(`  against the floor (no count): deltas ${(((rates['raw + deltas'] ?? 0) / floor) * 100).toFixed(0)} %, hot row ${(((rates['raw + hot row'] ?? 0) / floor) * 100).toFixed(0)} %; deltas / hot row ${((rates['raw + deltas'] ?? 0) / (rates['raw + hot row'] ?? 1)).toFixed(2)}×`);
+  log(
+    `  against the floor (no count): deltas ${(((rates['raw + deltas'] ?? 0) / floor) * 100).toFixed(0)} %, hot row ${(((rates['raw + hot row'] ?? 0) / floor) * 100).toFixed(0)} %; deltas / hot row ${((rates['raw + deltas'] ?? 0) / (rates['raw + hot row'] ?? 1)).toFixed(2)}×`,
+  );
 }
 
 await main().finally(() => cleanups.run());

@@ -72,7 +72,12 @@ try {
   log('Embedded first start on a fresh data folder (seed, then the demo pictures through the image pipeline)…');
   const embedded = await firstStart(cleanups);
   const idle = embedded.idle.rss;
-  row('embedded: peak during the first start (until the demo imports are done)', `${MB(embedded.peak)} (ready ${embedded.readySeconds.toFixed(1)} s, imports done ${embedded.importSeconds.toFixed(1)} s)`, '≤ 450 MB', embedded.peak <= 450 * 2 ** 20);
+  row(
+    'embedded: peak during the first start (until the demo imports are done)',
+    `${MB(embedded.peak)} (ready ${embedded.readySeconds.toFixed(1)} s, imports done ${embedded.importSeconds.toFixed(1)} s)`,
+    '≤ 450 MB',
+    embedded.peak <= 450 * 2 ** 20,
+  );
   row('embedded: idle after the imports', MB(idle), '≤ 250 MB', idle <= 250 * 2 ** 20);
   details.push(...breakdownLines('Embedded, idle', embedded.idle));
 
@@ -87,7 +92,9 @@ try {
   if (!values['skip-phone']) {
     const scripts = initialScripts(path.resolve('dist/public'));
     row('initial JavaScript (entry + module preloads, gzip -9)', `${KB(scripts.gzip)} (${KB(scripts.bytes)} raw, ${scripts.files.length} files)`, '≤ 150 KB', scripts.gzip <= 150 * 1024);
-    log(`Home page and a pin link on a throttled phone (${PHONE.downKbps / 1000} Mb/s, ${PHONE.rttMs} ms RTT, ${PHONE.cpuSlowdown}× CPU, ${PHONE.width}×${PHONE.height}, cold), ${values['phone-runs']} runs…`);
+    log(
+      `Home page and a pin link on a throttled phone (${PHONE.downKbps / 1000} Mb/s, ${PHONE.rttMs} ms RTT, ${PHONE.cpuSlowdown}× CPU, ${PHONE.width}×${PHONE.height}, cold), ${values['phone-runs']} runs…`,
+    );
     // A shared pin link is the other cold start people make on a phone: the newest public pin's page.
     const newest = (await (await fetch(`${embedded.app.url}/api/pins/?limit=1`)).json()) as { pins: { id: number }[] };
     const pinId = newest.pins[0]?.id;
@@ -110,7 +117,15 @@ try {
     cleanups.push(() => database.drop());
     const media = mkdtempSync(path.join(tmpdir(), 'pinboard-footprint-media-'));
     cleanups.push(async () => rmSync(media, { recursive: true, force: true }));
-    const env = { DATABASE_URL: database.url, REDIS_URL, SOCKET_CHANNEL: `pinboard-footprint-${randomBytes(4).toString('hex')}`, AUTO_MIGRATE: 'true', AUTO_SEED: 'true', MEDIA_DIR: media, HOST: '127.0.0.1' };
+    const env = {
+      DATABASE_URL: database.url,
+      REDIS_URL,
+      SOCKET_CHANNEL: `pinboard-footprint-${randomBytes(4).toString('hex')}`,
+      AUTO_MIGRATE: 'true',
+      AUTO_SEED: 'true',
+      MEDIA_DIR: media,
+      HOST: '127.0.0.1',
+    };
     const settings = processSettings({ ...process.env, ...env }, []);
     const app = await startAppProcess({ ...env, ...settings.env }, { execArgv: settings.flags, name: 'services', echo: false });
     cleanups.push(() => app.stop());

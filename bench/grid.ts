@@ -69,7 +69,15 @@ try {
   cleanups.push(() => baseline.stop());
   const results: Array<[string, ScrollFigures]> = [];
   for (let round = 1; round <= rounds; round++) {
-    for (const [name, app] of round % 2 ? ([['this', current], [values.baseline, baseline]] as const) : ([[values.baseline, baseline], ['this', current]] as const)) {
+    for (const [name, app] of round % 2
+      ? ([
+          ['this', current],
+          [values.baseline, baseline],
+        ] as const)
+      : ([
+          [values.baseline, baseline],
+          ['this', current],
+        ] as const)) {
       results.push([`${name} (round ${round})`, await scrollFigures(app.url, steps)]);
     }
   }
@@ -78,7 +86,27 @@ try {
   for (const [name, figures] of results) console.log(row(name, figures));
   const sum = (prefix: string, pick: (f: ScrollFigures) => number) => results.filter(([n]) => n.startsWith(prefix)).reduce((a, [, f]) => a + pick(f), 0);
   const base = `${values.baseline} `;
-  console.log(`\nthis / ${values.baseline}: script time ×${(sum('this', (f) => f.scriptMs) / Math.max(1, sum(base, (f) => f.scriptMs))).toFixed(2)}, layout ×${(sum('this', (f) => f.layoutMs) / Math.max(1, sum(base, (f) => f.layoutMs))).toFixed(2)}, long-task time ×${(sum('this', (f) => f.longTaskMs) / Math.max(1, sum(base, (f) => f.longTaskMs))).toFixed(2)}`);
+  console.log(
+    `\nthis / ${values.baseline}: script time ×${(
+      sum('this', (f) => f.scriptMs) /
+      Math.max(
+        1,
+        sum(base, (f) => f.scriptMs),
+      )
+    ).toFixed(2)}, layout ×${(
+      sum('this', (f) => f.layoutMs) /
+      Math.max(
+        1,
+        sum(base, (f) => f.layoutMs),
+      )
+    ).toFixed(2)}, long-task time ×${(
+      sum('this', (f) => f.longTaskMs) /
+      Math.max(
+        1,
+        sum(base, (f) => f.longTaskMs),
+      )
+    ).toFixed(2)}`,
+  );
 } finally {
   await cleanups.run();
 }

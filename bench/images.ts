@@ -37,7 +37,9 @@ const cleanups = cleanupsOnExit();
 const log = (line: string) => console.log(line);
 const ms = (value: number) => `${Math.round(value)} ms`;
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-const photos = demoImages().filter((image) => image.kind === 'photo').map((image) => path.join(DEMO_IMAGES_DIR, image.file));
+const photos = demoImages()
+  .filter((image) => image.kind === 'photo')
+  .map((image) => path.join(DEMO_IMAGES_DIR, image.file));
 
 /**
  * A distinct 4000 × 3000 JPEG (q 90) made from one of the demo's photos: a phone camera's 12 MP.
@@ -45,12 +47,17 @@ const photos = demoImages().filter((image) => image.kind === 'photo').map((image
  * easily than a real photo: with it a file is 3–5 MB, as a phone's are.
  */
 async function twelveMegapixels(index: number): Promise<Buffer> {
-  const noise = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png({ compressionLevel: 0 }).toBuffer();
+  const noise = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+    .png({ compressionLevel: 0 })
+    .toBuffer();
   const base = await sharp(photos[index % photos.length] as string)
     .resize(4000, 3000, { fit: 'cover' })
     .modulate({ brightness: 0.9 + (index % 20) / 100 })
     .toBuffer();
-  return sharp(base).composite([{ input: noise, blend: 'soft-light' }]).jpeg({ quality: 90 }).toBuffer();
+  return sharp(base)
+    .composite([{ input: noise, blend: 'soft-light' }])
+    .jpeg({ quality: 90 })
+    .toBuffer();
 }
 
 /** A distinct photo at the demo's size (≤ 1200 px), for imports. */
@@ -167,7 +174,10 @@ try {
   const browser = await launchChromium();
   cleanups.push(() => browser.close());
   const views: Array<{ name: string; cards: number; thumbs: number; originals: number }> = [];
-  for (const viewport of [{ name: 'desktop 1440 × 900', width: 1440, height: 900 }, { name: 'phone 390 × 844', width: 390, height: 844 }]) {
+  for (const viewport of [
+    { name: 'desktop 1440 × 900', width: 1440, height: 900 },
+    { name: 'phone 390 × 844', width: 390, height: 844 },
+  ]) {
     const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
     const page = await context.newPage();
     let thumbs = 0;
@@ -194,7 +204,9 @@ try {
   log(`| import jobs (${IMPORTS} pins with remote ≤ 1200 px photos) | ${importRate.toFixed(2)} jobs/s = ${(importRate / CORES).toFixed(2)} per core | — |`);
   for (const view of views) {
     const ratio = view.originals / Math.max(1, view.thumbs);
-    log(`| home page, ${view.name}: ${view.cards} cards | ${(view.thumbs / 1e6).toFixed(2)} MB of images vs ${(view.originals / 1e6).toFixed(1)} MB of originals = ${ratio.toFixed(0)}× fewer | ≥ 10× ${ratio >= 10 ? '✓' : '✗'} |`);
+    log(
+      `| home page, ${view.name}: ${view.cards} cards | ${(view.thumbs / 1e6).toFixed(2)} MB of images vs ${(view.originals / 1e6).toFixed(1)} MB of originals = ${ratio.toFixed(0)}× fewer | ≥ 10× ${ratio >= 10 ? '✓' : '✗'} |`,
+    );
   }
   log(`\nThe app shares the machine's ${CORES} cores with Postgres, this script and Chromium; load average ${loadavg()[0]?.toFixed(1)} at the end.`);
 } finally {

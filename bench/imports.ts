@@ -39,9 +39,14 @@ function rssOf(pid: number): number {
 }
 
 log(`bench:imports — ${cpus().length} CPUs, load average ${loadavg()[0]?.toFixed(1)} at start; ${PINS} pins in ${BOARDS} boards`);
-const photos = demoImages().filter((image) => image.kind === 'photo').slice(0, 40).map((image) => path.join(DEMO_IMAGES_DIR, image.file));
+const photos = demoImages()
+  .filter((image) => image.kind === 'photo')
+  .slice(0, 40)
+  .map((image) => path.join(DEMO_IMAGES_DIR, image.file));
 const pictures = await Promise.all(photos.map((file) => sharp(file).resize({ width: 1200, height: 1200, fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 82 }).toBuffer()));
-log(`${pictures.length} base pictures, ${Math.round(pictures.reduce((sum, b) => sum + b.length, 0) / pictures.length / 1024)} KB on average (each item's file is one of them with pixels of its own: pictureVariant)`);
+log(
+  `${pictures.length} base pictures, ${Math.round(pictures.reduce((sum, b) => sum + b.length, 0) / pictures.length / 1024)} KB on average (each item's file is one of them with pixels of its own: pictureVariant)`,
+);
 const host = await startImageHost(pictures);
 cleanups.push(() => host.close());
 const database = await createTestDatabase();
@@ -73,7 +78,9 @@ async function storedOriginals(userId: number): Promise<{ pins: number; original
   const db = new pg.Client({ connectionString: database.url });
   await db.connect();
   try {
-    const { rows } = await db.query<{ pins: number; originals: number }>('select count(image_sha256)::int as pins, count(distinct image_sha256)::int as originals from pins where user_id = $1', [userId]);
+    const { rows } = await db.query<{ pins: number; originals: number }>('select count(image_sha256)::int as pins, count(distinct image_sha256)::int as originals from pins where user_id = $1', [
+      userId,
+    ]);
     return rows[0] ?? { pins: 0, originals: 0 };
   } finally {
     await db.end();
@@ -120,7 +127,9 @@ try {
   }
   const seconds = (Date.now() - started) / 1000;
   const rate = detail.import.done / seconds;
-  log(`\n2. import of a ${(html.length / 1024 / 1024).toFixed(1)} MB Pinback file: accepted (202) in ${accepted} ms; ${detail.import.done} pins (+${detail.import.failed} failures, ${good} expected) in ${seconds.toFixed(1)} s`);
+  log(
+    `\n2. import of a ${(html.length / 1024 / 1024).toFixed(1)} MB Pinback file: accepted (202) in ${accepted} ms; ${detail.import.done} pins (+${detail.import.failed} failures, ${good} expected) in ${seconds.toFixed(1)} s`,
+  );
   const stored = await storedOriginals(mover.id);
   log(`   ${stored.pins} pins with a stored image, ${stored.originals} distinct originals (each item's picture has pixels of its own)`);
   log(`   ${rate.toFixed(1)} pins/s — ${(rate / base).toFixed(2)}× the baseline — target ≥ 20 pins/s: ${rate >= 20 ? 'met' : 'NOT met'} (load average ${loadavg()[0]?.toFixed(1)})`);
@@ -136,7 +145,9 @@ try {
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
   clearInterval(sampler);
   const growth = (peak - before) / 1024 / 1024;
-  log(`\n3. export of ${detail.import.done} pins: ${(bytes / 1024 / 1024).toFixed(1)} MB in ${((Date.now() - exportStarted) / 1000).toFixed(1)} s; RSS ${Math.round(before / 1024 / 1024)} MB before, +${growth.toFixed(1)} MB at most while streaming — target ≤ 100 MB: ${growth <= 100 ? 'met' : 'NOT met'}`);
+  log(
+    `\n3. export of ${detail.import.done} pins: ${(bytes / 1024 / 1024).toFixed(1)} MB in ${((Date.now() - exportStarted) / 1000).toFixed(1)} s; RSS ${Math.round(before / 1024 / 1024)} MB before, +${growth.toFixed(1)} MB at most while streaming — target ≤ 100 MB: ${growth <= 100 ? 'met' : 'NOT met'}`,
+  );
 } finally {
   await cleanups.run();
 }

@@ -191,9 +191,7 @@ async function benchDelivery(): Promise<void> {
 
   const [heapBefore1, heapBefore2] = await Promise.all([one.stats(), two.stats()]);
   for (let i = 0; i < M; i += 50) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(50, M - i) }, (_, j) => connectSocket((i + j) % 2 === 0 ? one.url : two.url)),
-    );
+    const batch = await Promise.all(Array.from({ length: Math.min(50, M - i) }, (_, j) => connectSocket((i + j) % 2 === 0 ? one.url : two.url)));
     sockets.push(...batch);
   }
   await new Promise((r) => setTimeout(r, 500));
@@ -204,8 +202,7 @@ async function benchDelivery(): Promise<void> {
 
   const result = await measure(sockets, client, pin, K);
   const ms = (n: number) => `${n.toFixed(1)} ms`;
-  const heapPerSocket =
-    (heapIdle1.heapUsed - heapBefore1.heapUsed + heapIdle2.heapUsed - heapBefore2.heapUsed) / (heapIdle1.sockets + heapIdle2.sockets - heapBefore1.sockets - heapBefore2.sockets);
+  const heapPerSocket = (heapIdle1.heapUsed - heapBefore1.heapUsed + heapIdle2.heapUsed - heapBefore2.heapUsed) / (heapIdle1.sockets + heapIdle2.sockets - heapBefore1.sockets - heapBefore2.sockets);
   console.log(`watchers: ${M} (${heapIdle1.sockets} on instance 1, ${heapIdle2.sockets} on instance 2), actions: ${K} (favorite toggles + comment create/delete)`);
   console.log(`delivered/expected: ${result.delivered}/${result.expected} (${((100 * result.delivered) / result.expected).toFixed(2)} %)`);
   console.log(

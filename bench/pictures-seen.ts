@@ -22,8 +22,7 @@ import { processImage, seeStoredThumbnail } from '../backend/images/process.ts';
 const { values } = parseArgs({ options: { cards: { type: 'string', default: '20' } } });
 const CARDS = Number(values.cards);
 const quantile = (values: number[], q: number) => [...values].sort((x, y) => x - y)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? Number.NaN;
-const figures = (label: string, times: number[]) =>
-  console.log(`${label}: ${times.length} pictures, median ${quantile(times, 0.5).toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms`);
+const figures = (label: string, times: number[]) => console.log(`${label}: ${times.length} pictures, median ${quantile(times, 0.5).toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms`);
 
 const WORDS = ['harbour', 'lemon', 'sunday', 'market', 'garden', 'recipe', 'morning', 'walk', 'bread', 'minutes', 'river', 'paint', 'window', 'orange', 'winter', 'summer'];
 

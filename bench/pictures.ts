@@ -49,8 +49,18 @@ const log = (line: string) => console.log(line);
 
 /** One representative shade per named colour, for the palettes. */
 const SHADES: Record<(typeof COLOR_NAMES)[number], string> = {
-  red: '#cc2222', orange: '#e67e22', yellow: '#f1c40f', green: '#27ae60', teal: '#16a085', blue: '#2e6fd8',
-  purple: '#8e44ad', pink: '#e88fb4', brown: '#7b4a2a', black: '#111111', grey: '#888888', white: '#f4f4f4',
+  red: '#cc2222',
+  orange: '#e67e22',
+  yellow: '#f1c40f',
+  green: '#27ae60',
+  teal: '#16a085',
+  blue: '#2e6fd8',
+  purple: '#8e44ad',
+  pink: '#e88fb4',
+  brown: '#7b4a2a',
+  black: '#111111',
+  grey: '#888888',
+  white: '#f4f4f4',
 };
 const NEAR_COPY_EVERY = 20;
 
@@ -66,14 +76,17 @@ async function load(db: Kysely<DB>, step: Step): Promise<void> {
   const users = userCount(options.pins);
   const names = sql`${[...COLOR_NAMES]}::text[]`;
   const shades = sql`${COLOR_NAMES.map((name) => SHADES[name])}::text[]`;
-  await step('users', () => sql`
+  await step('users', () =>
+    sql`
     insert into users (id, email, username, username_skeleton, first_name, password_hash, created_at)
     overriding system value
     select i, 'reader' || i || '@bench.test', 'reader' || i, 'bench reader ' || i, null, '!', now() - interval '400 days'
-    from generate_series(1, ${users}::int) as i`.execute(db));
+    from generate_series(1, ${users}::int) as i`.execute(db),
+  );
   // Two or three colour draws each (the same one twice counts once); the palette gives them shares.
   // A near-copy (every NEAR_COPY_EVERY-th) has the hash of the image before with 1 to 3 bits flipped.
-  await step('images', () => sql`
+  await step('images', () =>
+    sql`
     insert into images (sha256, format, bytes, width, height, placeholder, phash, phash_mirror, palette, colors, seen_at, text_read_at)
     select ${sql.raw(sha('i'))}, 'jpeg', 100000, 800, 600, '',
       ${sql.raw(phashOf(`case when i % ${NEAR_COPY_EVERY} = 0 then i - 1 else i end`, "'p'"))}
@@ -91,9 +104,11 @@ async function load(db: Kysely<DB>, step: Step): Promise<void> {
           ((1 + ${sql.raw(hashOf('i', 3))} % 12)::int, 0.2)
         ) as draw(k, share) group by k
       ) as d
-    ) as c`.execute(db));
+    ) as c`.execute(db),
+  );
   // The feed bench's pins (titles, descriptions, #tags), each with image (i mod images) and its colours.
-  await step('pins', () => sql`
+  await step('pins', () =>
+    sql`
     insert into pins (id, user_id, title, image_url, image_sha256, colors, description, tags, created_at, updated_at)
     overriding system value
     select i, 1 + (i::bigint * 7919) % ${users}::int, ${titleOf('i')},
@@ -102,7 +117,8 @@ async function load(db: Kysely<DB>, step: Step): Promise<void> {
       now() - (${options.pins}::int - i) * interval '1 second', now() - (${options.pins}::int - i) * interval '1 second'
     from generate_series(1, ${options.pins}::int) as i
     join images img on img.sha256 = ${sql.raw(sha(`1 + i % ${options.images}`))}
-    cross join lateral ${textOf('i')} as text`.execute(db));
+    cross join lateral ${textOf('i')} as text`.execute(db),
+  );
   await loadSearchTables(db, step);
   for (const table of ['users', 'pins']) {
     await sql`select setval(pg_get_serial_sequence(${table}, 'id'), (select max(id) from ${sql.table(table)}))`.execute(db);
@@ -120,7 +136,12 @@ async function seed(url: string): Promise<string[]> {
   };
   try {
     await step('migrate', () => migrateToLatest(database.db));
-    await bulkLoad(database.db, ['users', 'images', 'pins', 'pin_tags', 'tags', 'search_words'], (conn) => load(conn, step), (seconds) => lines.push(`indexes ${seconds.toFixed(1)} s`));
+    await bulkLoad(
+      database.db,
+      ['users', 'images', 'pins', 'pin_tags', 'tags', 'search_words'],
+      (conn) => load(conn, step),
+      (seconds) => lines.push(`indexes ${seconds.toFixed(1)} s`),
+    );
     await step('vacuum analyze', () => sql`vacuum analyze`.execute(database.db));
   } finally {
     await database.close();
@@ -154,7 +175,9 @@ async function duplicateLookUp(db: Kysely<DB>, image: number): Promise<number> {
 }
 
 const started = performance.now();
-log(`bench:pictures — ${cpus().length} CPUs, load average ${loadavg()[0]?.toFixed(1)} at start; ${options.concurrency} concurrent clients, ${options.requests} requests per kind in ${options.rounds} interleaved rounds`);
+log(
+  `bench:pictures — ${cpus().length} CPUs, load average ${loadavg()[0]?.toFixed(1)} at start; ${options.concurrency} concurrent clients, ${options.requests} requests per kind in ${options.rounds} interleaved rounds`,
+);
 const rows: Row[] = [];
 const seedLines: string[] = [];
 try {

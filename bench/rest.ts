@@ -87,13 +87,14 @@ async function start(env: Record<string, string>, options: Parameters<typeof sta
 }
 
 /** One visitor per connection; visitor i goes to instance i mod the instances, so both get half. */
-const spread = (urls: string[], visitor: (index: number, url: string) => Visitor): Visitor[] =>
-  Array.from({ length: connections }, (_, i) => visitor(i, urls[i % urls.length] as string));
+const spread = (urls: string[], visitor: (index: number, url: string) => Visitor): Visitor[] => Array.from({ length: connections }, (_, i) => visitor(i, urls[i % urls.length] as string));
 
 async function measure(scenario: Described, visitors: Visitor[]): Promise<Measured> {
   const measured: Measured = await runVisitors(visitors, timing);
   const unit = scenario.unit === 'pair' ? 'pairs/s' : 'req/s';
-  log(`  ${scenario.name}: ${Math.round(perSecond(measured)).toLocaleString('en-US')} ${unit}, p50 ${percentile(measured.latencies, 50).toFixed(2)} ms, p99 ${percentile(measured.latencies, 99).toFixed(2)} ms`);
+  log(
+    `  ${scenario.name}: ${Math.round(perSecond(measured)).toLocaleString('en-US')} ${unit}, p50 ${percentile(measured.latencies, 50).toFixed(2)} ms, p99 ${percentile(measured.latencies, 99).toFixed(2)} ms`,
+  );
   return measured;
 }
 
@@ -186,12 +187,18 @@ try {
     if (rounds > 1) log(`Round ${round} of ${rounds}`);
     let express: number | undefined;
     for (const { baseline, urls } of baselines) {
-      const measured = await measure(baseline, spread(urls, (_i, url) => baseline.visitor(url)));
+      const measured = await measure(
+        baseline,
+        spread(urls, (_i, url) => baseline.visitor(url)),
+      );
       record(baseline, measured);
       if (baseline.name === 'express') express = perSecond(measured);
     }
     for (const scenario of scenarios) {
-      const measured = await measure(scenario, spread(appUrls, (i, url) => scenario.visitor(i, url, fixture)));
+      const measured = await measure(
+        scenario,
+        spread(appUrls, (i, url) => scenario.visitor(i, url, fixture)),
+      );
       record(scenario, measured);
       if (express) shares.set(scenario, [...(shares.get(scenario) ?? []), perSecond(measured) / express]);
       if (scenario === pairScenario && pgbench) {
@@ -220,7 +227,9 @@ try {
   let lines = 0;
   for (const file of logFiles) if (statSync(file, { throwIfNoEntry: false })) lines += await countLines(file);
   const served = rows.filter((r) => SCENARIOS.some((s) => s === r.scenario)).reduce((sum, r) => sum + r.measured.requests, 0);
-  notes.push(`App log (info): ${lines.toLocaleString('en-US')} lines, ${(bytes / 2 ** 20).toFixed(1)} MB (${Math.round(bytes / Math.max(1, lines))} B a line) for ${served.toLocaleString('en-US')} measured requests plus warm-ups.`);
+  notes.push(
+    `App log (info): ${lines.toLocaleString('en-US')} lines, ${(bytes / 2 ** 20).toFixed(1)} MB (${Math.round(bytes / Math.max(1, lines))} B a line) for ${served.toLocaleString('en-US')} measured requests plus warm-ups.`,
+  );
 
   if (profileDir) {
     const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
@@ -235,7 +244,10 @@ try {
       // Should the clocks ever disagree: the whole profile, against every request it served.
       const [times] = stageTimes(profile, [{ from: profile.startTime, to: profile.endTime + 1 }]);
       const requests = measuredRows.reduce((sum, r) => sum + r.measured.requests, 0);
-      profileTable = ['(the scenario windows are not on the profile clock: the whole profiled run, warm-ups and set-up included)', ...stagesTable([{ name: 'whole run', requests, times: times as NonNullable<typeof times> }])];
+      profileTable = [
+        '(the scenario windows are not on the profile clock: the whole profiled run, warm-ups and set-up included)',
+        ...stagesTable([{ name: 'whole run', requests, times: times as NonNullable<typeof times> }]),
+      ];
     }
     keepProfile = true;
     notes.push(`CPU profile: ${path.join(profileDir, file)} (open it in Chrome DevTools → Performance, or VS Code).`);

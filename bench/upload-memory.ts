@@ -25,7 +25,10 @@ const cleanups = cleanupsOnExit();
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
 function rssOf(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:')) ?? '';
+  const line =
+    readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmRSS:')) ?? '';
   return Number(/(\d+)/.exec(line)?.[1] ?? 0) * 1024;
 }
 
@@ -87,7 +90,10 @@ try {
 
   console.log('\n| uploads at once | RSS before | peak | growth | after | time |');
   console.log('|---|---|---|---|---|---|');
-  for (const [label, m] of [['1', one], [String(PARALLEL), many]] as const) {
+  for (const [label, m] of [
+    ['1', one],
+    [String(PARALLEL), many],
+  ] as const) {
     console.log(`| ${label} × ${TARGET_MB} MB | ${mb(m.before)} | ${mb(m.peak)} | ${mb(m.peak - m.before)} | ${mb(m.after)} | ${(m.ms / 1000).toFixed(1)} s |`);
   }
   const growth = (many.peak - many.before) / 1024 / 1024;

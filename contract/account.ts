@@ -7,7 +7,6 @@ import { LoginBody, SignupBody, User } from './users.ts';
 // Account settings and forgotten passwords (docs/accounts.md): the wire shapes. Their texts are in
 // account-rules.ts, which the client imports without zod.
 
-
 /** The password that proves it is the account's owner asking (not someone at an unattended screen). */
 const currentPassword = z
   .string({ error: ACCOUNT_MSG.currentPasswordRequired })
@@ -49,10 +48,7 @@ export const PasswordChangeBody = z.object({ currentPassword, newPassword }).met
 /** DELETE /api/account: the password once more. */
 export const AccountDeleteBody = z
   .object({
-    password: z
-      .string({ error: MSG.passwordRequired })
-      .min(1, { error: MSG.passwordRequired })
-      .max(LIMITS.passwordMax, { error: ACCOUNT_MSG.currentPasswordWrong }),
+    password: z.string({ error: MSG.passwordRequired }).min(1, { error: MSG.passwordRequired }).max(LIMITS.passwordMax, { error: ACCOUNT_MSG.currentPasswordWrong }),
   })
   .meta({ id: 'AccountDeleteBody' });
 

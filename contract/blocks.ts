@@ -6,9 +6,7 @@ import { NextCursor } from './paging.ts';
 // user is not told: their invitation is answered as if the username did not exist.
 
 /** Someone you blocked, and since when. */
-export const BlockedUser = z
-  .object({ id: z.number().int(), username: z.string(), blocked_at: isoTimestamp })
-  .meta({ id: 'BlockedUser' });
+export const BlockedUser = z.object({ id: z.number().int(), username: z.string(), blocked_at: isoTimestamp }).meta({ id: 'BlockedUser' });
 export type BlockedUser = z.infer<typeof BlockedUser>;
 
 /** GET /api/users/blocks: the users you blocked, most recently blocked first, paged. */
@@ -19,9 +17,7 @@ export type BlockList = z.infer<typeof BlockList>;
  * POST /api/users/blocks: block `userId` (typically a board's owner, from `added_by`), and with
  * `leaveBoardId` also leave that board in the same call.
  */
-export const BlockBody = z
-  .object({ userId: idField('userId'), leaveBoardId: idField('leaveBoardId').optional() })
-  .meta({ id: 'BlockBody' });
+export const BlockBody = z.object({ userId: idField('userId'), leaveBoardId: idField('leaveBoardId').optional() }).meta({ id: 'BlockBody' });
 export type BlockBody = z.input<typeof BlockBody>;
 
 /** DELETE /api/users/blocks/{userId}. */

@@ -89,14 +89,10 @@ export const BoardUpdateBody = z
   .refine((body) => body.name !== undefined || body.visibility !== undefined, { error: MSG.boardNameRequired, path: ['name'] })
   .meta({ id: 'BoardUpdateBody' });
 
-export const BoardDeleted = z
-  .object({ message: z.string(), id: z.number().int() })
-  .meta({ id: 'BoardDeleted' });
+export const BoardDeleted = z.object({ message: z.string(), id: z.number().int() }).meta({ id: 'BoardDeleted' });
 export type BoardDeleted = z.infer<typeof BoardDeleted>;
 
-export const BoardPinRemoved = z
-  .object({ message: z.string(), board_id: z.number().int(), pin_id: z.number().int() })
-  .meta({ id: 'BoardPinRemoved' });
+export const BoardPinRemoved = z.object({ message: z.string(), board_id: z.number().int(), pin_id: z.number().int() }).meta({ id: 'BoardPinRemoved' });
 export type BoardPinRemoved = z.infer<typeof BoardPinRemoved>;
 
 /**
@@ -117,13 +113,9 @@ export const BoardMembers = z.object({ members: z.array(BoardMember) }).meta({ i
 export type BoardMembers = z.infer<typeof BoardMembers>;
 
 /** POST /api/boards/{id}/members: invite a user by username (matched case-insensitively). */
-export const AddMemberBody = z
-  .object({ username: requiredText(MSG.usernameRequired, LIMITS.usernameMax, 'Username') })
-  .meta({ id: 'AddMemberBody' });
+export const AddMemberBody = z.object({ username: requiredText(MSG.usernameRequired, LIMITS.usernameMax, 'Username') }).meta({ id: 'AddMemberBody' });
 
-export const BoardMemberRemoved = z
-  .object({ message: z.string(), board_id: z.number().int(), user_id: z.number().int() })
-  .meta({ id: 'BoardMemberRemoved' });
+export const BoardMemberRemoved = z.object({ message: z.string(), board_id: z.number().int(), user_id: z.number().int() }).meta({ id: 'BoardMemberRemoved' });
 export type BoardMemberRemoved = z.infer<typeof BoardMemberRemoved>;
 
 /** The same board as another member sees it: only `role` depends on who reads (events go to members only). */

@@ -16,9 +16,7 @@ export const ChangesQuery = z.object({
 export type ChangesQuery = z.input<typeof ChangesQuery>;
 
 /** One change: `event` and `data` exactly as the socket event carried them, `data` without `seq`. */
-export const Change = z
-  .object({ seq: z.number().int().positive(), event: z.string(), data: z.record(z.string(), z.unknown()) })
-  .meta({ id: 'Change' });
+export const Change = z.object({ seq: z.number().int().positive(), event: z.string(), data: z.record(z.string(), z.unknown()) }).meta({ id: 'Change' });
 
 /**
  * The changes with `seq > since` this reader may see, oldest first, at most CHANGES_PAGE_MAX.

@@ -21,11 +21,7 @@ export type Comment = z.infer<typeof Comment>;
 export const CommentList = z.object({ comments: z.array(Comment), nextCursor: NextCursor }).meta({ id: 'CommentList' });
 export type CommentList = z.infer<typeof CommentList>;
 
-export const CommentBody = z
-  .object({ text: requiredText(MSG.commentRequired, LIMITS.comment, 'Comment') })
-  .meta({ id: 'CommentBody' });
+export const CommentBody = z.object({ text: requiredText(MSG.commentRequired, LIMITS.comment, 'Comment') }).meta({ id: 'CommentBody' });
 
-export const CommentDeleted = z
-  .object({ message: z.string(), id: z.number().int(), pin_id: z.number().int() })
-  .meta({ id: 'CommentDeleted' });
+export const CommentDeleted = z.object({ message: z.string(), id: z.number().int(), pin_id: z.number().int() }).meta({ id: 'CommentDeleted' });
 export type CommentDeleted = z.infer<typeof CommentDeleted>;

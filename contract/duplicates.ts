@@ -79,9 +79,7 @@ export const MergeBody = z
 export type MergeBody = z.infer<typeof MergeBody>;
 
 /** A merge done: the pin kept as it is now, the ids deleted, and the merge to undo until `undoUntil`. */
-export const Merged = z
-  .object({ kept: Pin, merged: z.array(z.number().int()), mergeId: z.number().int(), undoUntil: z.string() })
-  .meta({ id: 'Merged' });
+export const Merged = z.object({ kept: Pin, merged: z.array(z.number().int()), mergeId: z.number().int(), undoUntil: z.string() }).meta({ id: 'Merged' });
 export type Merged = z.infer<typeof Merged>;
 
 /** POST /api/duplicates/merge/undo: which merge (its `mergeId`) to undo. */

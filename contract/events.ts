@@ -67,9 +67,7 @@ export interface ClientToServerEvents {
 }
 
 export const WatchPayload = z.object({
-  pinIds: z
-    .array(idField('pinIds'), { error: 'pinIds must be a list of pin ids.' })
-    .max(LIMITS.watchIds, { error: `At most ${LIMITS.watchIds} pins can be watched at once.` }),
+  pinIds: z.array(idField('pinIds'), { error: 'pinIds must be a list of pin ids.' }).max(LIMITS.watchIds, { error: `At most ${LIMITS.watchIds} pins can be watched at once.` }),
 });
 
 export type ServerEventName = keyof ServerToClientEvents;

@@ -23,9 +23,7 @@ export type Favorite = z.infer<typeof Favorite>;
 export const FavoriteList = z.object({ pins: z.array(Favorite), nextCursor: NextCursor }).meta({ id: 'FavoriteList' });
 export type FavoriteList = z.infer<typeof FavoriteList>;
 
-export const AlreadyFavorited = z
-  .object({ message: z.literal('Already favorited') })
-  .meta({ id: 'AlreadyFavorited' });
+export const AlreadyFavorited = z.object({ message: z.literal('Already favorited') }).meta({ id: 'AlreadyFavorited' });
 
 export const FavoriteRemoved = z
   .object({

@@ -10,13 +10,15 @@ const noNul = (label: string) => ({ error: `${label} contains a character that i
 
 /** A required string: missing, non-string or blank all give `required`; longer than `max` is refused. */
 export function requiredText(required: string, max: number, label: string) {
-  return z
-    .string({ error: required })
-    .trim()
-    // abort: a blank value reports only "required", not also the format rules after it.
-    .min(1, { error: required, abort: true })
-    .max(max, { error: `${label} must be at most ${max} characters.`, abort: true })
-    .refine((value) => !hasNulCharacter(value), noNul(label));
+  return (
+    z
+      .string({ error: required })
+      .trim()
+      // abort: a blank value reports only "required", not also the format rules after it.
+      .min(1, { error: required, abort: true })
+      .max(max, { error: `${label} must be at most ${max} characters.`, abort: true })
+      .refine((value) => !hasNulCharacter(value), noNul(label))
+  );
 }
 
 /** An optional string (absent or null mean empty), trimmed and bounded. */

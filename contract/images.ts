@@ -33,7 +33,5 @@ export type PinImage = z.infer<typeof PinImage>;
 export const StoredImage = PinImage.extend({ url: z.string() }).meta({ id: 'StoredImage' });
 export type StoredImage = z.infer<typeof StoredImage>;
 
-
-
 // The upload's limits live with the other limits (zod-free, for the client).
 export { IMAGE_LIMITS } from './limits.ts';

@@ -57,9 +57,7 @@ export interface ImportProgress {
 }
 
 /** DELETE /api/imports/{id}: what undoing it removed, and the pins kept because they were edited since. */
-export const ImportUndone = z
-  .object({ removedPins: z.number().int(), removedBoards: z.number().int(), keptPins: z.number().int() })
-  .meta({ id: 'ImportUndone' });
+export const ImportUndone = z.object({ removedPins: z.number().int(), removedBoards: z.number().int(), keptPins: z.number().int() }).meta({ id: 'ImportUndone' });
 export type ImportUndone = z.infer<typeof ImportUndone>;
 
 /** GET /api/export: the ZIP, streamed (a binary string to OpenAPI; the client downloads it, never parses it). */

@@ -48,7 +48,5 @@ export const InviteRevoked = z.object({ message: z.string(), invite_id: z.number
 export type InviteRevoked = z.infer<typeof InviteRevoked>;
 
 /** What the session check also answers: how this site is run (docs/site-access.md). */
-export const SiteSettings = z
-  .object({ visibility: z.enum(['public', 'members']), signups: z.enum(['open', 'invite', 'closed']) })
-  .meta({ id: 'SiteSettings' });
+export const SiteSettings = z.object({ visibility: z.enum(['public', 'members']), signups: z.enum(['open', 'invite', 'closed']) }).meta({ id: 'SiteSettings' });
 export type SiteSettings = z.infer<typeof SiteSettings>;

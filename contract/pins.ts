@@ -79,7 +79,5 @@ export const PinUpdateBody = z
 /** Body of calls that name one pin: POST /api/favorites/ and POST /api/boards/{id}/pins. */
 export const PinRefBody = z.object({ pin_id: idField('pin_id') }).meta({ id: 'PinRefBody' });
 
-export const PinDeleted = z
-  .object({ message: z.string(), id: z.number().int() })
-  .meta({ id: 'PinDeleted' });
+export const PinDeleted = z.object({ message: z.string(), id: z.number().int() }).meta({ id: 'PinDeleted' });
 export type PinDeleted = z.infer<typeof PinDeleted>;

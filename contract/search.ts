@@ -23,7 +23,12 @@ const colorParam = z
   .union([z.string({ error: SEARCH_MSG.colorUnknown }), z.array(z.string({ error: SEARCH_MSG.colorUnknown })).max(COLOR_NAMES.length, { error: SEARCH_MSG.colorUnknown })], {
     error: SEARCH_MSG.colorUnknown,
   })
-  .transform((value) => [value].flat().flatMap((names) => names.split(',')).map((name) => name.trim().toLowerCase()))
+  .transform((value) =>
+    [value]
+      .flat()
+      .flatMap((names) => names.split(','))
+      .map((name) => name.trim().toLowerCase()),
+  )
   .refine((names): names is ColorName[] => names.every(isColorName), { error: SEARCH_MSG.colorUnknown })
   .meta({ description: `One of ${COLOR_NAMES.join(', ')}; several (repeated or comma-separated) for pins having every one` });
 

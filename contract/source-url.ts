@@ -12,8 +12,7 @@ function toSourceUrl(value: string, ctx: z.RefinementCtx): string {
   return z.NEVER;
 }
 
-const sourceText = () =>
-  z.string({ error: SOURCE_URL_MSG.invalid }).trim().max(SOURCE_URL_MAX, { error: SOURCE_URL_MSG.tooLong, abort: true });
+const sourceText = () => z.string({ error: SOURCE_URL_MSG.invalid }).trim().max(SOURCE_URL_MAX, { error: SOURCE_URL_MSG.tooLong, abort: true });
 
 /** A required source page (GET /api/pins/lookup?sourceUrl=), normalised. */
 export const sourceUrlField = sourceText().transform(toSourceUrl);

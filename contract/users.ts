@@ -32,10 +32,7 @@ const email = z
 export const LoginBody = z
   .object({
     email,
-    password: z
-      .string({ error: MSG.passwordRequired })
-      .min(1, { error: MSG.passwordRequired })
-      .max(LIMITS.passwordMax, { error: MSG.badCredentials }),
+    password: z.string({ error: MSG.passwordRequired }).min(1, { error: MSG.passwordRequired }).max(LIMITS.passwordMax, { error: MSG.badCredentials }),
   })
   .meta({ id: 'LoginBody' });
 
@@ -84,28 +81,16 @@ export const SignupBody = z
 
 /** GET /api/users/?q=: signed-in users look others up by the start of their username (to invite them). */
 export const UserSearchQuery = z.object({
-  q: z
-    .string({ error: MSG.userSearchQueryInvalid })
-    .normalize('NFKC')
-    .trim()
-    .min(1, { error: MSG.userSearchQueryInvalid })
-    .max(LIMITS.usernameMax, { error: MSG.userSearchQueryInvalid }),
+  q: z.string({ error: MSG.userSearchQueryInvalid }).normalize('NFKC').trim().min(1, { error: MSG.userSearchQueryInvalid }).max(LIMITS.usernameMax, { error: MSG.userSearchQueryInvalid }),
 });
 
 /** Up to LIMITS.userSearchResults users whose username starts with `q` (case-insensitive), by username. */
-export const UserSearchResult = z
-  .object({ users: z.array(z.object({ id: z.number().int(), username: z.string() })) })
-  .meta({ id: 'UserSearchResult' });
+export const UserSearchResult = z.object({ users: z.array(z.object({ id: z.number().int(), username: z.string() })) }).meta({ id: 'UserSearchResult' });
 export type UserSearchResult = z.infer<typeof UserSearchResult>;
 
 /** GET /api/users/lookup?username=: a user's public profile (never their email), by exact username. */
 export const UserLookupQuery = z.object({
-  username: z
-    .string({ error: MSG.usernameQueryInvalid })
-    .normalize('NFKC')
-    .trim()
-    .min(1, { error: MSG.usernameQueryInvalid })
-    .max(LIMITS.usernameMax, { error: MSG.usernameQueryInvalid }),
+  username: z.string({ error: MSG.usernameQueryInvalid }).normalize('NFKC').trim().min(1, { error: MSG.usernameQueryInvalid }).max(LIMITS.usernameMax, { error: MSG.usernameQueryInvalid }),
 });
 
 export const PublicUser = z.object({ id: z.number().int(), username: z.string() }).meta({ id: 'PublicUser' });

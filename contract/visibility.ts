@@ -6,5 +6,5 @@ export type PinVisibilityValue = (typeof PIN_VISIBILITIES)[number];
 /** What the pin page and the lock badge say of each. */
 export const VISIBILITY_TEXT: Record<PinVisibilityValue, string> = {
   public: 'Public',
-  private: 'Only you and the boards\' members can see this pin',
+  private: "Only you and the boards' members can see this pin",
 };

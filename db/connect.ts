@@ -71,9 +71,14 @@ export async function openDatabase(target: DatabaseTarget, options: DatabaseOpti
     // would emit an unhandled 'error' event, so every client gets its own listener too.
     pool.on('error', (error) => options.onPoolError?.(error));
     pool.on('connect', (client) => client.on('error', (error) => options.onPoolError?.(error)));
-    return wrap(pool, 'postgres', () => undefined, async () => {
-      await endPool(pool);
-    });
+    return wrap(
+      pool,
+      'postgres',
+      () => undefined,
+      async () => {
+        await endPool(pool);
+      },
+    );
   }
 
   // PGlite is one Postgres backend: one connection at a time, never shared across processes.

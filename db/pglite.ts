@@ -90,7 +90,7 @@ async function openFromTemplate(dir: string | undefined, options: Pick<PGliteOpt
  */
 function unpack(tar: Buffer, dir: string): void {
   const root = path.resolve(dir);
-  for (let at = 0; at + 512 <= tar.length; ) {
+  for (let at = 0; at + 512 <= tar.length;) {
     const header = tar.subarray(at, at + 512);
     const field = (from: number, length: number) => header.toString('latin1', from, from + length).replace(/\0.*$/s, '');
     const name = `${field(345, 155)}${field(0, 100)}`;

@@ -94,11 +94,7 @@ export class ReplicaRouting {
    * effect, so one that fails on the replica for any reason but the caller's own (an `ownError`,
    * such as a 404) is run again on the primary, and the replica is left alone for a while.
    */
-  async read<T>(
-    after: Lsn | undefined,
-    read: (db: Kysely<DB>) => Promise<T>,
-    options: { ownError: (error: unknown) => boolean; answeredBy?: (target: ReadTarget) => void },
-  ): Promise<T> {
+  async read<T>(after: Lsn | undefined, read: (db: Kysely<DB>) => Promise<T>, options: { ownError: (error: unknown) => boolean; answeredBy?: (target: ReadTarget) => void }): Promise<T> {
     if ((await this.target(after)) === 'primary') {
       this.counts.primary++;
       options.answeredBy?.('primary');

@@ -102,7 +102,16 @@ export async function seedDemoData(db: Kysely<DB>, options: SeedOptions): Promis
     const rows = images.map((image, index) => {
       hoursAgo += 2 + ((index * 7) % 13);
       const createdAt = new Date(now - hoursAgo * HOUR);
-      return { user_id: userId(index % USERS), title: image.title, image_url: demoImageUrl(image), image_sha256: null, description: image.description, tags: parseTags(image.description), created_at: createdAt, updated_at: createdAt };
+      return {
+        user_id: userId(index % USERS),
+        title: image.title,
+        image_url: demoImageUrl(image),
+        image_sha256: null,
+        description: image.description,
+        tags: parseTags(image.description),
+        created_at: createdAt,
+        updated_at: createdAt,
+      };
     });
     // Lists page newest first by id, so the oldest pin goes in first. RETURNING's order is not
     // promised: rows are matched back by their (distinct) image addresses.
@@ -117,9 +126,7 @@ export async function seedDemoData(db: Kysely<DB>, options: SeedOptions): Promis
       .returning('id')
       .execute();
     const entries = BOARDS.flatMap((board, b) =>
-      images
-        .flatMap((image, index) => (board.holds(image) ? [{ board_id: (boards[b] as { id: number }).id, pin_id: pinId(index) as number }] : []))
-        .slice(0, BOARD_SIZE),
+      images.flatMap((image, index) => (board.holds(image) ? [{ board_id: (boards[b] as { id: number }).id, pin_id: pinId(index) as number }] : [])).slice(0, BOARD_SIZE),
     );
     if (entries.length) await trx.insertInto('board_pins').values(entries).execute();
 
@@ -131,7 +138,9 @@ export async function seedDemoData(db: Kysely<DB>, options: SeedOptions): Promis
       ...images.flatMap((_, index) =>
         index === 0
           ? []
-          : Array.from({ length: USERS }, (_, user) => user).filter((user) => user !== index % USERS && (index * 31 + user * 17) % 7 === 0).map((user) => ({ user_id: userId(user), pin_id: pinId(index) })),
+          : Array.from({ length: USERS }, (_, user) => user)
+              .filter((user) => user !== index % USERS && (index * 31 + user * 17) % 7 === 0)
+              .map((user) => ({ user_id: userId(user), pin_id: pinId(index) })),
       ),
     ].filter((f): f is { user_id: number; pin_id: number } => f.pin_id !== undefined);
     if (favorites.length) await trx.insertInto('favorites').values(favorites).execute();
@@ -157,6 +166,10 @@ export async function replaceDemoPassword(
     .where((eb) => eb(eb.fn('lower', ['email']), '=', options.email.toLowerCase()))
     .executeTakeFirst();
   if (!demo || !(await options.verify(demo.password_hash, options.from))) return false;
-  await db.updateTable('users').set({ password_hash: await options.hashPassword(options.to) }).where('id', '=', demo.id).execute();
+  await db
+    .updateTable('users')
+    .set({ password_hash: await options.hashPassword(options.to) })
+    .where('id', '=', demo.id)
+    .execute();
   return true;
 }

@@ -15,7 +15,10 @@ export async function writeIcons(outDir: string): Promise<void> {
   await mkdir(path.join(outDir, 'icon'), { recursive: true });
   await Promise.all(
     ICON_SIZES.map(async (size) => {
-      const png = await sharp(Buffer.from(MARK), { density: Math.ceil((72 * size) / 32) * 2 }).resize(size, size).png().toBuffer();
+      const png = await sharp(Buffer.from(MARK), { density: Math.ceil((72 * size) / 32) * 2 })
+        .resize(size, size)
+        .png()
+        .toBuffer();
       await writeFile(path.join(outDir, `icon/${size}.png`), png);
     }),
   );

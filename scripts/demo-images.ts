@@ -57,7 +57,9 @@ async function render(p: Planned, base: string): Promise<{ file: string; width: 
   } else if (p.crop) {
     const meta = await sharp(p.src).metadata();
     const height = Math.min(MAX_SIDE, meta.height, Math.floor(meta.width / p.crop));
-    image = sharp(p.src).rotate().resize({ width: Math.round(height * p.crop), height, fit: 'cover', position: sharp.strategy.attention });
+    image = sharp(p.src)
+      .rotate()
+      .resize({ width: Math.round(height * p.crop), height, fit: 'cover', position: sharp.strategy.attention });
   } else {
     image = sharp(p.src).rotate().resize({ width: MAX_SIDE, height: MAX_SIDE, fit: 'inside', withoutEnlargement: true });
   }
@@ -126,7 +128,7 @@ for (const p of planned) {
 }
 
 const catalog: DemoCatalog = {
-  about: 'The embedded demo\'s pictures, in seed order. Built by scripts/demo-images.ts; sources and licences in LICENSES.md.',
+  about: "The embedded demo's pictures, in seed order. Built by scripts/demo-images.ts; sources and licences in LICENSES.md.",
   images: rows.map(({ original: _original, crop: _crop, ...image }) => image),
 };
 writeFileSync(path.join(OUT_DIR, 'catalog.json'), `${JSON.stringify(catalog, null, 1)}\n`);
@@ -136,7 +138,10 @@ writeFileSync(path.join(OUT_DIR, 'LICENSES.md'), licensesMarkdown(rows, extracte
 const count = (pick: (r: DemoImage) => string) => {
   const counts = new Map<string, number>();
   for (const r of rows) counts.set(pick(r), (counts.get(pick(r)) ?? 0) + 1);
-  return [...counts].sort().map(([k, v]) => `${k} ${v}`).join(', ');
+  return [...counts]
+    .sort()
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
 };
 const totalBytes = readdirSync(OUT_DIR).reduce((sum, file) => sum + statSync(path.join(OUT_DIR, file)).size, 0);
 console.log(`${rows.length} pictures in ${path.relative(process.cwd(), OUT_DIR)}, ${(totalBytes / 1e6).toFixed(1)} MB with catalog and licences`);
@@ -145,5 +150,10 @@ console.log(`  shape: ${count((r) => shapeOf(r.width, r.height))}`);
 console.log(`  kind × shape: ${count((r) => `${r.kind}/${shapeOf(r.width, r.height)}`)}`);
 console.log(`  package: ${count((r) => r.package)}`);
 console.log(`  licence: ${count((r) => r.license)}`);
-console.log(`  first 12: ${rows.slice(0, 12).map((r) => `${r.title} (${r.kind}, ${shapeOf(r.width, r.height)})`).join('; ')}`);
+console.log(
+  `  first 12: ${rows
+    .slice(0, 12)
+    .map((r) => `${r.title} (${r.kind}, ${shapeOf(r.width, r.height)})`)
+    .join('; ')}`,
+);
 console.log(`  distinct tags: ${new Set(rows.flatMap((r) => r.tags)).size}`);

@@ -33,9 +33,7 @@ export const accountRoutes: ApiRoute[] = [
     sessionOnly: true,
     handler: async ({ ctx, req, res, userId }) => {
       const [user, sessions] = await Promise.all([requireUser(ctx.db, userId), sessionsOf(req.sessionStore, userId)]);
-      const listed = sessions
-        .map((session) => toWire(session, req.sessionID))
-        .sort((a, b) => Number(b.current) - Number(a.current) || b.lastSeenAt.localeCompare(a.lastSeenAt));
+      const listed = sessions.map((session) => toWire(session, req.sessionID)).sort((a, b) => Number(b.current) - Number(a.current) || b.lastSeenAt.localeCompare(a.lastSeenAt));
       res.json({ user, sessions: listed });
     },
   }),
@@ -66,7 +64,7 @@ export const accountRoutes: ApiRoute[] = [
   }),
 
   route(ENDPOINTS['POST /api/account/sessions/end-others'], {
-    summary: "Sign out everywhere else: every other session of the account and their sockets end",
+    summary: 'Sign out everywhere else: every other session of the account and their sockets end',
     auth: 'user',
     sessionOnly: true,
     handler: async ({ ctx, req, res, userId }) => {

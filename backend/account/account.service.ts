@@ -29,9 +29,7 @@ async function refuseTaken(db: Kysely<DB>, userId: number, changes: { username?:
     .where((eb) =>
       eb.or([
         ...(email === undefined ? [] : [eb(sql`lower(email)`, '=', email.toLowerCase())]),
-        ...(username === undefined || skeleton === undefined
-          ? []
-          : [eb(sql`lower(username)`, '=', username.toLowerCase()), eb('username_skeleton', '=', skeleton)]),
+        ...(username === undefined || skeleton === undefined ? [] : [eb(sql`lower(username)`, '=', username.toLowerCase()), eb('username_skeleton', '=', skeleton)]),
       ]),
     )
     .execute();

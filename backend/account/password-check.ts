@@ -12,13 +12,7 @@ import { HttpError, notFound } from '../errors.ts';
  * a stolen session is no faster a way to guess the password than the sign-in form. A wrong one is
  * 400 with the message on `field`, so the form shows it under that input.
  */
-export async function checkOwnPassword(
-  deps: { db: Kysely<DB>; throttle: LoginThrottle },
-  req: Request,
-  userId: number,
-  password: string,
-  field: string,
-): Promise<void> {
+export async function checkOwnPassword(deps: { db: Kysely<DB>; throttle: LoginThrottle }, req: Request, userId: number, password: string, field: string): Promise<void> {
   const row = await deps.db.selectFrom('users').select(['email', 'password_hash']).where('id', '=', userId).executeTakeFirst();
   if (!row) throw notFound('Account');
   const attempt = await deps.throttle.begin(row.email, req.ip ?? '');

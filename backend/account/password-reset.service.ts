@@ -65,12 +65,7 @@ export async function resetPassword(deps: { db: Kysely<DB>; sessions: SessionEnd
   // Hashed before the link is taken: a busy server (503) leaves the link usable.
   const hash = await newPasswordHash(password, 'password');
   const userId = await deps.db.transaction().execute(async (trx) => {
-    const used = await trx
-      .deleteFrom('password_resets')
-      .where('token_hash', '=', digest(token))
-      .where('expires_at', '>', new Date())
-      .returning('user_id')
-      .executeTakeFirst();
+    const used = await trx.deleteFrom('password_resets').where('token_hash', '=', digest(token)).where('expires_at', '>', new Date()).returning('user_id').executeTakeFirst();
     if (!used) return undefined;
     await trx.updateTable('users').set({ password_hash: hash }).where('id', '=', used.user_id).execute();
     await trx.deleteFrom('password_resets').where('user_id', '=', used.user_id).execute();

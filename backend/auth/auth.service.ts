@@ -36,7 +36,11 @@ export async function sessionOf(db: Kysely<DB>, userId: number | undefined, site
 }
 
 export async function findUserIdByEmail(db: Kysely<DB>, email: string): Promise<number | undefined> {
-  const row = await db.selectFrom('users').select('id').where(sql`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where(sql`lower(email)`, '=', email.toLowerCase())
+    .executeTakeFirst();
   return row?.id;
 }
 
@@ -59,13 +63,7 @@ export async function signup(
   const taken = await db
     .selectFrom('users')
     .select(['email', 'username', 'username_skeleton'])
-    .where((eb) =>
-      eb.or([
-        eb(sql`lower(email)`, '=', input.email.toLowerCase()),
-        eb(sql`lower(username)`, '=', username.toLowerCase()),
-        eb('username_skeleton', '=', skeleton),
-      ]),
-    )
+    .where((eb) => eb.or([eb(sql`lower(email)`, '=', input.email.toLowerCase()), eb(sql`lower(username)`, '=', username.toLowerCase()), eb('username_skeleton', '=', skeleton)]))
     .execute();
   const fields: Record<string, string> = {};
   for (const row of taken) {

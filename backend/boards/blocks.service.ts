@@ -34,7 +34,9 @@ const toBlockedUser = (row: { id: number; username: string; created_at: Date }):
 /** GET /api/users/blocks: one page, most recently blocked first. */
 export async function listBlocks(db: Kysely<DB>, cursors: CursorCodec, userId: number, query: PageParams): Promise<BlockList> {
   const page = keyset(cursors, `blocks:user:${userId}`, query);
-  let select = selectBlocks(db, userId).orderBy('user_blocks.id', 'desc').limit(page.limit + 1);
+  let select = selectBlocks(db, userId)
+    .orderBy('user_blocks.id', 'desc')
+    .limit(page.limit + 1);
   if (page.before !== undefined) select = select.where('user_blocks.id', '<', page.before);
   const { items, nextCursor } = page.finish(await select.execute(), (row) => row.block_id);
   return { blocks: items.map(toBlockedUser), nextCursor };

@@ -57,9 +57,7 @@ async function readAccessRow(db: Kysely<DB>, userId: number | undefined, boardId
       'boards.visibility',
       userId === undefined
         ? sql<boolean>`false`.as('collaborator')
-        : eb
-            .exists(eb.selectFrom('board_members').select(sql.lit(1).as('one')).where('board_id', '=', boardId).where('user_id', '=', userId))
-            .as('collaborator'),
+        : eb.exists(eb.selectFrom('board_members').select(sql.lit(1).as('one')).where('board_id', '=', boardId).where('user_id', '=', userId)).as('collaborator'),
     ])
     .where('boards.id', '=', boardId);
   if (lock) select = select.forUpdate();

@@ -32,14 +32,12 @@ export async function listMembers(db: Kysely<DB>, userId: number, boardId: numbe
   return {
     members: [
       { ...owner, role: 'owner', added_by: null },
-      ...collaborators.map(
-        (row): BoardMember => ({
-          id: row.id,
-          username: row.username,
-          role: 'collaborator',
-          added_by: row.adder_id !== null && row.adder_username !== null ? { id: row.adder_id, username: row.adder_username } : null,
-        }),
-      ),
+      ...collaborators.map((row): BoardMember => ({
+        id: row.id,
+        username: row.username,
+        role: 'collaborator',
+        added_by: row.adder_id !== null && row.adder_username !== null ? { id: row.adder_id, username: row.adder_username } : null,
+      })),
     ],
   };
 }
@@ -92,12 +90,7 @@ export async function removeMember(ctx: ServiceContext, userId: number, boardId:
     const access = await boardAccess(trx, userId, boardId, { lock: true });
     if (access.role === 'owner' && memberId === userId) throw forbidden(MSG.boardOwnerCannotLeave);
     if (access.role === 'collaborator' && memberId !== userId) throw forbidden(MSG.boardCollaboratorLeaveOnly);
-    const deleted = await trx
-      .deleteFrom('board_members')
-      .where('board_id', '=', boardId)
-      .where('user_id', '=', memberId)
-      .returning('user_id')
-      .executeTakeFirst();
+    const deleted = await trx.deleteFrom('board_members').where('board_id', '=', boardId).where('user_id', '=', memberId).returning('user_id').executeTakeFirst();
     if (!deleted) throw notFound('Member');
     // The removed user hears of it too: their open board page closes.
     const memberIds = [...(await memberIdsOf(trx, boardId, access.ownerId)), memberId];

@@ -53,22 +53,20 @@ function roleOf(boardId: Expression<number>, ownerId: Expression<number>, reader
  * viewer's covers go through the same pin filter as a page of the board).
  */
 export function selectBoards(db: Kysely<DB>, readerId: number | undefined) {
-  return db
-    .selectFrom('boards')
-    .select((eb) => {
-      const role = roleOf(eb.ref('boards.id'), eb.ref('boards.user_id'), readerId);
-      return [
-        'boards.id',
-        'boards.name',
-        'boards.user_id',
-        // An outsider counts what they are shown: its public pins (docs/who-sees-what.md).
-        sql<number>`(case when ${role} = 'viewer' then boards.public_pin_count else boards.pin_count end)`.as('pin_count'),
-        'boards.visibility',
-        role.as('role'),
-        ...membersOf(eb.ref('boards.id'), eb.ref('boards.user_id')),
-        coversOf(eb.ref('boards.id'), sql<SqlBool>`${role} <> 'viewer'`),
-      ];
-    });
+  return db.selectFrom('boards').select((eb) => {
+    const role = roleOf(eb.ref('boards.id'), eb.ref('boards.user_id'), readerId);
+    return [
+      'boards.id',
+      'boards.name',
+      'boards.user_id',
+      // An outsider counts what they are shown: its public pins (docs/who-sees-what.md).
+      sql<number>`(case when ${role} = 'viewer' then boards.public_pin_count else boards.pin_count end)`.as('pin_count'),
+      'boards.visibility',
+      role.as('role'),
+      ...membersOf(eb.ref('boards.id'), eb.ref('boards.user_id')),
+      coversOf(eb.ref('boards.id'), sql<SqlBool>`${role} <> 'viewer'`),
+    ];
+  });
 
   function coversOf(boardId: Expression<number>, member: Expression<SqlBool>) {
     return jsonArrayFrom(
@@ -111,7 +109,10 @@ export async function listBoards(db: Kysely<DB>, cursors: CursorCodec, userId: n
       (select board_id as id from board_members where user_id = ${userId} ${beforeShared} order by board_id desc limit ${take})
     ) mine order by id desc limit ${take}
   )`;
-  const rows = await selectBoards(db, userId).where(sql<boolean>`boards.id in ${ids}`).orderBy('boards.id', 'desc').execute();
+  const rows = await selectBoards(db, userId)
+    .where(sql<boolean>`boards.id in ${ids}`)
+    .orderBy('boards.id', 'desc')
+    .execute();
   const { items, nextCursor } = page.finish(rows, (board) => board.id);
   return { boards: items.map(toBoard), nextCursor };
 }
@@ -148,12 +149,7 @@ export async function createBoard(ctx: ServiceContext, userId: number, name: str
  * Owner only: a new name, a new visibility, or both. Every member sees the change (`board:updated`);
  * outsiders find a board made private gone on their next read.
  */
-export async function updateBoard(
-  ctx: ServiceContext,
-  userId: number,
-  boardId: number,
-  changes: { name?: string | undefined; visibility?: BoardVisibility | undefined },
-): Promise<Board> {
+export async function updateBoard(ctx: ServiceContext, userId: number, boardId: number, changes: { name?: string | undefined; visibility?: BoardVisibility | undefined }): Promise<Board> {
   return write(ctx, async (trx, record) => {
     const access = await boardAccess(trx, userId, boardId, { lock: true });
     requireOwner(access);
@@ -195,12 +191,7 @@ async function countAfterChange(trx: Kysely<DB>, boardId: number): Promise<numbe
 }
 
 /** Adds a pin to a board the user is a member of; adding it again changes nothing (`added: false`). */
-export async function addPinToBoard(
-  ctx: ServiceContext,
-  userId: number,
-  boardId: number,
-  pinId: number,
-): Promise<{ pin: BoardPin; added: boolean }> {
+export async function addPinToBoard(ctx: ServiceContext, userId: number, boardId: number, pinId: number): Promise<{ pin: BoardPin; added: boolean }> {
   // Checked before the pin so an outsider learns nothing about the pin either.
   await boardAccess(ctx.db, userId, boardId);
   const row = await ctx.db
@@ -233,16 +224,9 @@ export async function addPinToBoard(
 export async function removePinFromBoard(ctx: ServiceContext, userId: number, boardId: number, pinId: number): Promise<void> {
   await write(ctx, async (trx, record) => {
     const access = await boardAccess(trx, userId, boardId, { lock: true });
-    const deleted = await trx
-      .deleteFrom('board_pins')
-      .where('board_id', '=', boardId)
-      .where('pin_id', '=', pinId)
-      .returning('pin_id')
-      .executeTakeFirst();
+    const deleted = await trx.deleteFrom('board_pins').where('board_id', '=', boardId).where('pin_id', '=', pinId).returning('pin_id').executeTakeFirst();
     if (!deleted) throw notFound('Pin on this board');
     const pinCount = await countAfterChange(trx, boardId);
     record('board:pin-removed', { boardId, pinId, pinCount }, { userIds: await memberIdsOf(trx, boardId, access.ownerId) });
   });
 }
-
-

@@ -18,13 +18,7 @@ import { listBoards, selectBoards, toBoard } from './boards.service.ts';
  * membership by a primary-key probe), so a page never scans the other user's private boards.
  * `union` (not `union all`): a public board both are members of comes from two sides.
  */
-export async function listProfileBoards(
-  db: Kysely<DB>,
-  cursors: CursorCodec,
-  readerId: number | undefined,
-  userId: number,
-  query: PageParams,
-): Promise<BoardList> {
+export async function listProfileBoards(db: Kysely<DB>, cursors: CursorCodec, readerId: number | undefined, userId: number, query: PageParams): Promise<BoardList> {
   if (readerId === userId) return listBoards(db, cursors, readerId, query);
   const page = keyset(cursors, `boards:profile:${readerId ?? 0}:${userId}`, query);
   const take = page.limit + 1;
@@ -42,7 +36,10 @@ export async function listProfileBoards(
         order by m.board_id desc limit ${take})`;
   }
   const ids = sql<number>`(select id from (${sides}) seen order by id desc limit ${take})`;
-  const rows = await selectBoards(db, readerId).where(sql<boolean>`boards.id in ${ids}`).orderBy('boards.id', 'desc').execute();
+  const rows = await selectBoards(db, readerId)
+    .where(sql<boolean>`boards.id in ${ids}`)
+    .orderBy('boards.id', 'desc')
+    .execute();
   const { items, nextCursor } = page.finish(rows, (board) => board.id);
   return { boards: items.map(toBoard), nextCursor };
 }

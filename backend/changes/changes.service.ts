@@ -66,7 +66,9 @@ export async function readChanges(db: Kysely<DB>, userId: number | undefined, si
 
 /** The log's head (`changes:head`): a plain read, it waits for no writer. */
 export async function readHead(db: Kysely<DB>): Promise<number> {
-  const { rows: [row] } = await sql<{ head: string }>`select ${headSql} as head from change_counter counter`.execute(db);
+  const {
+    rows: [row],
+  } = await sql<{ head: string }>`select ${headSql} as head from change_counter counter`.execute(db);
   if (!row) throw new Error('change_counter has no row');
   return Number(row.head);
 }

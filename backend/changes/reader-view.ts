@@ -22,16 +22,10 @@ export function changeForReader<T>(event: string, data: T, readerId: number): T 
  * each group: a board event's owner, then its collaborators (one view each), or everyone at once.
  * Groups are never empty; no readers, no group.
  */
-export function viewsForReaders<E extends ChangeEventName>(
-  event: E,
-  data: ChangeData<E>,
-  userIds: readonly number[],
-): Array<{ data: ChangeData<E>; readerIds: number[] }> {
+export function viewsForReaders<E extends ChangeEventName>(event: E, data: ChangeData<E>, userIds: readonly number[]): Array<{ data: ChangeData<E>; readerIds: number[] }> {
   const ownerId = 'board' in data ? (data.board as Board).user_id : undefined;
   if (ownerId === undefined) return userIds.length ? [{ data, readerIds: [...userIds] }] : [];
   const owner = userIds.filter((id) => id === ownerId);
   const collaborators = userIds.filter((id) => id !== ownerId);
-  return [owner, collaborators]
-    .filter((readerIds) => readerIds.length > 0)
-    .map((readerIds) => ({ data: changeForReader(event, data, readerIds[0] as number), readerIds }));
+  return [owner, collaborators].filter((readerIds) => readerIds.length > 0).map((readerIds) => ({ data: changeForReader(event, data, readerIds[0] as number), readerIds }));
 }

@@ -68,7 +68,9 @@ async function logChanges(trx: Kysely<DB>, recorded: ReadonlyArray<{ change: Rec
     ...readers(change.audience),
     ...textSubject(change.event, change.data),
   }));
-  const { rows: [logged] } = await sql<{ first: string }>`
+  const {
+    rows: [logged],
+  } = await sql<{ first: string }>`
     with logged as (
       insert into changes (seq, event, data, public, user_ids, pin_id, comment_id)
       select ${transactionBase} + c.ord, c.event, c.data, c.public, c.user_ids, c.pin_id, c.comment_id

@@ -33,7 +33,13 @@ try {
       const jobs = await startJobQueue({
         database,
         // No handler runs here (no workers), so no budget is ever asked.
-        setup: appJobs({ storage, imports: config.imports, budget: { take: async () => ({ ok: true }) }, changeRetentionHours: config.changes.retentionHours, imageSweepGraceHours: config.imageSweep.graceHours }),
+        setup: appJobs({
+          storage,
+          imports: config.imports,
+          budget: { take: async () => ({ ok: true }) },
+          changeRetentionHours: config.changes.retentionHours,
+          imageSweepGraceHours: config.imageSweep.graceHours,
+        }),
         events: new EventBus((error) => logger.error({ err: error }, 'event listener failed')),
         logger,
         config: { ...config.jobs, workers: false },

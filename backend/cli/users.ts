@@ -31,7 +31,13 @@ async function list(db: Kysely<DB>): Promise<void> {
     ...rows.map((row) => [String(row.id), row.username, row.email, row.created_at.toISOString(), row.disabled_at ? row.disabled_at.toISOString() : '-']),
   ];
   const widths = table[0]?.map((_, column) => Math.max(...table.map((line) => (line[column] ?? '').length))) ?? [];
-  for (const line of table) console.log(line.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd());
+  for (const line of table)
+    console.log(
+      line
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    );
   console.log(`${rows.length} user${rows.length === 1 ? '' : 's'}.`);
 }
 
@@ -49,7 +55,8 @@ async function invite(config: Config, db: Kysely<DB>, args: string[]): Promise<v
   const made = await createInvite(db, null, { uses, expiresInDays });
   console.log(`Invite ${made.code}: ${made.uses} sign-up${made.uses === 1 ? '' : 's'}, expires ${made.expiresAt}.`);
   console.log(`${origin(config)}${made.url}`);
-  if (config.site.signups !== 'invite') console.log(`Note: SIGNUPS is ${config.site.signups}: ${config.site.signups === 'open' ? 'anyone may sign up without it' : 'nobody may sign up, with it or without'}.`);
+  if (config.site.signups !== 'invite')
+    console.log(`Note: SIGNUPS is ${config.site.signups}: ${config.site.signups === 'open' ? 'anyone may sign up without it' : 'nobody may sign up, with it or without'}.`);
 }
 
 async function setDisabled(config: Config, db: Kysely<DB>, email: string, disabled: boolean): Promise<void> {
@@ -66,7 +73,9 @@ async function setDisabled(config: Config, db: Kysely<DB>, email: string, disabl
   const redis = redisTarget(config);
   if (redis) {
     const ended = await endAccountEverywhere(config, db, redis, row.id);
-    console.log(`Ended ${ended.sessions} session${ended.sessions === 1 ? '' : 's'} and their sockets on every instance; ${ended.tokens} token${ended.tokens === 1 ? '' : 's'} forgotten by every instance.`);
+    console.log(
+      `Ended ${ended.sessions} session${ended.sessions === 1 ? '' : 's'} and their sockets on every instance; ${ended.tokens} token${ended.tokens === 1 ? '' : 's'} forgotten by every instance.`,
+    );
   } else if (config.database.kind === 'postgres') {
     console.log("Its sessions are in the server's memory: each ends at its next request (within 5 s), and its sockets with it.");
   } else console.log('Its sessions were in the stopped server’s memory: none survives a restart.');

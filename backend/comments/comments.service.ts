@@ -14,15 +14,7 @@ function selectComments(db: Kysely<DB>) {
   return db
     .selectFrom('comments')
     .innerJoin('users', 'users.id', 'comments.user_id')
-    .select([
-      'comments.id',
-      'comments.text',
-      'comments.pin_id',
-      'comments.user_id',
-      'users.username',
-      'comments.created_at',
-      'comments.updated_at',
-    ]);
+    .select(['comments.id', 'comments.text', 'comments.pin_id', 'comments.user_id', 'users.username', 'comments.created_at', 'comments.updated_at']);
 }
 
 type CommentRow = Awaited<ReturnType<ReturnType<typeof selectComments>['executeTakeFirstOrThrow']>>;
@@ -40,7 +32,10 @@ async function assertPinVisible(db: Kysely<DB>, readerId: number | undefined, pi
 export async function listComments(db: Kysely<DB>, cursors: CursorCodec, pinId: number, query: PageParams, readerId: number | undefined): Promise<CommentList> {
   const page = keyset(cursors, `comments:pin:${pinId}`, query);
   await assertPinVisible(db, readerId, pinId);
-  let select = selectComments(db).where('comments.pin_id', '=', pinId).orderBy('comments.id', 'desc').limit(page.limit + 1);
+  let select = selectComments(db)
+    .where('comments.pin_id', '=', pinId)
+    .orderBy('comments.id', 'desc')
+    .limit(page.limit + 1);
   if (page.before !== undefined) select = select.where('comments.id', '<', page.before);
   const { items, nextCursor } = page.finish(await select.execute(), (row) => row.id);
   return { comments: items.map(toComment), nextCursor };
@@ -58,7 +53,11 @@ export async function createComment(ctx: ServiceContext, userId: number, pinId: 
   await assertPinVisible(ctx.db, userId, pinId);
   // The comment and its change-log row commit together (the log's number last: see write.ts).
   return write(ctx, async (db, record) => {
-    const { id } = await db.insertInto('comments').values({ user_id: userId, pin_id: pinId, text, ...(createdAt ? { created_at: createdAt, updated_at: createdAt } : {}) }).returning('id').executeTakeFirstOrThrow();
+    const { id } = await db
+      .insertInto('comments')
+      .values({ user_id: userId, pin_id: pinId, text, ...(createdAt ? { created_at: createdAt, updated_at: createdAt } : {}) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const comment = await getComment(db, id);
     record('comment:created', { comment }, await pinAudience(db, pinId, 'room'));
     return comment;
@@ -74,13 +73,7 @@ async function assertOwnComment(db: Kysely<DB>, userId: number, id: number): Pro
 export async function updateComment(ctx: ServiceContext, userId: number, id: number, text: string): Promise<Comment> {
   return write(ctx, async (db, record) => {
     await assertOwnComment(db, userId, id);
-    const updated = await db
-      .updateTable('comments')
-      .set({ text, updated_at: new Date() })
-      .where('id', '=', id)
-      .where('user_id', '=', userId)
-      .returning('id')
-      .executeTakeFirst();
+    const updated = await db.updateTable('comments').set({ text, updated_at: new Date() }).where('id', '=', id).where('user_id', '=', userId).returning('id').executeTakeFirst();
     if (!updated) throw notFound('Comment');
     const comment = await getComment(db, id);
     // The log's earlier rows of this comment stop carrying the old text (docs/change-log.md).
@@ -93,12 +86,7 @@ export async function updateComment(ctx: ServiceContext, userId: number, id: num
 export async function deleteComment(ctx: ServiceContext, userId: number, id: number): Promise<{ pinId: number }> {
   return write(ctx, async (db, record) => {
     await assertOwnComment(db, userId, id);
-    const deleted = await db
-      .deleteFrom('comments')
-      .where('id', '=', id)
-      .where('user_id', '=', userId)
-      .returning('pin_id')
-      .executeTakeFirst();
+    const deleted = await db.deleteFrom('comments').where('id', '=', id).where('user_id', '=', userId).returning('pin_id').executeTakeFirst();
     if (!deleted) throw notFound('Comment');
     await supersedeChanges(db, { commentDeleted: id });
     const pinId = deleted.pin_id;

@@ -87,7 +87,10 @@ export async function duplicatePinIds(db: Kysely<DB>, userId: number, picture: P
 /** Pins by id, newest first (the ids are the caller's own pins: no visibility check is needed). */
 export async function pinsByIds(db: Kysely<DB>, ids: readonly number[]): Promise<Pin[]> {
   if (ids.length === 0) return [];
-  const rows = await selectPins(db).where('pins.id', 'in', [...ids]).orderBy('pins.id', 'desc').execute();
+  const rows = await selectPins(db)
+    .where('pins.id', 'in', [...ids])
+    .orderBy('pins.id', 'desc')
+    .execute();
   return rows.map(toPin);
 }
 
@@ -110,7 +113,11 @@ export async function boardsOfPins(db: Kysely<DB>, readerId: number, pinIds: rea
 /** POST /api/images/'s `duplicates`: the caller's pins with this picture or a near one, each with its boards. */
 export async function findDuplicates(db: Kysely<DB>, userId: number, picture: PictureKey): Promise<DuplicatePin[]> {
   const pins = await pinsByIds(db, await duplicatePinIds(db, userId, picture));
-  const boards = await boardsOfPins(db, userId, pins.map((pin) => pin.id));
+  const boards = await boardsOfPins(
+    db,
+    userId,
+    pins.map((pin) => pin.id),
+  );
   return pins.map((pin) => ({ pin, boards: boards.get(pin.id) ?? [] }));
 }
 

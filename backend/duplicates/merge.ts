@@ -23,8 +23,22 @@ export const UNDO_MINUTES = 15;
 
 /** The pins columns a merged pin is re-created with (the rest are generated, counted or copied by triggers). */
 const RESTORED_COLUMNS = [
-  'id', 'user_id', 'title', 'image_url', 'description', 'created_at', 'updated_at', 'likes_version', 'image_sha256',
-  'source_url', 'tags', 'refused_image_url', 'image_failure', 'visibility', 'waits_for_picture', 'alt_text',
+  'id',
+  'user_id',
+  'title',
+  'image_url',
+  'description',
+  'created_at',
+  'updated_at',
+  'likes_version',
+  'image_sha256',
+  'source_url',
+  'tags',
+  'refused_image_url',
+  'image_failure',
+  'visibility',
+  'waits_for_picture',
+  'alt_text',
 ] as const;
 
 const MergedPinSnapshot = z.object({
@@ -37,9 +51,7 @@ const MergedPinSnapshot = z.object({
    * author had commented on the kept pin already: one comment per author and pin) went with the
    * pin, and are re-created.
    */
-  comments: z.array(
-    z.object({ id: z.number().int(), user_id: z.number().int(), text: z.string(), created_at: z.string(), updated_at: z.string(), moved: z.boolean() }),
-  ),
+  comments: z.array(z.object({ id: z.number().int(), user_id: z.number().int(), text: z.string(), created_at: z.string(), updated_at: z.string(), moved: z.boolean() })),
 });
 
 /** What an undo needs: the merged pins, and what the kept pin gained (taken away again). */
@@ -52,7 +64,13 @@ type MergeSnapshot = z.infer<typeof MergeSnapshot>;
 
 /** Locks the pins (in id order: every merge takes them so) and checks they are all the caller's: 404 unseen, 403 someone else's. */
 async function lockOwnPins(db: Kysely<DB>, userId: number, ids: readonly number[]): Promise<void> {
-  const rows = await db.selectFrom('pins').select(['id', 'user_id']).where('id', 'in', [...ids]).orderBy('id').forUpdate().execute();
+  const rows = await db
+    .selectFrom('pins')
+    .select(['id', 'user_id'])
+    .where('id', 'in', [...ids])
+    .orderBy('id')
+    .forUpdate()
+    .execute();
   const owners = new Map(rows.map((row) => [row.id, row.user_id]));
   for (const id of ids) {
     const owner = owners.get(id);
@@ -137,7 +155,10 @@ export async function mergePins(ctx: ServiceContext, userId: number, body: Merge
 
     // The merged pins go, as a deletion does (their text, and their comments', leaves the log;
     // the comments are announced again on the kept pin below).
-    await db.deleteFrom('pins').where('id', 'in', [...merge]).execute();
+    await db
+      .deleteFrom('pins')
+      .where('id', 'in', [...merge])
+      .execute();
     for (const id of merge) {
       await supersedeChanges(db, { pinDeleted: id });
       record('pin:deleted', { pinId: id }, 'feed');
@@ -151,7 +172,11 @@ export async function mergePins(ctx: ServiceContext, userId: number, body: Merge
     }
     await recordComments(db, record, keep, [...movedIds]);
 
-    await db.deleteFrom('pin_merges').where('user_id', '=', userId).where('created_at', '<', sql<Date>`now() - make_interval(mins => ${UNDO_MINUTES})`).execute();
+    await db
+      .deleteFrom('pin_merges')
+      .where('user_id', '=', userId)
+      .where('created_at', '<', sql<Date>`now() - make_interval(mins => ${UNDO_MINUTES})`)
+      .execute();
     const saved: MergeSnapshot = { pins: snapshot, addedBoards, addedFavorites };
     const row = await db
       .insertInto('pin_merges')
@@ -242,7 +267,12 @@ export async function undoMerge(ctx: ServiceContext, userId: number, mergeId: nu
       }
       const keptAudience = await pinAudience(db, keep, 'room');
       for (const row of comments.rows) record('comment:deleted', { commentId: row.id, pinId: keep }, keptAudience);
-      await recordComments(db, record, pin.id, [...comments.rows, ...recreated.rows].map((row) => row.id));
+      await recordComments(
+        db,
+        record,
+        pin.id,
+        [...comments.rows, ...recreated.rows].map((row) => row.id),
+      );
       restored.push(await getPin(db, saved.id));
     }
     await db.deleteFrom('pin_merges').where('id', '=', mergeId).execute();

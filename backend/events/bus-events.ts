@@ -15,11 +15,7 @@ import type { ImportProgress } from '../../contract/imports.ts';
  *   the same write tells them otherwise (a pin made private is gone for everyone but its viewers,
  *   who would see it blink out and back in).
  */
-export type Audience =
-  | 'feed'
-  | { pinId: number; userIds?: readonly number[] }
-  | { userIds: readonly number[] }
-  | { allBut: readonly number[] };
+export type Audience = 'feed' | { pinId: number; userIds?: readonly number[] } | { userIds: readonly number[] } | { allBut: readonly number[] };
 
 /**
  * A committed change as the log numbered it: its socket event name (contract/events.ts), its data

@@ -101,8 +101,15 @@ export async function* bookmarksHtml(db: Kysely<DB>, userId: number, origin: str
     }
   }
   for await (const page of pinsOf(db, userId)) {
-    const onBoards = await boardsOfPins(db, userId, page.map((pin) => pin.id));
-    yield page.filter((pin) => !onBoards.has(pin.id)).map((pin) => bookmark(pin, origin)).join('');
+    const onBoards = await boardsOfPins(
+      db,
+      userId,
+      page.map((pin) => pin.id),
+    );
+    yield page
+      .filter((pin) => !onBoards.has(pin.id))
+      .map((pin) => bookmark(pin, origin))
+      .join('');
   }
   yield '</DL><p>\n';
 }
@@ -114,7 +121,11 @@ export async function* bookmarksHtml(db: Kysely<DB>, userId: number, origin: str
 export async function* pinsCsv(db: Kysely<DB>, userId: number): AsyncGenerator<string> {
   yield stringify([[...CSV_COLUMNS]]);
   for await (const page of pinsOf(db, userId)) {
-    const boardOf = await boardsOfPins(db, userId, page.map((pin) => pin.id));
+    const boardOf = await boardsOfPins(
+      db,
+      userId,
+      page.map((pin) => pin.id),
+    );
     const rows = page.map((pin) => [pin.image_sha256 && pin.format ? imagePath(pin.image_sha256, pin.format) : '', pin.title, pin.description, pin.source_url ?? '', boardOf.get(pin.id) ?? '']);
     yield stringify(rows.map((row) => row.map(csvCellOut)));
   }

@@ -99,7 +99,9 @@ export async function* boardsOf(db: Kysely<DB>, userId: number): AsyncGenerator<
       .select((eb) => [
         'boards.id',
         'boards.name',
-        sql<string[]>`coalesce((select array_agg(u.username order by bm.added_at, u.id) from board_members bm join users u on u.id = bm.user_id where bm.board_id = ${eb.ref('boards.id')}), '{}')`.as('members'),
+        sql<string[]>`coalesce((select array_agg(u.username order by bm.added_at, u.id) from board_members bm join users u on u.id = bm.user_id where bm.board_id = ${eb.ref('boards.id')}), '{}')`.as(
+          'members',
+        ),
       ])
       .where('boards.user_id', '=', userId)
       .where('boards.id', '<', before)

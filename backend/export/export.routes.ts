@@ -10,7 +10,8 @@ function originOf(req: { protocol: string; get(name: string): string | undefined
 
 export const exportRoutes: ApiRoute[] = [
   route(ENDPOINTS['GET /api/export'], {
-    summary: "Download everything of the caller's as a ZIP: pinboard.json, the stored originals under images/, bookmarks.html and pins.csv (docs/import-export.md); one at a time per user (429 while one streams)",
+    summary:
+      "Download everything of the caller's as a ZIP: pinboard.json, the stored originals under images/, bookmarks.html and pins.csv (docs/import-export.md); one at a time per user (429 while one streams)",
     auth: 'user',
     handler: async ({ ctx, media, req, res, userId, originPolicy }) => {
       const release = takeExportSlot(ctx, userId);

@@ -22,7 +22,11 @@ function selectFavorites(db: Kysely<DB>) {
 /** One page of the user's favorites, most recent first: of the pins they may still see (docs/who-sees-what.md). */
 export async function listFavorites(db: Kysely<DB>, cursors: CursorCodec, userId: number, query: PageParams): Promise<FavoriteList> {
   const page = keyset(cursors, `favorites:user:${userId}`, query);
-  let select = selectFavorites(db).where('favorites.user_id', '=', userId).where(visibleTo(userId)).orderBy('favorites.id', 'desc').limit(page.limit + 1);
+  let select = selectFavorites(db)
+    .where('favorites.user_id', '=', userId)
+    .where(visibleTo(userId))
+    .orderBy('favorites.id', 'desc')
+    .limit(page.limit + 1);
   if (page.before !== undefined) select = select.where('favorites.id', '<', page.before);
   const { items, nextCursor } = page.finish(await select.execute(), (row) => row.id);
   return { pins: items.map((row) => ({ ...row, image: row.image && toPinImage(row.image) })), nextCursor };
@@ -46,7 +50,11 @@ export async function addFavorite(ctx: ServiceContext, userId: number, pinId: nu
     if (!(await canSeePin(db, userId, pinId))) throw notFound('Pin');
     // The function predates stored images; their fields are one primary-key read more (an add is
     // rare next to reads), not a change of the function's signature.
-    const image = await db.selectFrom('pins').select((eb) => [imageOf(eb).as('image'), 'pins.visibility']).where('pins.id', '=', pinId).executeTakeFirst();
+    const image = await db
+      .selectFrom('pins')
+      .select((eb) => [imageOf(eb).as('image'), 'pins.visibility'])
+      .where('pins.id', '=', pinId)
+      .executeTakeFirst();
     const { rows } = await sql<FavoriteAddRow>`select * from favorite_add(${userId}, ${pinId})`.execute(db);
     const row = rows[0];
     if (row?.outcome === 'already') return undefined;
@@ -68,11 +76,7 @@ export async function addFavorite(ctx: ServiceContext, userId: number, pinId: nu
 }
 
 /** Removes one of the user's favorites: 404 when there is no such favorite, 403 when it is someone else's. */
-export async function removeFavorite(
-  ctx: ServiceContext,
-  userId: number,
-  favoriteId: number,
-): Promise<{ pinId: number; likesCount: number; likesVersion: number }> {
+export async function removeFavorite(ctx: ServiceContext, userId: number, favoriteId: number): Promise<{ pinId: number; likesCount: number; likesVersion: number }> {
   return write(ctx, async (db, record) => {
     const { rows } = await sql<FavoriteRemoveRow>`select * from favorite_remove(${userId}, ${favoriteId})`.execute(db);
     const row = rows[0];

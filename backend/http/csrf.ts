@@ -100,8 +100,7 @@ export function createCsrf(sessionSecret: string, originPolicy: OriginPolicy): C
   const checkingCookie = new WeakSet<Request>();
   const { generateCsrfToken, doubleCsrfProtection, validateRequest } = doubleCsrf({
     getSecret: () => secret,
-    getSessionIdentifier: (req) =>
-      req.session?.userId !== undefined ? `session:${req.sessionID}` : `anon:${String(req.cookies[ANON_COOKIE] ?? '')}`,
+    getSessionIdentifier: (req) => (req.session?.userId !== undefined ? `session:${req.sessionID}` : `anon:${String(req.cookies[ANON_COOKIE] ?? '')}`),
     cookieName: CSRF_COOKIE,
     // Readable by the page's script (double submit); "lax" like the session cookie.
     cookieOptions: { sameSite: 'lax', path: '/', secure: false, httpOnly: false },

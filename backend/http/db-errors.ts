@@ -10,13 +10,11 @@ interface PgError {
 // past a code check still get a clean 409/404 instead of a 500 (the constraint is the real guard).
 const UNIQUE: Record<string, () => HttpError> = {
   users_email_key: () => new HttpError(409, MSG.emailTaken, { fields: { email: MSG.emailTaken } }),
-  users_username_key: () =>
-    new HttpError(409, MSG.usernameTaken, { fields: { username: MSG.usernameTaken } }),
+  users_username_key: () => new HttpError(409, MSG.usernameTaken, { fields: { username: MSG.usernameTaken } }),
   // Sign-up checks look-alikes first and names them as such; a race reaching this index is nearly
   // always the same name sent twice (the lower(username) index above is usually hit first then),
   // and the violation does not say which, so it gets the plain "taken" message.
-  users_username_skeleton_key: () =>
-    new HttpError(409, MSG.usernameTaken, { fields: { username: MSG.usernameTaken } }),
+  users_username_skeleton_key: () => new HttpError(409, MSG.usernameTaken, { fields: { username: MSG.usernameTaken } }),
   comments_user_pin_key: () => new HttpError(409, MSG.commentDuplicate),
 };
 

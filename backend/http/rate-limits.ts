@@ -73,11 +73,7 @@ function apiLimiter(store: BatchedCounterStore, limit: number, keyOf: (req: Requ
   };
 }
 
-export function createRateLimiters(
-  config: Config['rateLimits'],
-  redis: Redis | undefined,
-  logger: { warn(details: object, message: string): void },
-): RateLimiters {
+export function createRateLimiters(config: Config['rateLimits'], redis: Redis | undefined, logger: { warn(details: object, message: string): void }): RateLimiters {
   let lastWarning = 0;
   const storeDown = (error: unknown) => {
     // One line per 10 s while Redis is down, not one per request.
@@ -97,10 +93,7 @@ export function createRateLimiters(
   return {
     // Auth limits fail closed: if their store is down, sign-in waits rather than going unthrottled.
     // Sign-ins are rare and the limit must be exact, so every attempt asks Redis (in process without it).
-    authPerIp: limiter(
-      { windowMs: config.windowMs, limit: config.authPerIp, passOnStoreError: false, ...(redis ? { store: redisStore(`${config.deployment}:auth`, redis) } : {}) },
-      MSG.rateLimited,
-    ),
+    authPerIp: limiter({ windowMs: config.windowMs, limit: config.authPerIp, passOnStoreError: false, ...(redis ? { store: redisStore(`${config.deployment}:auth`, redis) } : {}) }, MSG.rateLimited),
     apiPerIp: apiLimiter(apiStore, config.apiPerIp, (req) => ipKeyGenerator(req.ip ?? '', 56)),
     apiPerToken: apiLimiter(tokenStore, config.apiPerToken, (req) => `token:${String(req.bearer?.tokenId)}`),
   };

@@ -94,12 +94,7 @@ export async function withIdempotentWrite(ctx: ServiceContext, req: Request, res
       .executeTakeFirst();
 
     if (!claimed) {
-      const stored = await trx
-        .selectFrom('idempotency_keys')
-        .select(['request_hash', 'status_code', 'response'])
-        .where('user_id', '=', userId)
-        .where('key', '=', key)
-        .executeTakeFirstOrThrow();
+      const stored = await trx.selectFrom('idempotency_keys').select(['request_hash', 'status_code', 'response']).where('user_id', '=', userId).where('key', '=', key).executeTakeFirstOrThrow();
       if (stored.request_hash !== requestHash) throw new HttpError(422, MSG.idempotencyKeyReused);
       // A placeholder is only ever visible to its own transaction, which fills it before committing.
       if (stored.status_code === 0) throw new Error('idempotency record without an answer');
@@ -133,7 +128,9 @@ function idempotencyKeyOf(req: Request): string | undefined {
 
 /** sha256 over the operation and the canonical JSON of its input (object keys sorted). */
 function fingerprint(operation: string, input: unknown): string {
-  return createHash('sha256').update(`${operation}\n${canonicalJson(input)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${operation}\n${canonicalJson(input)}`)
+    .digest('hex');
 }
 
 function canonicalJson(value: unknown): string {

@@ -80,7 +80,11 @@ export function toPinImage(image: ImageFields): PinImage {
 export function imageOf<TB extends keyof DB>(eb: ExpressionBuilder<DB, TB>): AliasableExpression<ImageFields | null> {
   return eb
     .selectFrom('images')
-    .select(sql<ImageFields | null>`json_build_object('sha256', images.sha256, 'format', images.format, 'width', images.width, 'height', images.height, 'placeholder', images.placeholder, 'colors', images.colors, 'palette', images.palette, 'text', images.text)`.as('image'))
+    .select(
+      sql<ImageFields | null>`json_build_object('sha256', images.sha256, 'format', images.format, 'width', images.width, 'height', images.height, 'placeholder', images.placeholder, 'colors', images.colors, 'palette', images.palette, 'text', images.text)`.as(
+        'image',
+      ),
+    )
     .where(sql.ref('images.sha256'), '=', sql.ref<string>('pins.image_sha256'))
     .$asScalar();
 }

@@ -171,7 +171,10 @@ function stripWebp(b: Buffer): Buffer[] | undefined {
   if (!chunks.length) return undefined;
   const header = Buffer.alloc(12);
   header.write('RIFF', 0, 'latin1');
-  header.writeUInt32LE(chunks.reduce((sum, chunk) => sum + chunk.length, 4), 4);
+  header.writeUInt32LE(
+    chunks.reduce((sum, chunk) => sum + chunk.length, 4),
+    4,
+  );
   header.write('WEBP', 8, 'latin1');
   return [header, ...chunks];
 }

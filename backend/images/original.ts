@@ -25,13 +25,7 @@ function hasMetadata(meta: Metadata): boolean {
  * The stored form of a file whose header `meta` has been checked (process.ts: checkHeader). With
  * `inPlace` it may be written over `bytes` (see stripMetadata), which the caller must not use again.
  */
-export async function cleanOriginal(
-  bytes: Buffer,
-  format: ImageFormat,
-  meta: Metadata,
-  deadline: Deadline,
-  options: { maxPixels?: number; inPlace?: boolean } = {},
-): Promise<Buffer> {
+export async function cleanOriginal(bytes: Buffer, format: ImageFormat, meta: Metadata, deadline: Deadline, options: { maxPixels?: number; inPlace?: boolean } = {}): Promise<Buffer> {
   const maxPixels = options.maxPixels ?? IMAGE_LIMITS.maxPixels;
   if (UPRIGHT.has(meta.orientation)) {
     const stripped = format === 'avif' && !hasMetadata(meta) ? bytes : stripMetadata(bytes, format, { inPlace: options.inPlace === true });

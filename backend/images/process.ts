@@ -206,11 +206,7 @@ async function derive(bytes: Buffer, deadline: Deadline): Promise<ProcessedImage
 }
 
 async function placeholderOf(image: Sharp): Promise<string> {
-  const { data, info } = await image
-    .resize({ width: PLACEHOLDER_SIDE, height: PLACEHOLDER_SIDE, fit: 'inside' })
-    .ensureAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const { data, info } = await image.resize({ width: PLACEHOLDER_SIDE, height: PLACEHOLDER_SIDE, fit: 'inside' }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   return Buffer.from(rgbaToThumbHash(info.width, info.height, data)).toString('base64');
 }
 

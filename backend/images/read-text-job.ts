@@ -35,12 +35,7 @@ export async function readStoredText(deps: { db: Kysely<DB>; storage: MediaStora
     deps.logger.warn({ sha256 }, 'text in a picture not read within its deadline: recorded as read, without text');
     reading = { text: null, confidence: 0, words: 0, ms: 0 };
   }
-  await deps.db
-    .updateTable('images')
-    .set({ text: reading.text, text_read_at: new Date() })
-    .where('sha256', '=', sha256)
-    .where('text_read_at', 'is', null)
-    .execute();
+  await deps.db.updateTable('images').set({ text: reading.text, text_read_at: new Date() }).where('sha256', '=', sha256).where('text_read_at', 'is', null).execute();
   deps.logger.debug({ sha256, confidence: reading.confidence, words: reading.words, kept: reading.text !== null, ms: reading.ms }, 'text in a picture read');
   return { found: reading.text !== null, ms: reading.ms };
 }

@@ -44,7 +44,12 @@ export async function seeStoredImages(deps: { db: Kysely<DB>; storage: MediaStor
   // every key up to it (in either list) is taken now and the next batch starts after it.
   const ends = lists.filter((list) => list.length === BATCH).map((list) => list.at(-1)?.sha256 ?? '');
   const until = ends.length ? ends.reduce((x, y) => (x < y ? x : y)) : undefined;
-  const byKey = new Map(lists.flat().filter((row) => until === undefined || row.sha256 <= until).map((row) => [row.sha256, row]));
+  const byKey = new Map(
+    lists
+      .flat()
+      .filter((row) => until === undefined || row.sha256 <= until)
+      .map((row) => [row.sha256, row]),
+  );
   const batch = [...byKey.values()].sort((x, y) => (x.sha256 < y.sha256 ? -1 : 1));
   const result: SeeResult = { next: until, seen: 0, read: 0, failed: 0 };
   for (const row of batch) {

@@ -31,11 +31,7 @@ async function sweepBatch(deps: { db: Kysely<DB>; storage: MediaStorage }, grace
   return deps.db.transaction().execute(async (trx) => {
     const candidates = await trx
       .selectFrom('images')
-      .select((eb) => [
-        'images.sha256',
-        'images.format',
-        eb.exists(eb.selectFrom('pins').select('pins.id').whereRef('pins.image_sha256', '=', 'images.sha256')).as('used'),
-      ])
+      .select((eb) => ['images.sha256', 'images.format', eb.exists(eb.selectFrom('pins').select('pins.id').whereRef('pins.image_sha256', '=', 'images.sha256')).as('used')])
       .where('images.unreferenced_since', '<', sql<Date>`now() - make_interval(hours => ${graceHours})`)
       .orderBy('images.unreferenced_since')
       .limit(BATCH)
@@ -47,7 +43,14 @@ async function sweepBatch(deps: { db: Kysely<DB>; storage: MediaStorage }, grace
     if (used.length) await trx.updateTable('images').set({ unreferenced_since: null }).where('sha256', 'in', used).execute();
     const unused = candidates.filter((image) => !image.used);
     if (unused.length) {
-      await trx.deleteFrom('images').where('sha256', 'in', unused.map((image) => image.sha256)).execute();
+      await trx
+        .deleteFrom('images')
+        .where(
+          'sha256',
+          'in',
+          unused.map((image) => image.sha256),
+        )
+        .execute();
       // Before the commit, while the rows are locked (see above).
       for (const image of unused) await Promise.all(filesOf(image).map((key) => deps.storage.delete(key)));
     }

@@ -68,7 +68,10 @@ export function archiveEntries(dir: string): ArchiveEntries {
       return zip.read(entry, IMAGE_LIMITS.maxBytes, tooLarge);
     },
     close() {
-      void opened?.then((zip) => zip.close(), () => undefined);
+      void opened?.then(
+        (zip) => zip.close(),
+        () => undefined,
+      );
     },
   };
 }

@@ -39,7 +39,12 @@ interface ImportRow {
 }
 
 /** Settles a pending item; answers false when it is pending no more (its import was stopped meanwhile). */
-async function settle(db: Kysely<DB>, importId: number, position: number, set: { state: 'done' | 'failed' | 'pending'; reason?: string | null; pin_id?: number | null; attempts?: number; not_before?: Date | null }): Promise<boolean> {
+async function settle(
+  db: Kysely<DB>,
+  importId: number,
+  position: number,
+  set: { state: 'done' | 'failed' | 'pending'; reason?: string | null; pin_id?: number | null; attempts?: number; not_before?: Date | null },
+): Promise<boolean> {
   const result = await db.updateTable('import_items').set(set).where('import_id', '=', importId).where('position', '=', position).where('state', '=', 'pending').executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
@@ -50,7 +55,13 @@ async function importedBefore(db: Kysely<DB>, userId: number, key: string): Prom
   return row?.pin_id;
 }
 
-export async function importItem(deps: ImportItemDeps, imp: ImportRow, item: { position: number; data: unknown; attempts: number }, ctx: JobContext, archive: ArchiveEntries | null): Promise<ItemOutcome> {
+export async function importItem(
+  deps: ImportItemDeps,
+  imp: ImportRow,
+  item: { position: number; data: unknown; attempts: number },
+  ctx: JobContext,
+  archive: ArchiveEntries | null,
+): Promise<ItemOutcome> {
   const { db } = ctx;
   const parsed = ItemData.safeParse(item.data);
   if (!parsed.success) {

@@ -13,7 +13,8 @@ import { looksLikeZip, refused } from './zip-archive.ts';
 
 export const importRoutes: ApiRoute[] = [
   route(ENDPOINTS['POST /api/imports'], {
-    summary: 'Import a Netscape bookmark file (Pinback, browsers, Shaarli…), a Pinboard export or a ZIP of images (multipart/form-data, the file in "file"); recognised by its bytes, read at once, imported in the background',
+    summary:
+      'Import a Netscape bookmark file (Pinback, browsers, Shaarli…), a Pinboard export or a ZIP of images (multipart/form-data, the file in "file"); recognised by its bytes, read at once, imported in the background',
     auth: 'user',
     upload: {
       field: IMPORT_LIMITS.field,
@@ -41,7 +42,7 @@ export const importRoutes: ApiRoute[] = [
     },
   }),
   route(ENDPOINTS['GET /api/imports/{id}'], {
-    summary: 'One of the caller\'s imports, with its failures (at most 1,000, in file order)',
+    summary: "One of the caller's imports, with its failures (at most 1,000, in file order)",
     auth: 'user',
     errors: [404],
     handler: async ({ ctx, res, params, userId }) => {

@@ -16,14 +16,23 @@ import { startNextImport } from './run-import.ts';
 // anyone else gets 404, as for an import that does not exist.
 
 async function ownImport(db: Kysely<DB>, userId: number, id: number) {
-  const row = await db.selectFrom('imports').select([...IMPORT_COLUMNS, 'extra', 'files_dir']).where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('imports')
+    .select([...IMPORT_COLUMNS, 'extra', 'files_dir'])
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!row || row.user_id !== userId) throw notFound('Import');
   return row;
 }
 
 export async function listImports(db: Kysely<DB>, cursors: CursorCodec, userId: number, query: PageParams): Promise<ImportList> {
   const page = keyset(cursors, `imports:user:${userId}`, query);
-  let select = db.selectFrom('imports').select(IMPORT_COLUMNS).where('user_id', '=', userId).orderBy('id', 'desc').limit(page.limit + 1);
+  let select = db
+    .selectFrom('imports')
+    .select(IMPORT_COLUMNS)
+    .where('user_id', '=', userId)
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1);
   if (page.before !== undefined) select = select.where('id', '<', page.before);
   const { items, nextCursor } = page.finish(await select.execute(), (row) => row.id);
   return { imports: items.map(toImport), nextCursor };

@@ -70,7 +70,10 @@ export async function loadItemImage(image: { url: string } | { page: string } | 
     const page = await readPage(image.page, fetchOptions);
     if (page.kind === 'image') return page.bytes;
     if (!page.images.length) throw new ItemFailure('no picture on the page');
-    return await firstPicture(page.images.slice(0, PAGE_PICTURES_TRIED).map((picture) => picture.url), fetchOptions);
+    return await firstPicture(
+      page.images.slice(0, PAGE_PICTURES_TRIED).map((picture) => picture.url),
+      fetchOptions,
+    );
   } catch (error) {
     if (error instanceof SafeFetchError) throw fetchFailure(error);
     throw error;

@@ -24,7 +24,11 @@ import { boardNameOf, descriptionOf, type ItemData, itemKey, sourceOf, timeFromS
 
 /** Whether the first bytes of a file look like a bookmark file (the DOCTYPE browsers write, or its shape). */
 export function looksLikeNetscape(head: string): boolean {
-  const text = head.replace(/^\uFEFF/, '').trimStart().slice(0, 4096).toLowerCase();
+  const text = head
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .slice(0, 4096)
+    .toLowerCase();
   if (text.startsWith('<!doctype netscape-bookmark-file')) return true;
   // Without the DOCTYPE (some exporters drop it): an HTML page that is a list of <DT> links.
   return /^<(!doctype html|html|meta|title|h1|dl)\b/.test(text) && text.includes('<dl') && /<dt>\s*<(a|h3)\b/.test(text);
@@ -102,7 +106,17 @@ export async function readNetscapeFile(path: string, onBatch: (items: ItemData[]
       onopentag(name, attribs) {
         if (name === 'a') {
           finish();
-          item = { href: attribs.href, image: attribs.image, origLink: attribs.origlink, addDate: attribs.add_date, tags: attribs.tags, private: attribs.private, text: '', dd: undefined, board: board() };
+          item = {
+            href: attribs.href,
+            image: attribs.image,
+            origLink: attribs.origlink,
+            addDate: attribs.add_date,
+            tags: attribs.tags,
+            private: attribs.private,
+            text: '',
+            dd: undefined,
+            board: board(),
+          };
           inLink = true;
         } else if (name === 'h3') {
           finish();

@@ -66,9 +66,15 @@ async function fillBoard(ctx: ServiceContext, userId: number, boardId: number, p
       const pins = await trx
         .selectFrom('pins')
         .select((eb) => ['id', 'title', 'image_url', 'visibility', imageOf(eb).as('image')])
-        .where('id', 'in', inserted.map((row) => row.pin_id))
+        .where(
+          'id',
+          'in',
+          inserted.map((row) => row.pin_id),
+        )
         .execute();
-      const byId = new Map(pins.map((row) => [row.id, { id: row.id, title: row.title, image_url: row.image_url, image: row.image && toPinImage(row.image), visibility: row.visibility } satisfies BoardPin]));
+      const byId = new Map(
+        pins.map((row) => [row.id, { id: row.id, title: row.title, image_url: row.image_url, image: row.image && toPinImage(row.image), visibility: row.visibility } satisfies BoardPin]),
+      );
       const { pin_count: finalCount } = await trx.selectFrom('boards').select('pin_count').where('id', '=', boardId).executeTakeFirstOrThrow();
       const memberIds = await memberIdsOf(trx, boardId, access.ownerId);
       for (const [index, row] of inserted.entries()) {

@@ -30,11 +30,18 @@ export async function recount(db: Kysely<DB>, importId: number): Promise<void> {
 export async function reportProgress(db: Kysely<DB>, events: EventPublisher, importId: number, options: { final?: boolean } = {}): Promise<void> {
   const interval = IMPORT_LIMITS.progressIntervalMs;
   if (options.final) {
-    const row = await db.selectFrom('imports').select(sql<number>`extract(epoch from (now() - progress_at)) * 1000`.as('since')).where('id', '=', importId).executeTakeFirst();
+    const row = await db
+      .selectFrom('imports')
+      .select(sql<number>`extract(epoch from (now() - progress_at)) * 1000`.as('since'))
+      .where('id', '=', importId)
+      .executeTakeFirst();
     const since = row?.since === null || row?.since === undefined ? interval : Number(row.since);
     if (since < interval) await new Promise((resolve) => setTimeout(resolve, Math.ceil(interval - since)));
   }
-  let update = db.updateTable('imports').set({ progress_at: sql<Date>`now()` }).where('id', '=', importId);
+  let update = db
+    .updateTable('imports')
+    .set({ progress_at: sql<Date>`now()` })
+    .where('id', '=', importId);
   // A final report is always told: having waited out its second, it must not be lost to a timer that
   // fired a fraction of a millisecond before the database's clock agreed.
   if (!options.final) {

@@ -36,7 +36,16 @@ export async function undoImport(ctx: ServiceContext, userId: number, id: number
         .limit(CHUNK)
         .execute();
       if (!ids.length) return 0;
-      const gone = await trx.deleteFrom('pins').where('id', 'in', ids.map((pin) => pin.id)).where('user_id', '=', userId).returning('id').execute();
+      const gone = await trx
+        .deleteFrom('pins')
+        .where(
+          'id',
+          'in',
+          ids.map((pin) => pin.id),
+        )
+        .where('user_id', '=', userId)
+        .returning('id')
+        .execute();
       for (const pin of gone) {
         // As deletePin does: its text, and its comments', leave the log with it.
         await supersedeChanges(trx, { pinDeleted: pin.id });

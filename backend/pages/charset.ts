@@ -49,7 +49,6 @@ function decodeWindows1252(bytes: Uint8Array): string {
 }
 
 export function decodeHtml(bytes: Uint8Array, contentType: string | null): string {
-  const decoder =
-    decoderFor(bomEncoding(bytes)) ?? decoderFor(contentTypeCharset(contentType)) ?? decoderFor(metaCharset(bytes)) ?? new TextDecoder('utf-8');
+  const decoder = decoderFor(bomEncoding(bytes)) ?? decoderFor(contentTypeCharset(contentType)) ?? decoderFor(metaCharset(bytes)) ?? new TextDecoder('utf-8');
   return decoder.encoding === 'windows-1252' ? decodeWindows1252(bytes) : decoder.decode(bytes);
 }

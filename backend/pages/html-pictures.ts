@@ -56,8 +56,7 @@ function resolve(raw: string, base: URL | undefined): string | undefined {
 const size = (value: number | undefined) => (value !== undefined && value >= 1 && value <= SIZE_MAX ? Math.round(value) : undefined);
 
 /** True when a side is declared and too small for a picture. */
-const declaredSmall = (width: number | undefined, height: number | undefined) =>
-  (width !== undefined && width < PAGE_IMAGE_MIN_SIDE) || (height !== undefined && height < PAGE_IMAGE_MIN_SIDE);
+const declaredSmall = (width: number | undefined, height: number | undefined) => (width !== undefined && width < PAGE_IMAGE_MIN_SIDE) || (height !== undefined && height < PAGE_IMAGE_MIN_SIDE);
 
 function picture(url: string, width: number | undefined, height: number | undefined, alt: string | undefined): PageImage {
   const [w, h] = [size(width), size(height)];
@@ -116,7 +115,8 @@ export function picturesOfHtml(html: string, pageUrl: string): { title: string; 
     const known = found.get(image.url);
     // The same picture again: what the first mention lacked (a size, a description) is taken from it.
     if (known) {
-      if (known.width === undefined && known.height === undefined && image.width !== undefined) Object.assign(known, { width: image.width, ...(image.height !== undefined ? { height: image.height } : {}) });
+      if (known.width === undefined && known.height === undefined && image.width !== undefined)
+        Object.assign(known, { width: image.width, ...(image.height !== undefined ? { height: image.height } : {}) });
       if (known.alt === undefined && image.alt !== undefined) known.alt = image.alt;
     } else if (found.size < PAGE_IMAGES_MAX) found.set(image.url, image);
   };

@@ -57,7 +57,12 @@ function limitFor(contentType: string | null): { maxBytes: number; truncate?: bo
 
 /** Bytes that start like an HTML document (for an answer that names no type). */
 function looksLikeHtml(bytes: Buffer): boolean {
-  const head = bytes.subarray(0, 1024).toString('latin1').replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart().toLowerCase();
+  const head = bytes
+    .subarray(0, 1024)
+    .toString('latin1')
+    .replace(/^\uFEFF|^\xEF\xBB\xBF/, '')
+    .trimStart()
+    .toLowerCase();
   return /^<(!doctype html|html|head|body|meta|title|link|script|!--)/.test(head);
 }
 

@@ -63,4 +63,3 @@ export function declaredSize(value: string | undefined): number | undefined {
   const match = value === undefined ? null : /^\s*(\d{1,6})(?:\.\d+)?(?:px)?\s*$/i.exec(value);
   return match ? Number(match[1]) : undefined;
 }
-

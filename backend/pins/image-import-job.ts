@@ -114,10 +114,7 @@ export async function importImage(deps: ImportDeps, data: ImportImageData, ctx: 
     throw error;
   }
   await write(ctx, async (db, record) => {
-    const updated = await updateWaitingPin(db, data)
-      .set({ image_sha256: stored.sha256, image_url: stored.image.url, image_failure: null, updated_at: new Date() })
-      .returning('id')
-      .executeTakeFirst();
+    const updated = await updateWaitingPin(db, data).set({ image_sha256: stored.sha256, image_url: stored.image.url, image_failure: null, updated_at: new Date() }).returning('id').executeTakeFirst();
     if (!updated) return;
     // One its owner made public waited for this picture to be shown (pictureless.ts).
     if (await publishPictured(db, record, data.pinId)) return;
@@ -150,10 +147,7 @@ async function giveUp(ctx: JobContext, data: ImportImageData, reason: ImportFail
  */
 async function hideRefusedAddress(ctx: JobContext, data: ImportImageData, reason: ImportFailure): Promise<void> {
   await write(ctx, async (db, record) => {
-    const updated = await updateWaitingPin(db, data)
-      .set({ image_url: '', refused_image_url: data.url, image_failure: reason, updated_at: new Date() })
-      .returning('id')
-      .executeTakeFirst();
+    const updated = await updateWaitingPin(db, data).set({ image_url: '', refused_image_url: data.url, image_failure: reason, updated_at: new Date() }).returning('id').executeTakeFirst();
     if (!updated) return;
     // Its creation went out with the address: the change log stops serving it too.
     await supersedeChanges(db, { pinImageRefused: data.pinId });

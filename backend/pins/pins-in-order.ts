@@ -9,7 +9,9 @@ import { selectPins, toPin } from './pins.service.ts';
  */
 export async function pinsInOrder(db: Kysely<DB>, ids: readonly number[]): Promise<Pin[]> {
   if (ids.length === 0) return [];
-  const rows = await selectPins(db).where('pins.id', 'in', [...ids]).execute();
+  const rows = await selectPins(db)
+    .where('pins.id', 'in', [...ids])
+    .execute();
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => {
     const row = byId.get(id);

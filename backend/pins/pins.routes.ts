@@ -26,7 +26,7 @@ function assertSiteImageUrl(imageUrl: string, req: IncomingMessage, originPolicy
 
 export const pinRoutes: ApiRoute[] = [
   route(ENDPOINTS['GET /api/pins/'], {
-    summary: 'A page of pins: newest first (all, one user\'s with userId, or one tag\'s with tag), or the visit\'s shuffle (order=shuffle&seed=S)',
+    summary: "A page of pins: newest first (all, one user's with userId, or one tag's with tag), or the visit's shuffle (order=shuffle&seed=S)",
     auth: 'public',
     cached: true,
     handler: async ({ ctx, cursors, reads, reader, req, res, query, userId }) => {
@@ -59,14 +59,12 @@ export const pinRoutes: ApiRoute[] = [
   }),
 
   route(ENDPOINTS['GET /api/pins/{id}'], {
-    summary: 'One pin (a private one only for its owner and its boards\' members: 404 for anyone else)',
+    summary: "One pin (a private one only for its owner and its boards' members: 404 for anyone else)",
     auth: 'public',
     cached: true,
     errors: [404],
     handler: async ({ ctx, reads, reader, req, res, params, userId }) => {
-      const read = await reads
-        .read(`pin:${params.id}`, { load: () => getPinFor(ctx.db, params.id, undefined), tags: () => [cacheTags.pin(params.id)] })
-        .catch(unlessNotFound);
+      const read = await reads.read(`pin:${params.id}`, { load: () => getPinFor(ctx.db, params.id, undefined), tags: () => [cacheTags.pin(params.id)] }).catch(unlessNotFound);
       if (read) return sendCached(req, res, read);
       // Not a public pin: its owner and its boards' members see it (docs/who-sees-what.md), never from the cache.
       const caller = callerOf(req, userId);

@@ -89,7 +89,9 @@ export async function listPins(db: Kysely<DB>, cursors: CursorCodec, query: PinL
     return { pins: page.pins, nextCursor: page.next && cursors.encode(scope, page.next) };
   }
   const page = keyset(cursors, query.userId === undefined ? 'pins:newest' : `pins:user:${query.userId}`, query);
-  let select = selectPins(db).orderBy('pins.id', 'desc').limit(page.limit + 1);
+  let select = selectPins(db)
+    .orderBy('pins.id', 'desc')
+    .limit(page.limit + 1);
   if (query.userId !== undefined) select = select.where('pins.user_id', '=', query.userId);
   if (query.userId === undefined || query.userId !== readerId) select = select.where(isPublic);
   if (page.before !== undefined) select = select.where('pins.id', '<', page.before);
@@ -106,11 +108,16 @@ const SHUFFLE_ROUNDS = 4;
  * deleted pins are skipped. Ids are handed out in order, so 1..n is nearly dense; each round looks
  * up a batch of permuted ids by primary key, so a page costs O(page) at any table size.
  */
-async function shuffledPage(
-  db: Kysely<DB>,
-  options: { seed: number; limit: number; n?: number; pos?: number },
-): Promise<{ pins: Pin[]; next: { n: number; pos: number } | null }> {
-  const n = options.n ?? (await db.selectFrom('pins').select((eb) => eb.fn.max('id').as('max')).executeTakeFirst())?.max ?? 0;
+async function shuffledPage(db: Kysely<DB>, options: { seed: number; limit: number; n?: number; pos?: number }): Promise<{ pins: Pin[]; next: { n: number; pos: number } | null }> {
+  const n =
+    options.n ??
+    (
+      await db
+        .selectFrom('pins')
+        .select((eb) => eb.fn.max('id').as('max'))
+        .executeTakeFirst()
+    )?.max ??
+    0;
   if (n === 0) return { pins: [], next: null };
   const permute = permutation(n, options.seed);
   const pins: Pin[] = [];
@@ -136,12 +143,7 @@ async function shuffledPage(
 
 /** The user's own pins saved from one page (normalised), newest first: an index range. */
 export async function pinsFromSource(db: Kysely<DB>, userId: number, sourceUrl: string, limit: number): Promise<Pin[]> {
-  const rows = await selectPins(db)
-    .where('pins.user_id', '=', userId)
-    .where('pins.source_url', '=', sourceUrl)
-    .orderBy('pins.id', 'desc')
-    .limit(limit)
-    .execute();
+  const rows = await selectPins(db).where('pins.user_id', '=', userId).where('pins.source_url', '=', sourceUrl).orderBy('pins.id', 'desc').limit(limit).execute();
   return rows.map(toPin);
 }
 
@@ -324,11 +326,7 @@ export async function updatePin(
 
 /** Where the pin's image stands, with why its import gave up (the owner's only: 403 for others). */
 export async function imageStatus(db: Kysely<DB>, userId: number, id: number): Promise<ImageStatus> {
-  const row = await db
-    .selectFrom('pins')
-    .select(['user_id', 'image_url', 'refused_image_url', 'image_sha256', 'image_failure'])
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const row = await db.selectFrom('pins').select(['user_id', 'image_url', 'refused_image_url', 'image_sha256', 'image_failure']).where('id', '=', id).executeTakeFirst();
   // Someone else's: forbidden, or, when they may not even see it, as if it did not exist.
   if (!row || (row.user_id !== userId && !(await canSeePin(db, userId, id)))) throw notFound('Pin');
   if (row.user_id !== userId) throw forbidden();
@@ -343,12 +341,7 @@ export async function imageStatus(db: Kysely<DB>, userId: number, id: number): P
 export async function deletePin(ctx: ServiceContext, userId: number, id: number): Promise<void> {
   await write(ctx, async (db, record) => {
     await assertOwnPin(db, userId, id);
-    const deleted = await db
-      .deleteFrom('pins')
-      .where('id', '=', id)
-      .where('user_id', '=', userId)
-      .returning('id')
-      .executeTakeFirst();
+    const deleted = await db.deleteFrom('pins').where('id', '=', id).where('user_id', '=', userId).returning('id').executeTakeFirst();
     if (!deleted) throw notFound('Pin');
     // Its text, and its comments', leaves the log with it; the deletion is logged by id only.
     await supersedeChanges(db, { pinDeleted: id });

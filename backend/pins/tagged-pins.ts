@@ -12,8 +12,19 @@ import { pinsInOrder } from './pins-in-order.ts';
  */
 export async function listTaggedPins(db: Kysely<DB>, cursors: CursorCodec, query: { tag: string; limit?: number | undefined; cursor?: string | undefined }): Promise<PinList> {
   const page = keyset(cursors, `pins:tag:${query.tag}`, query);
-  let select = db.selectFrom('pin_tags').select('pin_id').where('tag', '=', query.tag).orderBy('pin_id', 'desc').limit(page.limit + 1);
+  let select = db
+    .selectFrom('pin_tags')
+    .select('pin_id')
+    .where('tag', '=', query.tag)
+    .orderBy('pin_id', 'desc')
+    .limit(page.limit + 1);
   if (page.before !== undefined) select = select.where('pin_id', '<', page.before);
   const { items, nextCursor } = page.finish(await select.execute(), (row) => row.pin_id);
-  return { pins: await pinsInOrder(db, items.map((row) => row.pin_id)), nextCursor };
+  return {
+    pins: await pinsInOrder(
+      db,
+      items.map((row) => row.pin_id),
+    ),
+    nextCursor,
+  };
 }

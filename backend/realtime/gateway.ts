@@ -63,10 +63,7 @@ function detachedResponse(): Response {
  * without sticky sessions.
  */
 export function createGateway(httpServer: HttpServer, options: GatewayOptions): IO {
-  const connections = new ConnectionLimiter(
-    { perAddress: options.socketsPerAddress ?? 50, perSession: options.socketsPerSession ?? 20 },
-    options.originPolicy.trustProxy,
-  );
+  const connections = new ConnectionLimiter({ perAddress: options.socketsPerAddress ?? 50, perSession: options.socketsPerSession ?? 20 }, options.originPolicy.trustProxy);
   const io: IO = new Server(httpServer, {
     path: '/socket.io',
     transports: ['websocket'],
@@ -108,7 +105,8 @@ export function createGateway(httpServer: HttpServer, options: GatewayOptions): 
     if (userId === undefined || !sessionId) return Promise.resolve(true);
     return new Promise((resolve) => {
       options.sessionStore.get(sessionId, (error, session) => {
-        if (error) resolve(true); // store down: keep serving public data, do not sign out
+        if (error)
+          resolve(true); // store down: keep serving public data, do not sign out
         else resolve(session?.userId === userId);
       });
     });

@@ -21,11 +21,7 @@ export interface HeadAnnouncer {
   stop(): void;
 }
 
-export function startHeadAnnouncer(
-  io: IO,
-  db: Kysely<DB>,
-  options: { intervalMs: number; onError: (error: unknown) => void },
-): HeadAnnouncer {
+export function startHeadAnnouncer(io: IO, db: Kysely<DB>, options: { intervalMs: number; onError: (error: unknown) => void }): HeadAnnouncer {
   /** One read shared by the sockets that connect while it runs (a reconnect storm is one query). */
   let reading: Promise<number> | null = null;
   const head = () => {

@@ -23,7 +23,12 @@ export async function isBoardMember(db: Kysely<DB>, boardId: number, userId: num
 /** The users with these ids, by username (unknown ids are left out). */
 export async function presentUsers(db: Kysely<DB>, ids: readonly number[]): Promise<PresentUser[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('users').select(['id', 'username']).where('id', 'in', [...ids]).orderBy('username').execute();
+  return db
+    .selectFrom('users')
+    .select(['id', 'username'])
+    .where('id', 'in', [...ids])
+    .orderBy('username')
+    .execute();
 }
 
 /** Pairs per query: a heartbeat on a busy instance asks about many boards at once. */
@@ -45,11 +50,7 @@ export async function boardMemberships(db: Kysely<DB>, pairs: ReadonlyArray<{ bo
       .where('boards.id', 'in', boardIds)
       .where('boards.user_id', 'in', userIds)
       .unionAll(
-        db
-          .selectFrom('board_members')
-          .select(['board_members.board_id', 'board_members.user_id'])
-          .where('board_members.board_id', 'in', boardIds)
-          .where('board_members.user_id', 'in', userIds),
+        db.selectFrom('board_members').select(['board_members.board_id', 'board_members.user_id']).where('board_members.board_id', 'in', boardIds).where('board_members.user_id', 'in', userIds),
       )
       .execute();
     for (const row of rows) members.add(`${row.board_id}:${row.user_id}`);

@@ -253,9 +253,7 @@ export class PresenceService {
 
   async #dropFormerMembers(): Promise<void> {
     const present = this.#holdings.targets().filter((target) => target.key.kind === 'board');
-    const pairs = present.flatMap((target) =>
-      [...target.entries.values()].flatMap((entry) => (entry.userId === undefined ? [] : [{ boardId: target.key.id, userId: entry.userId }])),
-    );
+    const pairs = present.flatMap((target) => [...target.entries.values()].flatMap((entry) => (entry.userId === undefined ? [] : [{ boardId: target.key.id, userId: entry.userId }])));
     if (pairs.length === 0) return;
     let members: Set<string>;
     try {

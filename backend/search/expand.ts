@@ -96,13 +96,22 @@ export async function expandQuery(db: Kysely<DB>, parsed: ParsedQuery): Promise<
     order by t.i`.execute(db);
 
   const termQuery = (row: TermRow | undefined) =>
-    row ? [row.exact, row.similar, row.prefix].filter((part): part is string => !!part).map((part) => `(${part})`).join(' | ') : '';
+    row
+      ? [row.exact, row.similar, row.prefix]
+          .filter((part): part is string => !!part)
+          .map((part) => `(${part})`)
+          .join(' | ')
+      : '';
   const clauses: ExpandedClause[] = [];
   let at = 0;
   for (const clause of parsed.clauses) {
     const own = rows.slice(at, at + clause.anyOf.length);
     at += clause.anyOf.length;
-    const tsquery = own.map(termQuery).filter(Boolean).map((part) => `(${part})`).join(' | ');
+    const tsquery = own
+      .map(termQuery)
+      .filter(Boolean)
+      .map((part) => `(${part})`)
+      .join(' | ');
     const authorIds = [...new Set(own.flatMap((row) => row.authors))];
     if (tsquery || authorIds.length) clauses.push({ tsquery, authorIds });
   }

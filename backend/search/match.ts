@@ -52,7 +52,10 @@ export function filterCondition(filters: SearchFilters, exclusions: string[], pa
 
 /** ts_rank over the stored vector (no re-tokenizing), plus the author bonus; a float8. */
 export function rankExpression(expanded: ExpandedQuery): RawBuilder<number> {
-  const all = expanded.clauses.filter((clause) => clause.tsquery).map((clause) => `(${clause.tsquery})`).join(' & ');
+  const all = expanded.clauses
+    .filter((clause) => clause.tsquery)
+    .map((clause) => `(${clause.tsquery})`)
+    .join(' & ');
   const authorIds = [...new Set(expanded.clauses.flatMap((clause) => clause.authorIds))];
   const text = all ? sql`ts_rank(${WEIGHTS}::float4[], p.search, ${all}::tsquery)::float8` : sql`0::float8`;
   return authorIds.length ? sql<number>`(${text} + case when p.user_id = any(${authorIds}::int[]) then ${AUTHOR_BONUS}::float8 else 0 end)` : sql<number>`${text}`;

@@ -84,7 +84,12 @@ export async function relatedPins(db: Kysely<DB>, cursors: CursorCodec, pinId: n
     sharedTagsAndBoards(db, pinId, viewerId, top),
     words === undefined
       ? []
-      : newestMatches<{ id: number; rank: number }>(db, top, sql`p.search @@ ${words}::tsquery and p.visibility = 'public' and p.id <> ${pinId}`, sql`p.id, ts_rank(p.search, ${words}::tsquery)::float8 as rank`),
+      : newestMatches<{ id: number; rank: number }>(
+          db,
+          top,
+          sql`p.search @@ ${words}::tsquery and p.visibility = 'public' and p.id <> ${pinId}`,
+          sql`p.id, ts_rank(p.search, ${words}::tsquery)::float8 as rank`,
+        ),
     pin.colors.length === 0
       ? []
       : newestMatches<{ id: number; colors: string[]; palette: ImagePaletteEntry[] | null }>(
@@ -109,7 +114,17 @@ export async function relatedPins(db: Kysely<DB>, cursors: CursorCodec, pinId: n
   ranked.sort((a, b) => b.score - a.score || b.id - a.id);
   const rows = (after ? ranked.filter((row) => row.score < after.score || (row.score === after.score && row.id < after.id)) : ranked).slice(0, page.limit + 1);
   const { items, nextCursor } = page.finish(rows, { from: 0, top });
-  return { pins: await pinsInOrder(db, await seenBy(db, items.map((row) => row.id), viewerId)), nextCursor };
+  return {
+    pins: await pinsInOrder(
+      db,
+      await seenBy(
+        db,
+        items.map((row) => row.id),
+        viewerId,
+      ),
+    ),
+    nextCursor,
+  };
 }
 
 /**

@@ -55,7 +55,10 @@ export async function searchPins(db: Kysely<DB>, cursors: CursorCodec, params: S
   const scope = await resolveScope(db, params.scope, userId);
   const filters: SearchFilters = { scope: scope.condition, colors: parsed.colors };
   // Cursors belong to their query (as typed, normalised by the parser), colours and scope.
-  const key = createHash('sha256').update(JSON.stringify([parsed, scope.key])).digest('base64url').slice(0, 16);
+  const key = createHash('sha256')
+    .update(JSON.stringify([parsed, scope.key]))
+    .digest('base64url')
+    .slice(0, 16);
   if (parsed.clauses.length === 0 && parsed.colors.length === 0) return { ...NOTHING, widened: false };
   const expanded = await expandQuery(db, parsed);
   const match = matchCondition(expanded, filters);
@@ -94,7 +97,14 @@ export async function searchPins(db: Kysely<DB>, cursors: CursorCodec, params: S
     rows = ranked.rows;
   }
   const { items, nextCursor } = page.finish(rows, range);
-  return { pins: await pinsInOrder(db, items.map((row) => row.id)), nextCursor, widened: expanded.widened };
+  return {
+    pins: await pinsInOrder(
+      db,
+      items.map((row) => row.id),
+    ),
+    nextCursor,
+    widened: expanded.widened,
+  };
 }
 
 /**
@@ -130,7 +140,13 @@ async function colorPins(db: Kysely<DB>, cursors: CursorCodec, scope: string, co
     where ${condition} ${page.before === undefined ? sql`` : sql`and p.id < ${page.before}`}
     order by p.id desc limit ${page.limit + 1}`.execute(db);
   const { items, nextCursor } = page.finish(rows, (row) => row.id);
-  return { pins: await pinsInOrder(db, items.map((row) => row.id)), nextCursor };
+  return {
+    pins: await pinsInOrder(
+      db,
+      items.map((row) => row.id),
+    ),
+    nextCursor,
+  };
 }
 
 interface RankedRow {
@@ -178,6 +194,9 @@ async function rankedQuery(
 
 /** The largest pin id (0 when there are none): the end of the primary key. */
 export async function largestPinId(db: Kysely<DB>): Promise<number> {
-  const row = await db.selectFrom('pins').select((eb) => eb.fn.max('id').as('top')).executeTakeFirst();
+  const row = await db
+    .selectFrom('pins')
+    .select((eb) => eb.fn.max('id').as('top'))
+    .executeTakeFirst();
   return row?.top ?? 0;
 }

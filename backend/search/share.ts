@@ -88,7 +88,10 @@ function share(node: Node, stats: LexemeShares): ShareEstimate {
       const items = node.items.map((item) => share(item, stats));
       return {
         likely: 1 - items.reduce((rest, item) => rest * (1 - item.likely), 1),
-        most: Math.min(1, items.reduce((sum, item) => sum + item.most, 0)),
+        most: Math.min(
+          1,
+          items.reduce((sum, item) => sum + item.most, 0),
+        ),
       };
     }
     case 'and': {

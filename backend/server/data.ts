@@ -32,10 +32,13 @@ export async function openData(config: Config, logger: Logger): Promise<Data> {
   });
   // A replica that is down must not slow reads: they go to the primary once a connection fails fast.
   const replica = config.replica
-    ? await openDatabase({ kind: 'postgres', url: config.replica.url }, {
-        connectTimeoutMs: 1000,
-        onPoolError: (error) => logger.warn({ err: error }, 'replica connection lost'),
-      })
+    ? await openDatabase(
+        { kind: 'postgres', url: config.replica.url },
+        {
+          connectTimeoutMs: 1000,
+          onPoolError: (error) => logger.warn({ err: error }, 'replica connection lost'),
+        },
+      )
     : undefined;
   let clients: Redis[] = [];
   const close = async () => {

@@ -23,11 +23,7 @@ function toApiToken(row: Omit<TokenRow, 'secret_hash' | 'user_id'>): ApiToken {
 const LISTED = ['id', 'name', 'scope', 'created_at', 'expires_at', 'last_used_at'] as const;
 
 /** Mints a token; its secret is in the answer and nowhere else (only its hash is stored). */
-export async function createToken(
-  db: Kysely<DB>,
-  userId: number,
-  input: { name: string; scope: TokenScope; expiresInDays?: number | null | undefined },
-): Promise<TokenCreated> {
+export async function createToken(db: Kysely<DB>, userId: number, input: { name: string; scope: TokenScope; expiresInDays?: number | null | undefined }): Promise<TokenCreated> {
   const secret = newSecret();
   const expiresAt = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * DAY_MS) : null;
   const row = await db.transaction().execute(async (trx) => {

@@ -52,7 +52,7 @@ async function remotePicture(ctx: ServiceContext, url: string, signal: AbortSign
 
 export const checkRoutes: ApiRoute[] = [
   route(ENDPOINTS['GET /api/images/duplicates'], {
-    summary: 'Your pins with the same or nearly the same picture as the one at `url` (this site\'s /media/ address or another site\'s picture), checked without storing it',
+    summary: "Your pins with the same or nearly the same picture as the one at `url` (this site's /media/ address or another site's picture), checked without storing it",
     auth: 'user',
     handler: async ({ ctx, originPolicy, req, res, query, userId }) => {
       const running = checking.get(userId) ?? 0;

@@ -10,7 +10,8 @@ import { storeImage } from '../images/images.service.ts';
 
 export const uploadRoutes: ApiRoute[] = [
   route(ENDPOINTS['POST /api/images/'], {
-    summary: 'Upload an image (multipart/form-data, the file in the field "file"); answers it stored, with its size, placeholder and thumbnails, and your pins with the same or nearly the same picture',
+    summary:
+      'Upload an image (multipart/form-data, the file in the field "file"); answers it stored, with its size, placeholder and thumbnails, and your pins with the same or nearly the same picture',
     auth: 'user',
     upload: {
       field: IMAGE_LIMITS.uploadField,

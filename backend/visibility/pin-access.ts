@@ -32,7 +32,12 @@ export async function canSeePin(db: Kysely<DB>, readerId: number | undefined, pi
  */
 export async function watchablePinIds(db: Kysely<DB>, readerId: number | undefined, pinIds: readonly number[]): Promise<number[]> {
   if (!pinIds.length) return [];
-  const hidden = await db.selectFrom('pins').select('pins.id').where('pins.id', 'in', [...pinIds]).where(sql<boolean>`not ${visibleTo(readerId)}`).execute();
+  const hidden = await db
+    .selectFrom('pins')
+    .select('pins.id')
+    .where('pins.id', 'in', [...pinIds])
+    .where(sql<boolean>`not ${visibleTo(readerId)}`)
+    .execute();
   const refused = new Set(hidden.map((row) => row.id));
   return refused.size ? pinIds.filter((id) => !refused.has(id)) : [...pinIds];
 }

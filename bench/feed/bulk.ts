@@ -21,12 +21,7 @@ interface SecondaryIndex {
  * of `tables` dropped; rebuilds the indexes afterwards (also when `load` fails, so the schema is
  * never left without them). `onIndexes` gets the seconds the rebuild took.
  */
-export async function bulkLoad<T>(
-  db: Kysely<DB>,
-  tables: string[],
-  load: (db: Kysely<DB>) => Promise<T>,
-  onIndexes: (seconds: number) => void,
-): Promise<T> {
+export async function bulkLoad<T>(db: Kysely<DB>, tables: string[], load: (db: Kysely<DB>) => Promise<T>, onIndexes: (seconds: number) => void): Promise<T> {
   return db.connection().execute(async (conn) => {
     const { rows: indexes } = await sql<SecondaryIndex>`
       select t.relname as "table", i.relname as "index", pg_get_indexdef(i.oid) as indexdef,

@@ -45,7 +45,13 @@ export async function explainRequest(databaseUrl: string, path: string): Promise
     const at = logged.indexOf(slowest);
     const begun = logged.slice(0, at).findLastIndex((l) => /^\s*begin\b/i.test(l.sql));
     const ended = logged.slice(0, at).findLastIndex((l) => /^\s*(commit|rollback)\b/i.test(l.sql));
-    const settings = begun < 0 || ended > begun ? [] : logged.slice(begun + 1, at).filter((l) => /^\s*set local\b/i.test(l.sql)).map((l) => l.sql);
+    const settings =
+      begun < 0 || ended > begun
+        ? []
+        : logged
+            .slice(begun + 1, at)
+            .filter((l) => /^\s*set local\b/i.test(l.sql))
+            .map((l) => l.sql);
     const plan = await db.transaction().execute(async (trx) => {
       for (const setting of settings) await trx.executeQuery(CompiledQuery.raw(setting));
       return trx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain (analyze, buffers) ${slowest.sql}`, [...slowest.parameters]));
@@ -53,7 +59,10 @@ export async function explainRequest(databaseUrl: string, path: string): Promise
     const params = slowest.parameters.map((p) => (Array.isArray(p) && p.length > 8 ? `[${p.length} values]` : JSON.stringify(p)).slice(0, 160));
     return [
       `  ${logged.length} statements, ${logged.map((l) => l.ms.toFixed(1)).join(' + ')} ms; the slowest (${slowest.ms.toFixed(1)} ms)${settings.length ? `, after ${settings.join('; ')}` : ''}:`,
-      ...slowest.sql.split('\n').map((line) => `    ${line.trim()}`).filter((line) => line.trim()),
+      ...slowest.sql
+        .split('\n')
+        .map((line) => `    ${line.trim()}`)
+        .filter((line) => line.trim()),
       `    parameters: ${params.join(', ')}`,
       ...plan.rows.map((row) => `    ${row['QUERY PLAN']}`),
     ];

@@ -29,20 +29,17 @@ export function createClient(baseUrl: string, maxSockets: number): Client {
   const get = (path: string, headers: Record<string, string> = {}) =>
     new Promise<Answer>((resolve, reject) => {
       const cookie = [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-      const request = http.get(
-        { agent, host: url.hostname, port: url.port, path, headers: { 'accept-encoding': BROWSER_ENCODINGS, ...(cookie ? { cookie } : {}), ...headers } },
-        (response) => {
-          for (const line of response.headers['set-cookie'] ?? []) {
-            const [pair] = line.split(';');
-            const at = pair?.indexOf('=') ?? -1;
-            if (pair && at > 0) cookies.set(pair.slice(0, at), pair.slice(at + 1));
-          }
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks), headers: response.headers }));
-          response.on('error', reject);
-        },
-      );
+      const request = http.get({ agent, host: url.hostname, port: url.port, path, headers: { 'accept-encoding': BROWSER_ENCODINGS, ...(cookie ? { cookie } : {}), ...headers } }, (response) => {
+        for (const line of response.headers['set-cookie'] ?? []) {
+          const [pair] = line.split(';');
+          const at = pair?.indexOf('=') ?? -1;
+          if (pair && at > 0) cookies.set(pair.slice(0, at), pair.slice(at + 1));
+        }
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks), headers: response.headers }));
+        response.on('error', reject);
+      });
       request.on('error', reject);
     });
   return { get, close: () => agent.destroy() };

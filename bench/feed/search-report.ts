@@ -29,7 +29,12 @@ export function searchVerdicts(postgres: FeedFigures | undefined, pglite: FeedFi
     if (postgres && pglite) {
       const allowed = target / pgSingle;
       const ratio = p99(pglite, name) / liteSingle;
-      lines.push(verdict(ratio <= allowed, `${name} p99 ${scales.pglite} ≤ ${allowed.toFixed(1)}× a single-pin read (the Postgres target's multiple): ${ratio.toFixed(1)}× (${p99(pglite, name).toFixed(1)} ms)`));
+      lines.push(
+        verdict(
+          ratio <= allowed,
+          `${name} p99 ${scales.pglite} ≤ ${allowed.toFixed(1)}× a single-pin read (the Postgres target's multiple): ${ratio.toFixed(1)}× (${p99(pglite, name).toFixed(1)} ms)`,
+        ),
+      );
     }
   }
   return lines;

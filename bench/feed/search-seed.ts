@@ -13,15 +13,13 @@ import { SKEW, TAGS, WORDS } from './words.ts';
 /** A uniform number in [0, 1) from an integer expression (Knuth's multiplicative hash), as float8. */
 const uniform = (expr: string) => `(((((${expr})::bigint * 2654435761) % 4294967296) + 0.5) / 4294967296.0)::float8`;
 /** A skewed draw from a SQL array of n items for slot `slot` (0–31) of row `row`. */
-const draw = (list: RawBuilder<unknown>, n: number, row: string, slot: string) =>
-  sql`(${list})[1 + floor(${n}::float8 * power(${sql.raw(uniform(`${row} * 32 + ${slot}`))}, ${SKEW}::float8))::int]`;
+const draw = (list: RawBuilder<unknown>, n: number, row: string, slot: string) => sql`(${list})[1 + floor(${n}::float8 * power(${sql.raw(uniform(`${row} * 32 + ${slot}`))}, ${SKEW}::float8))::int]`;
 
 const words = sql`${WORDS}::text[]`;
 const tags = sql`${TAGS}::text[]`;
 
 /** The title of row i. */
-export const titleOf = (i: string) =>
-  sql`initcap(${draw(words, WORDS.length, i, '0')}) || ' ' || ${draw(words, WORDS.length, i, '1')} || ' ' || ${draw(words, WORDS.length, i, '2')}`;
+export const titleOf = (i: string) => sql`initcap(${draw(words, WORDS.length, i, '0')}) || ' ' || ${draw(words, WORDS.length, i, '1')} || ' ' || ${draw(words, WORDS.length, i, '2')}`;
 
 /**
  * A lateral subquery giving row i's `description` and `tags` (alias it). Tags use slots 20–23 and
@@ -51,8 +49,10 @@ type Step = <T>(name: string, run: () => Promise<T>) => Promise<T>;
 export async function loadSearchTables(db: Kysely<DB>, step: Step): Promise<void> {
   await step('pin_tags', () => sql`insert into pin_tags (tag, pin_id) select t, id from pins, unnest(tags) as t order by 1, 2`.execute(db));
   await step('tags', () => sql`insert into tags (tag, pin_count) select tag, count(*)::int from pin_tags group by tag`.execute(db));
-  await step('search_words', () => sql`
+  await step('search_words', () =>
+    sql`
     insert into search_words (word)
     select distinct lexeme from pins, unnest(to_tsvector('simple'::regconfig, title || ' ' || description))
-    where length(lexeme) between 3 and 40 and lexeme !~ '[[:space:][:punct:]]'`.execute(db));
+    where length(lexeme) between 3 and 40 and lexeme !~ '[[:space:][:punct:]]'`.execute(db),
+  );
 }

@@ -73,12 +73,24 @@ export async function seedDatabase(target: DatabaseTarget, sizes: SeedSizes): Pr
     const { db } = database;
     await step('migrate', () => migrateToLatest(db));
     const users = userCount(sizes.pins);
-    await bulkLoad(db, ['users', 'pins', 'favorites', 'comments', 'pin_tags', 'tags', 'search_words'], (conn) => load(conn, sizes.pins, users, step), (seconds) => steps.push(['indexes', seconds]));
+    await bulkLoad(
+      db,
+      ['users', 'pins', 'favorites', 'comments', 'pin_tags', 'tags', 'search_words'],
+      (conn) => load(conn, sizes.pins, users, step),
+      (seconds) => steps.push(['indexes', seconds]),
+    );
     // As autovacuum would soon after a bulk load: visibility map, hint bits and planner
     // statistics, so the first measured reads do not pay for them.
     await step('vacuum analyze', () => sql`vacuum analyze`.execute(db));
     const count = async (table: 'favorites' | 'comments') =>
-      Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const check = await step('check', () => checkLikes(db, sizes.pins));
     return { users, pins: sizes.pins, favorites: await count('favorites'), comments: await count('comments'), ...check, steps, seconds: (performance.now() - started) / 1000 };
   } finally {
@@ -91,15 +103,18 @@ type Step = <T>(name: string, run: () => Promise<T>) => Promise<T>;
 async function load(db: Kysely<DB>, pins: number, users: number, step: Step): Promise<void> {
   // Nobody signs in as these accounts: the password hash is no hash at all, so no password matches.
   // The skeleton has a space, which no sign-up can produce, so it can never collide with one.
-  await step('users', () => sql`
+  await step('users', () =>
+    sql`
     insert into users (id, email, username, username_skeleton, first_name, password_hash, created_at)
     overriding system value
     select i, 'reader' || i || '@bench.test', 'reader' || i, 'bench reader ' || i, null, '!', now() - interval '400 days'
-    from generate_series(1, ${users}::int) as i`.execute(db));
+    from generate_series(1, ${users}::int) as i`.execute(db),
+  );
 
   // Newest first is id order, and created_at agrees with it: one pin a second up to now. Titles,
   // descriptions and tags come from a realistic vocabulary (./search-seed.ts).
-  await step('pins', () => sql`
+  await step('pins', () =>
+    sql`
     insert into pins (id, user_id, title, image_url, description, tags, created_at, updated_at, likes_count)
     overriding system value
     select i,
@@ -112,24 +127,29 @@ async function load(db: Kysely<DB>, pins: number, users: number, step: Step): Pr
       now() - (${pins}::int - i) * interval '1 second',
       ${sql.raw(likesOf('i'))}
     from generate_series(1, ${pins}::int) as i
-    cross join lateral ${textOf('i')} as text`.execute(db));
+    cross join lateral ${textOf('i')} as text`.execute(db),
+  );
   await loadSearchTables(db, step);
 
   // The users of one pin's favorites are distinct: j * 104729 (a prime) differs modulo the user
   // count for every j below it.
-  await step('favorites', () => sql`
+  await step('favorites', () =>
+    sql`
     insert into favorites (user_id, pin_id, created_at)
     select 1 + (p.i::bigint * 7919 + j::bigint * 104729) % ${users}::int, p.i, now() - (${pins}::int - p.i) * interval '1 second' + j * interval '1 minute'
-    from generate_series(1, ${pins}::int) as p(i), generate_series(0, ${sql.raw(likesOf('p.i'))} - 1) as j`.execute(db));
+    from generate_series(1, ${pins}::int) as p(i), generate_series(0, ${sql.raw(likesOf('p.i'))} - 1) as j`.execute(db),
+  );
 
   // Every tenth pin has two comments (distinct authors, as the unique key wants).
-  await step('comments', () => sql`
+  await step('comments', () =>
+    sql`
     insert into comments (user_id, pin_id, text, created_at, updated_at)
     select 1 + (p.i::bigint * 31 + j * 97) % ${users}::int, p.i,
       (${PHRASES}::text[])[1 + (p.i + j) % ${PHRASES.length}::int],
       now() - (${pins}::int - p.i) * interval '1 second' + j * interval '1 hour',
       now() - (${pins}::int - p.i) * interval '1 second' + j * interval '1 hour'
-    from generate_series(10, ${pins}::int, 10) as p(i), generate_series(0, 1) as j`.execute(db));
+    from generate_series(10, ${pins}::int, 10) as p(i), generate_series(0, 1) as j`.execute(db),
+  );
 
   for (const table of ['users', 'pins']) {
     await sql`select setval(pg_get_serial_sequence(${table}, 'id'), (select max(id) from ${sql.table(table)}))`.execute(db);

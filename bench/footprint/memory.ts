@@ -150,7 +150,9 @@ export async function uploadBurst(app: AppProcess, count: number, bytes: number)
   // A refused upload may close the connection mid-body (fetch then fails): counted as 'no answer'.
   const answers = await Promise.all(
     Array.from({ length: count }, (_, i) =>
-      (clients[i % clients.length] as ApiClient).upload('/api/images/', { bytes: file, name: `burst-${i}.png`, type: 'image/png' }).catch((error: unknown) => ({ status: `no answer (${String((error as Error).cause ?? error)})` })),
+      (clients[i % clients.length] as ApiClient)
+        .upload('/api/images/', { bytes: file, name: `burst-${i}.png`, type: 'image/png' })
+        .catch((error: unknown) => ({ status: `no answer (${String((error as Error).cause ?? error)})` })),
     ),
   );
   const seconds = (performance.now() - started) / 1000;

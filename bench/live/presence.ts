@@ -119,8 +119,14 @@ export async function benchPresence(options: { databaseUrl: string; viewers: num
       const steady = delta(s1, s2);
       const leave = delta(s2, s3);
       const perSecond = (n: number) => (n / steadySeconds).toFixed(1);
-      const list = (d: ReturnType<typeof delta>) => [...d.byCommand].sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} ${n}`).join(', ');
-      console.log(`presence [${scenario}]: ${viewers} joins in ${joinSeconds.toFixed(2)} s${refused ? ` (${refused} refused)` : ''}: ${join.scripts} script calls, ${join.total} Redis commands in all (${(join.total / viewers).toFixed(1)} per join) — ${list(join)}`);
+      const list = (d: ReturnType<typeof delta>) =>
+        [...d.byCommand]
+          .sort((a, b) => b[1] - a[1])
+          .map(([name, n]) => `${name} ${n}`)
+          .join(', ');
+      console.log(
+        `presence [${scenario}]: ${viewers} joins in ${joinSeconds.toFixed(2)} s${refused ? ` (${refused} refused)` : ''}: ${join.scripts} script calls, ${join.total} Redis commands in all (${(join.total / viewers).toFixed(1)} per join) — ${list(join)}`,
+      );
       console.log(
         `presence [${scenario}]: steady, ${viewers} viewers: ${perSecond(steady.scripts)} script calls/s, ${perSecond(steady.sent)} commands sent/s, ${perSecond(steady.total)} commands executed/s (with those inside scripts) — ${list(steady)}`,
       );

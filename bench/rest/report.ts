@@ -56,8 +56,7 @@ export const perSecond = (m: Measured) => m.units / m.seconds;
 const ok = (m: Measured) => [...m.statuses].filter(([status]) => status >= 200 && status < 300).reduce((sum, [, n]) => sum + n, 0);
 
 /** The row's share of the Express baseline: the median of its rounds', else against the pooled rate. */
-const shareOf = (row: Row, express: number | undefined): number | undefined =>
-  row.share ?? (express === undefined ? undefined : perSecond(row.measured) / express);
+const shareOf = (row: Row, express: number | undefined): number | undefined => row.share ?? (express === undefined ? undefined : perSecond(row.measured) / express);
 
 function target(row: Row, express: number | undefined, showTargets: boolean): string {
   const t = row.scenario.target;

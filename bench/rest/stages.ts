@@ -62,7 +62,10 @@ const RULES: Rule[] = [
   { stage: 'csrf', file: /^backend\/http\/(csrf|origin)\.ts$/ },
   { stage: 'rate limit', packages: ['express-rate-limit', 'rate-limit-redis'] },
   { stage: 'rate limit', file: /^backend\/http\/rate-limit/ },
-  { stage: 'logging', packages: ['pino', 'pino-http', 'pino-std-serializers', 'sonic-boom', '@pinojs/redact', 'fast-redact', 'quick-format-unescaped', 'safe-stable-stringify', 'thread-stream', 'atomic-sleep'] },
+  {
+    stage: 'logging',
+    packages: ['pino', 'pino-http', 'pino-std-serializers', 'sonic-boom', '@pinojs/redact', 'fast-redact', 'quick-format-unescaped', 'safe-stable-stringify', 'thread-stream', 'atomic-sleep'],
+  },
   { stage: 'logging', file: /^backend\/http\/request-logger\.ts$/ },
   { stage: 'query', packages: ['kysely', 'pg', 'pg-pool', 'pg-protocol', 'pg-types', 'pg-int8', 'postgres-array', 'postgres-bytea', 'postgres-date', 'postgres-interval', 'split2'] },
   // The services build and run the queries; keyset/shuffle paging writes their where clauses.

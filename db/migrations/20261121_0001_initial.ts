@@ -76,11 +76,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addUniqueConstraint('comments_user_pin_key', ['user_id', 'pin_id'])
     .addCheckConstraint('comments_text_length', sql`char_length(text) between 1 and 1000`)
     .execute();
-  await db.schema
-    .createIndex('comments_pin_created_idx')
-    .on('comments')
-    .columns(['pin_id', 'created_at desc'])
-    .execute();
+  await db.schema.createIndex('comments_pin_created_idx').on('comments').columns(['pin_id', 'created_at desc']).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

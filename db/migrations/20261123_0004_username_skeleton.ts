@@ -17,13 +17,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   const taken = new Set<string>();
   let lastId = 0;
   for (;;) {
-    const rows: Array<{ id: number; username: string }> = await db
-      .selectFrom('users')
-      .select(['id', 'username'])
-      .where('id', '>', lastId)
-      .orderBy('id')
-      .limit(BATCH)
-      .execute();
+    const rows: Array<{ id: number; username: string }> = await db.selectFrom('users').select(['id', 'username']).where('id', '>', lastId).orderBy('id').limit(BATCH).execute();
     if (rows.length === 0) break;
     const keys = rows.map((row) => {
       const skeleton = usernameSkeleton(row.username);
@@ -40,7 +34,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     lastId = (rows.at(-1) as { id: number }).id;
   }
 
-  await db.schema.alterTable('users').alterColumn('username_skeleton', (c) => c.setNotNull()).execute();
+  await db.schema
+    .alterTable('users')
+    .alterColumn('username_skeleton', (c) => c.setNotNull())
+    .execute();
   // Its name is mapped to a 409 by backend/http/db-errors.ts.
   await db.schema.createIndex('users_username_skeleton_key').unique().on('users').column('username_skeleton').execute();
 }

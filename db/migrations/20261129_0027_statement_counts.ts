@@ -89,7 +89,12 @@ export const TAGS_ADDER = `
     select t, delta from unnest(p_tags, p_deltas) as d (t, delta) where delta > 0 order by t
     on conflict (tag) do update set pin_count = tags.pin_count + excluded.pin_count;
   end $$`;
-const ADDED = ['users_add_pin_counts(integer[], integer[], integer[])', 'boards_add_pin_counts(integer[], integer[], integer[])', 'pins_add_likes(integer[], integer[])', 'tags_add_pin_counts(text[], integer[])'];
+const ADDED = [
+  'users_add_pin_counts(integer[], integer[], integer[])',
+  'boards_add_pin_counts(integer[], integer[], integer[])',
+  'pins_add_likes(integer[], integer[])',
+  'tags_add_pin_counts(text[], integer[])',
+];
 
 /**
  * Sums each of `sums` per `key` over `rows`, and hands the keys whose sums are not all zero to
@@ -203,7 +208,11 @@ const PER_ROW_TRIGGERS = [
   ['pins', 'pins_count_visibility', 'after update of visibility on pins for each row when (old.visibility is distinct from new.visibility) execute function users_count_pins()'],
   ['pin_tags', 'pin_tags_count', 'after insert or delete on pin_tags for each row execute function tags_count_pins()'],
   ['pins', 'pins_tags_added', "after insert on pins for each row when (cardinality(new.tags) > 0 and new.visibility = 'public') execute function pins_sync_tags()"],
-  ['pins', 'pins_tags_changed', 'after update of tags, visibility on pins for each row when (old.tags is distinct from new.tags or old.visibility is distinct from new.visibility) execute function pins_sync_tags()'],
+  [
+    'pins',
+    'pins_tags_changed',
+    'after update of tags, visibility on pins for each row when (old.tags is distinct from new.tags or old.visibility is distinct from new.visibility) execute function pins_sync_tags()',
+  ],
   ['pins', 'pins_words_added', "after insert on pins for each row when (new.visibility = 'public') execute function pins_collect_words()"],
   [
     'pins',

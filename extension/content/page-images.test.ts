@@ -43,18 +43,28 @@ describe('the page’s images for the popup', () => {
 
   it('saves what the browser shows: a wider candidate of another origin is never taken', () => {
     // The security review's page: a kitten shown, a cookie-protected intranet picture as its 4000w candidate.
-    const kitten = picture('https://kittens.example/kitten-400.jpg', [400, 300], {
-      srcset: 'https://kittens.example/kitten-400.jpg 400w, http://intranet.corp.example/secret.jpg 4000w, https://intranet:8443/secret.jpg 3000w',
-      alt: 'A kitten',
-    }, 'https://kittens.example/kitten-400.jpg');
+    const kitten = picture(
+      'https://kittens.example/kitten-400.jpg',
+      [400, 300],
+      {
+        srcset: 'https://kittens.example/kitten-400.jpg 400w, http://intranet.corp.example/secret.jpg 4000w, https://intranet:8443/secret.jpg 3000w',
+        alt: 'A kitten',
+      },
+      'https://kittens.example/kitten-400.jpg',
+    );
     expect(bestSource(kitten)).toBe('https://kittens.example/kitten-400.jpg');
     expect(listImages().images.map((i) => i.src)).toEqual(['https://kittens.example/kitten-400.jpg']);
   });
 
   it('starts from the candidate the browser chose (currentSrc), not the src attribute', () => {
-    const img = picture('https://elsewhere.example/fallback.jpg', [800, 600], {
-      srcset: 'https://cdn.example.com/c-800.jpg 800w, https://cdn.example.com/c-1600.jpg 1600w, https://elsewhere.example/huge.jpg 9000w',
-    }, 'https://cdn.example.com/c-800.jpg');
+    const img = picture(
+      'https://elsewhere.example/fallback.jpg',
+      [800, 600],
+      {
+        srcset: 'https://cdn.example.com/c-800.jpg 800w, https://cdn.example.com/c-1600.jpg 1600w, https://elsewhere.example/huge.jpg 9000w',
+      },
+      'https://cdn.example.com/c-800.jpg',
+    );
     // The same origin as what is shown: the wider one; the other origin's, never.
     expect(bestSource(img)).toBe('https://cdn.example.com/c-1600.jpg');
   });

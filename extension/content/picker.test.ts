@@ -35,10 +35,13 @@ beforeEach(() => {
   background.seen = null;
   made.length = 0;
   // jsdom has no object URLs: these record the Blob the preview is made of.
-  vi.stubGlobal('URL', Object.assign(class extends URL {}, {
-    createObjectURL: (blob: Blob) => `blob:preview-${made.push(blob)}`,
-    revokeObjectURL: () => undefined,
-  }));
+  vi.stubGlobal(
+    'URL',
+    Object.assign(class extends URL {}, {
+      createObjectURL: (blob: Blob) => `blob:preview-${made.push(blob)}`,
+      revokeObjectURL: () => undefined,
+    }),
+  );
 });
 afterEach(() => {
   vi.unstubAllGlobals();

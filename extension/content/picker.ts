@@ -83,7 +83,9 @@ export function openPicker(image: PickerImage, server: string): void {
   const panel = h(
     'div',
     { class: 'ui panel', role: 'dialog', 'aria-label': 'Save to Pinboard' },
-    h('div', { class: 'panel__head' },
+    h(
+      'div',
+      { class: 'panel__head' },
       thumb,
       h('h2', { class: 'panel__title' }, 'Save to Pinboard'),
       h('button', { type: 'button', class: 'icon', 'aria-label': 'Close', onclick: () => close() }, '×'),
@@ -93,7 +95,18 @@ export function openPicker(image: PickerImage, server: string): void {
     h('label', { class: 'field' }, 'Alt text', altText),
     warning,
     list,
-    h('form', { class: 'create', onsubmit: (event: Event) => { event.preventDefault(); void createAndSave(); } }, newName, h('button', { type: 'submit', class: 'pill' }, 'Create')),
+    h(
+      'form',
+      {
+        class: 'create',
+        onsubmit: (event: Event) => {
+          event.preventDefault();
+          void createAndSave();
+        },
+      },
+      newName,
+      h('button', { type: 'submit', class: 'pill' }, 'Create'),
+    ),
     message,
     h('div', { class: 'panel__foot' }, h('button', { type: 'button', class: 'pill pill--quiet', onclick: () => void save(null) }, 'Save without a board')),
   );
@@ -133,7 +146,10 @@ export function openPicker(image: PickerImage, server: string): void {
     const [seen] = answer.seen;
     if (seen) {
       setMessage('');
-      fill(warning, savedAlreadyBox(server, seen.duplicate, () => void save(board, true)));
+      fill(
+        warning,
+        savedAlreadyBox(server, seen.duplicate, () => void save(board, true)),
+      );
       warning.querySelector('button')?.focus({ preventScroll: true });
       return;
     }
@@ -157,14 +173,17 @@ export function openPicker(image: PickerImage, server: string): void {
   }
 
   function boardButton(board: BoardRef) {
-    return h('button', { type: 'button', class: 'board', onclick: () => void save(board) }, h('span', { class: 'board__name' }, board.name), h('span', { class: 'board__go', 'aria-hidden': 'true' }, 'Save'));
+    return h(
+      'button',
+      { type: 'button', class: 'board', onclick: () => void save(board) },
+      h('span', { class: 'board__name' }, board.name),
+      h('span', { class: 'board__go', 'aria-hidden': 'true' }, 'Save'),
+    );
   }
 
   function render(choices: BoardChoices, previous: BoardRef[]) {
     const all = [...previous, ...choices.boards];
-    const more = choices.nextCursor
-      ? h('button', { type: 'button', class: 'more', onclick: () => void load(choices.nextCursor, all) }, 'More boards')
-      : null;
+    const more = choices.nextCursor ? h('button', { type: 'button', class: 'more', onclick: () => void load(choices.nextCursor, all) }, 'More boards') : null;
     fill(
       list,
       choices.recent.length ? h('p', { class: 'boards__label' }, 'Recent') : null,

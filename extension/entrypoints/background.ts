@@ -43,7 +43,10 @@ export default defineBackground(() => {
     if (change.status === 'complete' || change.url) void onTabChanged(tabId, tab.url);
   });
   browser.tabs.onActivated.addListener(({ tabId }) => {
-    void browser.tabs.get(tabId).then((tab) => onTabChanged(tabId, tab.url), () => undefined);
+    void browser.tabs.get(tabId).then(
+      (tab) => onTabChanged(tabId, tab.url),
+      () => undefined,
+    );
   });
 
   // The browser's context menu cannot be clicked by a test driver: the end-to-end test calls this,

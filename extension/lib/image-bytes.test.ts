@@ -21,9 +21,33 @@ function credentialsSent(): RequestCredentials | undefined {
 
 describe('which hosts are public', () => {
   it.each([
-    '127.0.0.1', '127.8.9.10', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.20', '169.254.169.254', '0.0.0.0', '100.64.0.1',
-    '[::1]', '[::]', '[fc00::1]', '[fd12:3456::1]', '[fe80::1]', '[::ffff:7f00:1]', '[::ffff:c0a8:101]', '[64:ff9b::a00:1]',
-    'localhost', 'LOCALHOST', 'localhost.', 'intranet.localhost', 'a.b.localhost', 'intranet', 'wiki.', 'printer.local', 'git.internal', 'nas.home.arpa',
+    '127.0.0.1',
+    '127.8.9.10',
+    '10.1.2.3',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.20',
+    '169.254.169.254',
+    '0.0.0.0',
+    '100.64.0.1',
+    '[::1]',
+    '[::]',
+    '[fc00::1]',
+    '[fd12:3456::1]',
+    '[fe80::1]',
+    '[::ffff:7f00:1]',
+    '[::ffff:c0a8:101]',
+    '[64:ff9b::a00:1]',
+    'localhost',
+    'LOCALHOST',
+    'localhost.',
+    'intranet.localhost',
+    'a.b.localhost',
+    'intranet',
+    'wiki.',
+    'printer.local',
+    'git.internal',
+    'nas.home.arpa',
   ])('%s is not', (host) => {
     expect(isPublicHost(host)).toBe(false);
   });
@@ -55,7 +79,17 @@ describe('fetching an image’s bytes', () => {
   });
 
   it('never fetches a private, loopback or intranet address for a public page, with or without cookies', async () => {
-    for (const src of ['http://127.0.0.1:8080/a.jpg', 'http://localhost/a.jpg', 'http://intranet/secret.jpg', 'http://192.168.1.1/cam.jpg', 'http://169.254.169.254/latest/x.jpg', 'http://[::1]/a.jpg', 'http://[fd00::5]/a.jpg', 'http://0.0.0.0/a.jpg', 'http://files.internal/a.jpg']) {
+    for (const src of [
+      'http://127.0.0.1:8080/a.jpg',
+      'http://localhost/a.jpg',
+      'http://intranet/secret.jpg',
+      'http://192.168.1.1/cam.jpg',
+      'http://169.254.169.254/latest/x.jpg',
+      'http://[::1]/a.jpg',
+      'http://[fd00::5]/a.jpg',
+      'http://0.0.0.0/a.jpg',
+      'http://files.internal/a.jpg',
+    ]) {
       const result = await fetchImageBytes(src, 'https://kittens.example/cute');
       expect(result).toEqual({ failed: expect.stringMatching(/private/) });
       expect(fetchRule(src, 'https://kittens.example/cute')).toEqual({ refused: expect.any(String) });

@@ -126,9 +126,13 @@ export async function answer(request: BackgroundRequest, sender: Sender): Promis
       case 'save':
         return await save(api, { ...request, page: pageOf(request.page, sender) });
       case 'undo':
-        await Promise.all(request.pinIds.map((id) => api.deletePin(id).catch((error: unknown) => {
-          if (!(error instanceof PinboardError && error.status === 404)) throw error; // already gone
-        })));
+        await Promise.all(
+          request.pinIds.map((id) =>
+            api.deletePin(id).catch((error: unknown) => {
+              if (!(error instanceof PinboardError && error.status === 404)) throw error; // already gone
+            }),
+          ),
+        );
         await refreshPageBadges(api, request.pageUrl);
         return { ok: true };
     }

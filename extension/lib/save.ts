@@ -93,10 +93,12 @@ async function imageUrlFor(api: PinboardApi, image: ImageToSave, pageUrl: string
   }
   // No bytes here: the server checks the address itself (and stores nothing), unless the user said
   // Save anyway already. A failed check warns of nothing: the import decides.
-  const duplicates = image.saveAnyway ? [] : await api.checkPicture(src).catch((error: unknown) => {
-    if (error instanceof PinboardError && error.unauthorized) throw error;
-    return [];
-  });
+  const duplicates = image.saveAnyway
+    ? []
+    : await api.checkPicture(src).catch((error: unknown) => {
+        if (error instanceof PinboardError && error.unauthorized) throw error;
+        return [];
+      });
   return { imageUrl: src, via: 'url', duplicates };
 }
 

@@ -16,7 +16,11 @@ export function savedAlreadyBox(server: string, duplicate: DuplicatePin, onSaveA
       'div',
       { class: 'saved-already__actions' },
       h('button', { type: 'button', class: 'pill saved-already__anyway', onclick: onSaveAnyway, 'aria-label': `${SAVED_ALREADY.saveAnyway}${named}` }, SAVED_ALREADY.saveAnyway),
-      h('a', { class: 'pill pill--quiet saved-already__open', href: `${server}/pins/${duplicate.pin.id}`, target: '_blank', rel: 'noopener', 'aria-label': `${SAVED_ALREADY.openIt}${named}` }, SAVED_ALREADY.openIt),
+      h(
+        'a',
+        { class: 'pill pill--quiet saved-already__open', href: `${server}/pins/${duplicate.pin.id}`, target: '_blank', rel: 'noopener', 'aria-label': `${SAVED_ALREADY.openIt}${named}` },
+        SAVED_ALREADY.openIt,
+      ),
     ),
   );
 }

@@ -40,7 +40,10 @@ describe('api helper', () => {
     const error = (await api('GET', '/api/pins/').catch((e: unknown) => e)) as ApiError;
     expect(error.status).toBe(502);
     expect(error.body.errors).toEqual([]);
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('offline'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('offline'))),
+    );
     const offline = (await api('GET', '/api/pins/').catch((e: unknown) => e)) as ApiError;
     expect(offline.status).toBe(0);
   });
@@ -57,8 +60,7 @@ describe('api helper', () => {
 });
 
 describe('createOnce', () => {
-  const headersOf = (fn: ReturnType<typeof stubFetch>) =>
-    fn.mock.calls.map((c) => (c as unknown as [string, RequestInit])[1]?.headers as Record<string, string>);
+  const headersOf = (fn: ReturnType<typeof stubFetch>) => fn.mock.calls.map((c) => (c as unknown as [string, RequestInit])[1]?.headers as Record<string, string>);
 
   it('sends an Idempotency-Key and repeats a lost answer with the same key', async () => {
     const fn = stubFetch(

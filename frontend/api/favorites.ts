@@ -8,10 +8,7 @@ export async function fetchFavoritePage({ cursor, limit }: PageParams = {}): Pro
   return { pins: page.pins, nextCursor: nextCursorOf(page) };
 }
 
-type FavoriteResult =
-  | { kind: 'added'; favorite: Favorite }
-  | { kind: 'already' }
-  | { kind: 'unknown'; raw: unknown };
+type FavoriteResult = { kind: 'added'; favorite: Favorite } | { kind: 'already' } | { kind: 'unknown'; raw: unknown };
 
 /** POST /api/favorites/: a favorite, or {message: "Already favorited"} (no change). */
 export async function addFavorite(pinId: number): Promise<FavoriteResult> {

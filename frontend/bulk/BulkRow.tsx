@@ -31,15 +31,23 @@ export function BulkRow({ item, onRetry, onSaveAnyway, onAltText, onAltTextDone 
   const name = item.file.name;
   return (
     <li className={`bulk__item bulk__item--${item.phase}`} data-phase={item.phase}>
-      <span className="bulk__name" title={name}>{name}</span>
+      <span className="bulk__name" title={name}>
+        {name}
+      </span>
       <progress className="bulk__progress" max={1} value={item.phase === 'done' ? 1 : item.progress} aria-label={`${name}: ${PHASE_TEXT[item.phase]}`} />
       <span className="bulk__phase">
         {item.phase === 'done' && item.pin ? <Link to={`/pins/${item.pin.id}`}>{PHASE_TEXT.done}</Link> : PHASE_TEXT[item.phase]}
         {item.phase === 'uploading' ? ` ${Math.round(item.progress * 100)}%` : ''}
       </span>
-      {item.error ? <span className="bulk__error" role={item.phase === 'error' ? 'alert' : undefined}>{item.error}</span> : null}
+      {item.error ? (
+        <span className="bulk__error" role={item.phase === 'error' ? 'alert' : undefined}>
+          {item.error}
+        </span>
+      ) : null}
       {item.phase === 'error' ? (
-        <button type="button" className="button button--small" onClick={onRetry}>Retry</button>
+        <button type="button" className="button button--small" onClick={onRetry}>
+          Retry
+        </button>
       ) : null}
       {item.phase === 'seen' && item.duplicate ? (
         <div className="bulk__seen" role="status">

@@ -35,12 +35,15 @@ export function BulkUpload({ board }: { board?: { id: number; name: string } }) 
   const boardRef = useRef(boardId);
   boardRef.current = boardId;
 
-  const patch = useCallback((id: number, change: Partial<BulkItem>) => {
-    const current = files.current.get(id);
-    if (current) files.current.set(id, { ...current, ...change });
-    setItems((list) => list.map((item) => (item.id === id ? { ...item, ...change } : item)));
-    if (change.pin) upsertPin(store, change.pin);
-  }, [store]);
+  const patch = useCallback(
+    (id: number, change: Partial<BulkItem>) => {
+      const current = files.current.get(id);
+      if (current) files.current.set(id, { ...current, ...change });
+      setItems((list) => list.map((item) => (item.id === id ? { ...item, ...change } : item)));
+      if (change.pin) upsertPin(store, change.pin);
+    },
+    [store],
+  );
 
   const pump = useCallback(() => {
     while (running.current < BULK_PARALLEL && queue.current.length) {
@@ -48,7 +51,12 @@ export function BulkUpload({ board }: { board?: { id: number; name: string } }) 
       const item = files.current.get(id);
       if (!item) continue;
       running.current += 1;
-      void sendItem(item, boardRef.current, (change) => patch(id, change), () => files.current.get(id) ?? item).finally(() => {
+      void sendItem(
+        item,
+        boardRef.current,
+        (change) => patch(id, change),
+        () => files.current.get(id) ?? item,
+      ).finally(() => {
         running.current -= 1;
         pump();
       });
@@ -114,7 +122,9 @@ export function BulkUpload({ board }: { board?: { id: number; name: string } }) 
 
   return (
     <section className="bulk" aria-labelledby={`${inputId}-title`}>
-      <h2 id={`${inputId}-title`} className="bulk__title">{board ? 'Add many images to this board' : 'Or add many images at once'}</h2>
+      <h2 id={`${inputId}-title`} className="bulk__title">
+        {board ? 'Add many images to this board' : 'Or add many images at once'}
+      </h2>
       {board ? null : (
         <label className="bulk__board">
           <span>Into board</span>
@@ -122,7 +132,11 @@ export function BulkUpload({ board }: { board?: { id: number; name: string } }) 
             <option value="">No board</option>
             {boards.ids.map((id) => {
               const entry = boardsById[id];
-              return entry ? <option key={id} value={id}>{entry.name}</option> : null;
+              return entry ? (
+                <option key={id} value={id}>
+                  {entry.name}
+                </option>
+              ) : null;
             })}
           </select>
         </label>
@@ -138,7 +152,9 @@ export function BulkUpload({ board }: { board?: { id: number; name: string } }) 
         data-testid="bulk-drop"
       >
         <p>Drop up to {IMPORT_LIMITS.bulkFiles} images here, or</p>
-        <label className="button button--secondary" htmlFor={inputId}>Choose images</label>
+        <label className="button button--secondary" htmlFor={inputId}>
+          Choose images
+        </label>
         <input
           id={inputId}
           className="visually-hidden"
@@ -154,7 +170,8 @@ export function BulkUpload({ board }: { board?: { id: number; name: string } }) 
       {items.length ? (
         <>
           <p className="bulk__summary" aria-live="polite">
-            {done} of {items.length} pinned{failed ? ` · ${failed} failed` : ''}{seen ? ` · ${seen} saved already` : ''}
+            {done} of {items.length} pinned{failed ? ` · ${failed} failed` : ''}
+            {seen ? ` · ${seen} saved already` : ''}
           </p>
           <ul className="bulk__list" aria-label="Files being pinned">
             {items.map((item) => (

@@ -48,7 +48,11 @@ export const BULK_MSG = {
 
 /** A pin's title from a file's name: without its extension, separators as spaces. */
 export function titleFromFileName(name: string): string {
-  const stem = name.replace(/\.[A-Za-z0-9]{1,5}$/, '').replace(/[_-]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const stem = name
+    .replace(/\.[A-Za-z0-9]{1,5}$/, '')
+    .replace(/[_-]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return (stem || 'Untitled').slice(0, 200);
 }
 

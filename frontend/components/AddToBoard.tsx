@@ -113,15 +113,7 @@ export function AddToBoard({ pin }: { pin: Pin }) {
           <label className="visually-hidden" htmlFor={`${menuId}-name`}>
             New board name
           </label>
-          <input
-            id={`${menuId}-name`}
-            className="field__input"
-            placeholder="Board name"
-            value={name}
-            maxLength={LIMITS.boardName}
-            onChange={(e) => setName(e.target.value)}
-            autoFocus
-          />
+          <input id={`${menuId}-name`} className="field__input" placeholder="Board name" value={name} maxLength={LIMITS.boardName} onChange={(e) => setName(e.target.value)} autoFocus />
           <button type="submit" className="button" disabled={busy}>
             Create
           </button>
@@ -173,8 +165,7 @@ export function moveThroughChoices(event: KeyboardEvent<HTMLElement>, container:
   const filter = container.querySelector<HTMLInputElement>('.board-choices__filter input');
   if (filter && at === 0 && event.key === 'ArrowUp') return filter.focus();
   const last = items.length - 1;
-  const next =
-    event.key === 'Home' ? 0 : event.key === 'End' ? last : event.key === 'ArrowDown' ? (at < 0 || at === last ? 0 : at + 1) : at <= 0 ? last : at - 1;
+  const next = event.key === 'Home' ? 0 : event.key === 'End' ? last : event.key === 'ArrowDown' ? (at < 0 || at === last ? 0 : at + 1) : at <= 0 ? last : at - 1;
   items[next]?.focus();
 }
 

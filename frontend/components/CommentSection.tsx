@@ -54,7 +54,11 @@ export function CommentSection({ pinId }: { pinId: number }) {
     <section className="comments" aria-labelledby="comments-title">
       <div className="comments__header">
         <h2 id="comments-title">
-          Comments <span className="comments__count">{comments.length + pending.length}{list.hasMore ? '+' : ''}</span>
+          Comments{' '}
+          <span className="comments__count">
+            {comments.length + pending.length}
+            {list.hasMore ? '+' : ''}
+          </span>
         </h2>
         {user && pending.length ? null : user && mine ? (
           // One comment per pin (docs/product.md §6): say so up front by offering to edit it.
@@ -114,14 +118,7 @@ export function CommentSection({ pinId }: { pinId: number }) {
       )}
       <ShowMore hasMore={list.hasMore} status={list.loaded ? list.status : 'ready'} onMore={list.loadMore} text="Show more comments" loadingText="Loading comments..." />
       {editing ? <CommentModal pinId={pinId} {...(editing.comment ? { comment: editing.comment } : {})} onClose={() => setEditing(null)} /> : null}
-      {deleting ? (
-        <ConfirmModal
-          title="Delete Comment"
-          message="Are you sure you want to delete this comment?"
-          onConfirm={() => onDelete(deleting)}
-          onClose={() => setDeleting(null)}
-        />
-      ) : null}
+      {deleting ? <ConfirmModal title="Delete Comment" message="Are you sure you want to delete this comment?" onConfirm={() => onDelete(deleting)} onClose={() => setDeleting(null)} /> : null}
     </section>
   );
 }

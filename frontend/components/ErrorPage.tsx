@@ -26,15 +26,7 @@ export function ErrorPage() {
 }
 
 /** A full-page message with a way home; also used for a pin deleted while its page was open. */
-export function NotFound({
-  title = 'Page not found',
-  text = "We couldn't find what you were looking for.",
-  role,
-}: {
-  title?: string;
-  text?: string;
-  role?: 'status';
-}) {
+export function NotFound({ title = 'Page not found', text = "We couldn't find what you were looking for.", role }: { title?: string; text?: string; role?: 'status' }) {
   return (
     <div className="status-page" role={role}>
       <h1>{title}</h1>

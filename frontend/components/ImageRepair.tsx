@@ -28,8 +28,7 @@ export function CardImageNote({ pinId }: { pinId: number }) {
   if (!status || status.status === 'stored') return null;
   return (
     <p className="pin-card__note" role="note">
-      {status.status === 'failed' ? `${IMPORT_FAILED}: ${status.message ?? ''}` : IMPORTING}{' '}
-      <Link to={`/pins/${pinId}/edit`}>Replace image</Link>
+      {status.status === 'failed' ? `${IMPORT_FAILED}: ${status.message ?? ''}` : IMPORTING} <Link to={`/pins/${pinId}/edit`}>Replace image</Link>
     </p>
   );
 }
@@ -105,7 +104,16 @@ export function ReplaceImage({ pin, onDone }: { pin: Pin; onDone?: () => void })
   return (
     <div className="replace-image">
       <h2 className="replace-image__title">Replace image</h2>
-      <input ref={fileInput} id={`${id}-file`} type="file" accept={IMAGE_TYPES.join(',')} className="visually-hidden" tabIndex={-1} aria-label="Image file" onChange={(e) => onFile(e.target.files?.[0])} />
+      <input
+        ref={fileInput}
+        id={`${id}-file`}
+        type="file"
+        accept={IMAGE_TYPES.join(',')}
+        className="visually-hidden"
+        tabIndex={-1}
+        aria-label="Image file"
+        onChange={(e) => onFile(e.target.files?.[0])}
+      />
       <button type="button" className="button button--secondary button--small" disabled={busy !== null} onClick={() => fileInput.current?.click()}>
         Upload a file
       </button>

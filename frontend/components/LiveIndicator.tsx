@@ -23,7 +23,11 @@ function followOnline(changed: () => void): () => void {
  * When the browser says it is offline, the pill says that at once instead.
  */
 export function LiveIndicator() {
-  const offline = useSyncExternalStore(followOnline, () => !navigator.onLine, () => false);
+  const offline = useSyncExternalStore(
+    followOnline,
+    () => !navigator.onLine,
+    () => false,
+  );
   const paused = useAtomValue(liveStatusAtom) === 'paused';
   const [show, setShow] = useState(false);
   useEffect(() => {

@@ -17,7 +17,10 @@ beforeEach(() => {
   vi.spyOn(navigator, 'onLine', 'get').mockImplementation(() => online);
   vi.stubGlobal('location', { ...window.location, pathname: '/login', search: '', reload });
   // The server answers the probe: a failed chunk online means a new version.
-  vi.stubGlobal('fetch', vi.fn(() => Promise.resolve(new Response(null, { status: 200 }))));
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(() => Promise.resolve(new Response(null, { status: 200 }))),
+  );
   vi.spyOn(console, 'warn').mockImplementation(() => undefined);
 });
 afterEach(() => {
@@ -42,7 +45,11 @@ function openMissingPage() {
           {
             path: 'login',
             errorElement: <ErrorPage />,
-            lazy: () => loadPageCode(() => Promise.reject(new TypeError('Failed to fetch dynamically imported module')), () => <p>the page</p>),
+            lazy: () =>
+              loadPageCode(
+                () => Promise.reject(new TypeError('Failed to fetch dynamically imported module')),
+                () => <p>the page</p>,
+              ),
           },
         ],
       },
@@ -53,7 +60,7 @@ function openMissingPage() {
 }
 
 describe('a page whose code cannot be loaded', () => {
-  it("offline, says so under the bar and reloads when the browser is back online", async () => {
+  it('offline, says so under the bar and reloads when the browser is back online', async () => {
     online = false;
     openMissingPage();
     expect(await screen.findByRole('heading', { name: "You're offline" })).toBeTruthy();
@@ -69,7 +76,10 @@ describe('a page whose code cannot be loaded', () => {
   });
 
   it('offline too when the server does not answer, though the browser says it is online', async () => {
-    vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     openMissingPage();
     expect(await screen.findByRole('heading', { name: "You're offline" })).toBeTruthy();
   });

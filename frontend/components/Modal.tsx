@@ -1,8 +1,7 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 
-const FOCUSABLE =
-  'a[href], button:not([disabled]), input:not([disabled]), textarea:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), textarea:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 export const MODAL_LAYER_ID = 'modal-layer';
 
@@ -72,14 +71,7 @@ export function Modal({ title, onClose, children, role = 'dialog', className }: 
         if (event.target === event.currentTarget) onClose();
       }}
     >
-      <div
-        ref={panel}
-        className={`modal ${className ?? ''}`}
-        role={role}
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
-      >
+      <div ref={panel} className={`modal ${className ?? ''}`} role={role} aria-modal="true" aria-labelledby={titleId} tabIndex={-1}>
         <h2 id={titleId} className="modal__title">
           {title}
         </h2>

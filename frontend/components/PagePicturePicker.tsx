@@ -99,23 +99,13 @@ export function PagePictureChoices({ pictures, loading, selected, onChoose, onBr
   const name = useId();
   return (
     <fieldset className="page-pictures" aria-busy={loading}>
-      <legend className="field__label">
-        Pictures on this page{loading ? '' : ` (${pictures.length})`}
-      </legend>
+      <legend className="field__label">Pictures on this page{loading ? '' : ` (${pictures.length})`}</legend>
       <div className="page-pictures__grid">
         {pictures.map((picture, index) => {
           const label = `${picture.alt?.trim() || `Picture ${index + 1}`}${picture.width && picture.height ? `, ${picture.width} by ${picture.height}` : ''}`;
           return (
             <label key={picture.url} className="page-pictures__item" title={picture.alt || undefined}>
-              <input
-                type="radio"
-                className="visually-hidden"
-                name={name}
-                value={picture.url}
-                checked={picture.url === selected.trim()}
-                onChange={() => onChoose(picture.url)}
-                aria-label={label}
-              />
+              <input type="radio" className="visually-hidden" name={name} value={picture.url} checked={picture.url === selected.trim()} onChange={() => onChoose(picture.url)} aria-label={label} />
               <img src={picture.url} alt="" loading="lazy" decoding="async" referrerPolicy="no-referrer" onError={() => onBroken(picture.url)} />
               {picture.width && picture.height ? (
                 <span className="page-pictures__size" aria-hidden="true">

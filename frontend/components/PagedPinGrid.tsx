@@ -16,15 +16,7 @@ export function PagedPinGrid({ label, list, listKey, empty }: { label: string; l
   if (list.ids.length > 0 || list.hasMore) {
     return (
       <>
-        <MasonryGrid
-          label={label}
-          ids={list.ids}
-          renderCard={renderPinGridCard}
-          hasMore={list.hasMore}
-          status={list.status}
-          loadMore={list.loadMore}
-          restoreKey={`${listKey}@${location.key}`}
-        />
+        <MasonryGrid label={label} ids={list.ids} renderCard={renderPinGridCard} hasMore={list.hasMore} status={list.status} loadMore={list.loadMore} restoreKey={`${listKey}@${location.key}`} />
         {list.status === 'error' ? <LoadFailed failure={list.failure} compact /> : null}
       </>
     );

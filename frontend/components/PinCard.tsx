@@ -48,7 +48,15 @@ export function PinCard({ pinId, title, imageUrl, image, altText, actions, more,
     <article className="pin-card" data-pin-id={pinId} ref={watchRef}>
       <div className="pin-card__media">
         <Link to={to} className="pin-card__image-link" tabIndex={-1} aria-hidden="true">
-          <PinImage src={imageUrl} image={image} sizes={width ? `${width}px` : GRID_CARD_SIZES} alt={imageAlt({ title, alt_text: altText, image })} aspect={cardAspect({ image })} whole={cardFitsWhole({ image })} onFailed={onImageFailed} />
+          <PinImage
+            src={imageUrl}
+            image={image}
+            sizes={width ? `${width}px` : GRID_CARD_SIZES}
+            alt={imageAlt({ title, alt_text: altText, image })}
+            aspect={cardAspect({ image })}
+            whole={cardFitsWhole({ image })}
+            onFailed={onImageFailed}
+          />
         </Link>
         {locked ? (
           <span className="pin-card__lock" title={PRIVATE_BADGE}>

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { storedImage } from '../test-support/files.ts';
 import { alice, makePin, renderApp } from '../test-support/render.tsx';
 
-describe('grid cards: the picture\'s alt', () => {
+describe("grid cards: the picture's alt", () => {
   it('alt text, else recognised text, else title', async () => {
     const image = (key: string, text: string | null) => ({ ...storedImage(key), text });
     const pins = [

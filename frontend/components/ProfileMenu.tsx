@@ -53,15 +53,7 @@ export function ProfileMenu() {
 
   return (
     <div className="profile" ref={root}>
-      <button
-        ref={button}
-        type="button"
-        className="profile__toggle"
-        aria-expanded={open}
-        aria-controls={menuId}
-        aria-label="Profile menu"
-        onClick={() => setOpen((v) => !v)}
-      >
+      <button ref={button} type="button" className="profile__toggle" aria-expanded={open} aria-controls={menuId} aria-label="Profile menu" onClick={() => setOpen((v) => !v)}>
         <UserIcon />
         <ChevronDownIcon className={`profile__chevron${open ? ' profile__chevron--open' : ''}`} />
       </button>
@@ -77,18 +69,40 @@ export function ProfileMenu() {
               </Link>
             </div>
             <ul className="profile__links profile__links--compact">
-              <li><Link to="/pins">Pins</Link></li>
-              <li><Link to="/boards">Boards</Link></li>
-              <li><Link to="/pins/new">Add New Pin</Link></li>
-              <li><Link to="/boards/create">Add New Board</Link></li>
+              <li>
+                <Link to="/pins">Pins</Link>
+              </li>
+              <li>
+                <Link to="/boards">Boards</Link>
+              </li>
+              <li>
+                <Link to="/pins/new">Add New Pin</Link>
+              </li>
+              <li>
+                <Link to="/boards/create">Add New Board</Link>
+              </li>
             </ul>
             <ul className="profile__links">
-              <li><Link to="/duplicates">Duplicates</Link></li>
-              <li><Link to="/import-export">Import / Export</Link></li>
-              <li><Link to="/tokens">Tokens</Link></li>
-              {signups === 'closed' ? null : <li><Link to="/invites">Invite people</Link></li>}
-              <li><Link to="/connect">Browser extension</Link></li>
-              <li><Link to="/settings">Settings</Link></li>
+              <li>
+                <Link to="/duplicates">Duplicates</Link>
+              </li>
+              <li>
+                <Link to="/import-export">Import / Export</Link>
+              </li>
+              <li>
+                <Link to="/tokens">Tokens</Link>
+              </li>
+              {signups === 'closed' ? null : (
+                <li>
+                  <Link to="/invites">Invite people</Link>
+                </li>
+              )}
+              <li>
+                <Link to="/connect">Browser extension</Link>
+              </li>
+              <li>
+                <Link to="/settings">Settings</Link>
+              </li>
             </ul>
             <button type="button" className="button button--secondary button--block" onClick={() => void onLogout()}>
               Log Out
@@ -96,8 +110,18 @@ export function ProfileMenu() {
           </>
         ) : (
           <ul className="profile__links">
-            <li><Link to="/login" state={returnState} replace={onAuthPage}>Log In</Link></li>
-            {signups === 'open' ? <li><Link to="/signup" state={returnState} replace={onAuthPage}>Sign Up</Link></li> : null}
+            <li>
+              <Link to="/login" state={returnState} replace={onAuthPage}>
+                Log In
+              </Link>
+            </li>
+            {signups === 'open' ? (
+              <li>
+                <Link to="/signup" state={returnState} replace={onAuthPage}>
+                  Sign Up
+                </Link>
+              </li>
+            ) : null}
           </ul>
         )}
       </div>

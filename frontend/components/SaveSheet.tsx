@@ -41,7 +41,8 @@ function usePendingSave(): void {
   const location = useLocation();
   useEffect(() => {
     if (!pending || /^\/(login|signup)$/.test(location.pathname)) return;
-    if (location.key !== pending.entryKey) store.set(pendingSaveAtom, null); // went elsewhere: forgotten
+    if (location.key !== pending.entryKey)
+      store.set(pendingSaveAtom, null); // went elsewhere: forgotten
     else if (user) {
       store.set(pendingSaveAtom, null);
       openSaveSheet(store, pending.pin);
@@ -140,14 +141,7 @@ function SignedInSheet({ pin, userId, onDone }: { pin: SaveTarget; userId: numbe
         <label className="visually-hidden" htmlFor={`card-save-${pin.id}`}>
           New board name
         </label>
-        <input
-          id={`card-save-${pin.id}`}
-          className="field__input"
-          placeholder="+ Create New Board"
-          value={name}
-          maxLength={LIMITS.boardName}
-          onChange={(e) => setName(e.target.value)}
-        />
+        <input id={`card-save-${pin.id}`} className="field__input" placeholder="+ Create New Board" value={name} maxLength={LIMITS.boardName} onChange={(e) => setName(e.target.value)} />
         <button type="submit" className="button" disabled={busy}>
           Create
         </button>

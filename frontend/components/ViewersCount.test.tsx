@@ -50,8 +50,16 @@ describe('ViewersCount', () => {
     checkSession();
     await waitFor(() => expect(() => last()).not.toThrow());
     act(() => last().serverConnect());
-    const a = render(<Provider store={store}><ViewersCount pinId={5} /></Provider>);
-    const b = render(<Provider store={store}><ViewersCount pinId={5} /></Provider>);
+    const a = render(
+      <Provider store={store}>
+        <ViewersCount pinId={5} />
+      </Provider>,
+    );
+    const b = render(
+      <Provider store={store}>
+        <ViewersCount pinId={5} />
+      </Provider>,
+    );
     await waitFor(() => expect(last().presence).toHaveLength(1));
     a.unmount();
     expect(last().presence).toHaveLength(1);
@@ -66,11 +74,23 @@ describe('BoardPresence', () => {
     checkSession();
     await waitFor(() => expect(() => last()).not.toThrow());
     act(() => last().serverConnect());
-    render(<Provider store={store}><BoardPresence boardId={3} /></Provider>);
+    render(
+      <Provider store={store}>
+        <BoardPresence boardId={3} />
+      </Provider>,
+    );
     await waitFor(() => expect(last().presence).toEqual([{ event: 'presence:join', target: { boardId: 3 } }]));
     act(() => last().serverEmit('board:presence', { boardId: 3, users: [{ id: 7, username: 'me' }] }));
     expect(screen.queryByRole('status')).toBeNull();
-    act(() => last().serverEmit('board:presence', { boardId: 3, users: [{ id: 7, username: 'me' }, { id: 8, username: 'ann' }] }));
+    act(() =>
+      last().serverEmit('board:presence', {
+        boardId: 3,
+        users: [
+          { id: 7, username: 'me' },
+          { id: 8, username: 'ann' },
+        ],
+      }),
+    );
     const list = await screen.findByRole('list', { name: 'Also here now' });
     expect(list.textContent).toContain('ann');
     expect(list.textContent).not.toContain('me');

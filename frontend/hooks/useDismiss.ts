@@ -4,12 +4,7 @@ import { useEffect, type RefObject } from 'react';
  * Calls `onClose` on a pointer press outside `ref` or on Escape, while `open`. Escape also moves
  * focus back to `returnFocus` (the menu's button), so keyboard users stay where they were.
  */
-export function useDismiss(
-  ref: RefObject<HTMLElement | null>,
-  open: boolean,
-  onClose: () => void,
-  returnFocus?: RefObject<HTMLElement | null>,
-): void {
+export function useDismiss(ref: RefObject<HTMLElement | null>, open: boolean, onClose: () => void, returnFocus?: RefObject<HTMLElement | null>): void {
   useEffect(() => {
     if (!open) return;
     function onPointer(event: MouseEvent | TouchEvent) {

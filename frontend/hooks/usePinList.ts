@@ -8,11 +8,7 @@ import { type PagedListOptions, type PagedListView, usePagedList } from './usePa
  * `{pins, nextCursor}` kept in the store's pins; pins that are gone or hidden (a delete waiting
  * for its Undo) are left out.
  */
-export function usePinList(
-  key: string | null,
-  fetchPins: (cursor: string | null) => Promise<PinList>,
-  options: Pick<PagedListOptions<Pin>, 'onShow' | 'onReconnect'> = {},
-): PagedListView {
+export function usePinList(key: string | null, fetchPins: (cursor: string | null) => Promise<PinList>, options: Pick<PagedListOptions<Pin>, 'onShow' | 'onReconnect'> = {}): PagedListView {
   return usePagedList<Pin>({
     key,
     fetchPage: async (cursor) => {

@@ -55,8 +55,13 @@ export function ImportExportPage() {
         </section>
         <section className="imports-card" aria-labelledby="export-title">
           <h2 id="export-title">Export</h2>
-          <p>A ZIP of everything yours: your pins with their original images, your boards in order, your favorites and comments (pinboard.json), a bookmark file other sites import, and a spreadsheet (pins.csv).</p>
-          <a className="button" href={EXPORT_URL} download>Download my data</a>
+          <p>
+            A ZIP of everything yours: your pins with their original images, your boards in order, your favorites and comments (pinboard.json), a bookmark file other sites import, and a spreadsheet
+            (pins.csv).
+          </p>
+          <a className="button" href={EXPORT_URL} download>
+            Download my data
+          </a>
         </section>
       </div>
       <section className="imports-card" aria-labelledby="history-title">
@@ -67,11 +72,19 @@ export function ImportExportPage() {
         <ul className="imports-history">
           {imports.map((item) => (
             <li key={item.id}>
-              <button type="button" className={`imports-history__item${item.id === selected ? ' imports-history__item--selected' : ''}`} aria-pressed={item.id === selected} onClick={() => setSelected(item.id)}>
+              <button
+                type="button"
+                className={`imports-history__item${item.id === selected ? ' imports-history__item--selected' : ''}`}
+                aria-pressed={item.id === selected}
+                onClick={() => setSelected(item.id)}
+              >
                 <span className="imports-history__kind">{KIND_NAMES[item.kind]}</span>
                 <span>{dateOf(item.createdAt)}</span>
                 <span className={`import-badge import-badge--${item.status}`}>{STATUS_TEXT[item.status]}</span>
-                <span>{item.done.toLocaleString('en-US')} of {item.total.toLocaleString('en-US')}{item.failed ? `, ${item.failed.toLocaleString('en-US')} failed` : ''}</span>
+                <span>
+                  {item.done.toLocaleString('en-US')} of {item.total.toLocaleString('en-US')}
+                  {item.failed ? `, ${item.failed.toLocaleString('en-US')} failed` : ''}
+                </span>
               </button>
             </li>
           ))}

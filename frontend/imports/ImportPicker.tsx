@@ -64,7 +64,9 @@ export function ImportPicker({ onStarted }: { onStarted: (created: Import) => vo
         onDrop={onDrop}
       >
         <p>Drop a bookmark file (Pinback's Pinterest export, or a browser's), a Pinboard export or a ZIP of images here, or</p>
-        <label className="button button--secondary" htmlFor={inputId}>Choose a file</label>
+        <label className="button button--secondary" htmlFor={inputId}>
+          Choose a file
+        </label>
         <input
           id={inputId}
           className="visually-hidden"
@@ -95,13 +97,26 @@ export function ImportPicker({ onStarted }: { onStarted: (created: Import) => vo
             <button type="button" className="button" disabled={!preview || preview.kind === 'unknown' || sending !== null} onClick={() => void start()}>
               {sending !== null ? `Sending… ${Math.round(sending * 100)}%` : 'Start import'}
             </button>
-            <button type="button" className="button button--secondary" disabled={sending !== null} onClick={() => { setFile(null); setPreview(null); setError(null); }}>
+            <button
+              type="button"
+              className="button button--secondary"
+              disabled={sending !== null}
+              onClick={() => {
+                setFile(null);
+                setPreview(null);
+                setError(null);
+              }}
+            >
               Cancel
             </button>
           </div>
         </div>
       ) : null}
-      {error ? <p className="form-error" role="alert">{error}</p> : null}
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

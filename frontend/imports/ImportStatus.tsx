@@ -50,7 +50,11 @@ export function ImportStatus({ id, onGone, onChanged }: { id: number; onGone: ()
 
   useEffect(() => {
     let gone = false;
-    const read = () => void fetchImport(id).then((next) => !gone && setDetail(next), (error: unknown) => console.error(error));
+    const read = () =>
+      void fetchImport(id).then(
+        (next) => !gone && setDetail(next),
+        (error: unknown) => console.error(error),
+      );
     read();
     // While it runs, read it now and then too: the live events are the fast path, not the only one.
     const timer = finished ? undefined : setInterval(read, READ_EVERY_MS);
@@ -65,7 +69,12 @@ export function ImportStatus({ id, onGone, onChanged }: { id: number; onGone: ()
     if (base && status) onChanged({ ...base, status, total, done, failed });
   }, [done, failed, status]); // on each new count
 
-  if (!base || !status) return <p className="status status--loading" role="status">Loading the import…</p>;
+  if (!base || !status)
+    return (
+      <p className="status status--loading" role="status">
+        Loading the import…
+      </p>
+    );
   const left = finished ? null : timeLeft(samples.current, total - done - failed);
 
   async function retry() {
@@ -112,17 +121,26 @@ export function ImportStatus({ id, onGone, onChanged }: { id: number; onGone: ()
       </p>
       <div className="import-status__actions">
         {finished && failed > 0 ? (
-          <button type="button" className="button button--secondary" disabled={busy} onClick={() => void retry()}>Retry failed</button>
+          <button type="button" className="button button--secondary" disabled={busy} onClick={() => void retry()}>
+            Retry failed
+          </button>
         ) : null}
         {status === 'running' ? (
-          <button type="button" className="button button--secondary" onClick={() => setConfirmStop(true)}>Stop</button>
+          <button type="button" className="button button--secondary" onClick={() => setConfirmStop(true)}>
+            Stop
+          </button>
         ) : (
-          <button type="button" className="button button--secondary" onClick={() => setConfirmUndo(true)}>{status === 'queued' ? 'Cancel' : 'Undo'}</button>
+          <button type="button" className="button button--secondary" onClick={() => setConfirmUndo(true)}>
+            {status === 'queued' ? 'Cancel' : 'Undo'}
+          </button>
         )}
       </div>
       {detail?.failures.length ? (
         <details className="import-failures" open={finished}>
-          <summary>Not imported ({detail.failures.length.toLocaleString('en-US')}{detail.failures.length >= 1000 ? ', the first 1,000' : ''})</summary>
+          <summary>
+            Not imported ({detail.failures.length.toLocaleString('en-US')}
+            {detail.failures.length >= 1000 ? ', the first 1,000' : ''})
+          </summary>
           <ul>
             {detail.failures.map((failure, index) => (
               <li key={index}>

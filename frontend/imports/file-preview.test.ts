@@ -59,8 +59,32 @@ describe('the words of the page', () => {
   });
 
   it('tells the time left from how fast items went lately', () => {
-    expect(timeLeft([{ at: 0, processed: 0 }, { at: 10_000, processed: 100 }], 600)).toBe('About 1 minute left');
-    expect(timeLeft([{ at: 0, processed: 0 }, { at: 10_000, processed: 10 }], 9_000)).toBe('About 3 hours left');
-    expect(timeLeft([{ at: 0, processed: 0 }, { at: 1_000, processed: 10 }], 100)).toBeNull();
+    expect(
+      timeLeft(
+        [
+          { at: 0, processed: 0 },
+          { at: 10_000, processed: 100 },
+        ],
+        600,
+      ),
+    ).toBe('About 1 minute left');
+    expect(
+      timeLeft(
+        [
+          { at: 0, processed: 0 },
+          { at: 10_000, processed: 10 },
+        ],
+        9_000,
+      ),
+    ).toBe('About 3 hours left');
+    expect(
+      timeLeft(
+        [
+          { at: 0, processed: 0 },
+          { at: 1_000, processed: 10 },
+        ],
+        100,
+      ),
+    ).toBeNull();
   });
 });

@@ -58,7 +58,7 @@ async function zipNames(file: File): Promise<string[] | null> {
   const dir = new DataView(directory.buffer, directory.byteOffset, directory.byteLength);
   const names: string[] = [];
   const decoder = new TextDecoder();
-  for (let at = 0; at + 46 <= directory.length && dir.getUint32(at, true) === 0x02014b50; ) {
+  for (let at = 0; at + 46 <= directory.length && dir.getUint32(at, true) === 0x02014b50;) {
     const nameLength = dir.getUint16(at + 28, true);
     const extraLength = dir.getUint16(at + 30, true);
     const commentLength = dir.getUint16(at + 32, true);
@@ -81,7 +81,11 @@ export async function previewFile(file: File): Promise<FilePreview> {
     const images = files.filter((name) => IMAGE_NAME.test(name));
     const folders = new Set(images.map((name) => name.split('/').slice(0, -1).pop()).filter(Boolean));
     if (!images.length) return { kind: 'unknown', items: 0, detail: 'This ZIP holds no images.' };
-    return { kind: 'images', items: images.length, detail: `${folders.size.toLocaleString('en-US')} folder${folders.size === 1 ? '' : 's'} as boards${files.includes('pins.csv') ? ', with pins.csv' : ''}` };
+    return {
+      kind: 'images',
+      items: images.length,
+      detail: `${folders.size.toLocaleString('en-US')} folder${folders.size === 1 ? '' : 's'} as boards${files.includes('pins.csv') ? ', with pins.csv' : ''}`,
+    };
   }
   const text = await file.slice(0, TEXT_SAMPLE).text();
   if (/^\s*(\uFEFF)?\s*<!doctype netscape-bookmark-file/i.test(text) || (/<dl/i.test(text) && /<dt>\s*<(a|h3)\b/i.test(text))) {

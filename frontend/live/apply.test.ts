@@ -17,7 +17,15 @@ function setup() {
   return { store, applier, send };
 }
 
-const fav = (id: number, pinId: number, likes = 1, version = likes) => ({ id, pin_id: pinId, title: `Pin ${pinId}`, image_url: `/seed-images/${pinId}.svg`, image: null, likes_count: likes, likes_version: version });
+const fav = (id: number, pinId: number, likes = 1, version = likes) => ({
+  id,
+  pin_id: pinId,
+  title: `Pin ${pinId}`,
+  image_url: `/seed-images/${pinId}.svg`,
+  image: null,
+  likes_count: likes,
+  likes_version: version,
+});
 const later = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
 
 describe('server events → store', () => {

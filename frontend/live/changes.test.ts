@@ -31,7 +31,10 @@ function fakeLog() {
     },
     prune(through: number) {
       prunedThrough = through;
-      log.splice(0, log.findIndex((c) => c.seq > through));
+      log.splice(
+        0,
+        log.findIndex((c) => c.seq > through),
+      );
     },
     reply(call: Call) {
       const since = Number(call.query.get('since'));

@@ -6,7 +6,15 @@ import { upsertFavorites } from '../state/favorites.ts';
 import { clearSession, setSessionUser } from '../state/session.ts';
 import { liveClientFor } from './client.ts';
 
-const fav = (id: number, pinId: number, likes = 1, version = likes) => ({ id, pin_id: pinId, title: `Pin ${pinId}`, image_url: `/seed-images/${pinId}.svg`, image: null, likes_count: likes, likes_version: version });
+const fav = (id: number, pinId: number, likes = 1, version = likes) => ({
+  id,
+  pin_id: pinId,
+  title: `Pin ${pinId}`,
+  image_url: `/seed-images/${pinId}.svg`,
+  image: null,
+  likes_count: likes,
+  likes_version: version,
+});
 
 describe('live connection: socket lifecycle', () => {
   it('opens one socket after the session check, not before', async () => {

@@ -56,9 +56,10 @@ export class PresenceRegistry {
     this.#wanted.delete(name);
     this.#forgotten(target);
     const send = this.#send;
-    if (send) void send('presence:leave', target).then((ack) => {
-      if (!ack.ok) this.#log(`presence:leave failed: ${ack.error}`); // the server drops it at disconnect anyway
-    });
+    if (send)
+      void send('presence:leave', target).then((ack) => {
+        if (!ack.ok) this.#log(`presence:leave failed: ${ack.error}`); // the server drops it at disconnect anyway
+      });
   }
 
   /** Everything shown, as the server should hold it. */
@@ -86,9 +87,12 @@ export class PresenceRegistry {
       this.#log(`presence:join ${name} failed: ${ack.error}`);
       // Not a member of the board: asking again will not change that.
       if (attempt >= MAX_ATTEMPTS || ack.error === PRESENCE_MESSAGES.boardNotFound) return;
-      setTimeout(() => {
-        if (epoch === this.#epoch && this.#wanted.has(name)) this.#join(name, target, attempt + 1);
-      }, this.#retryMs * 2 ** (attempt - 1));
+      setTimeout(
+        () => {
+          if (epoch === this.#epoch && this.#wanted.has(name)) this.#join(name, target, attempt + 1);
+        },
+        this.#retryMs * 2 ** (attempt - 1),
+      );
     });
   }
 }

@@ -10,7 +10,14 @@ import { getList, LIST } from '../state/lists.ts';
 import { upsertPin, upsertPins } from '../state/pins.ts';
 import { setSessionUser } from '../state/session.ts';
 
-const fav = (id: number, pinId: number, likes = 1, version = likes) => ({ id, pin_id: pinId, title: `Pin ${pinId}`, image_url: `/seed-images/${pinId}.svg`, likes_count: likes, likes_version: version });
+const fav = (id: number, pinId: number, likes = 1, version = likes) => ({
+  id,
+  pin_id: pinId,
+  title: `Pin ${pinId}`,
+  image_url: `/seed-images/${pinId}.svg`,
+  likes_count: likes,
+  likes_version: version,
+});
 
 /** The favorites list as the favorites screen pages it. */
 const favoritesSource = (userId: number): ListSource<Favorite> => ({
@@ -66,7 +73,12 @@ describe('live client: resync after a reconnect', () => {
     expect(Object.keys(store.get(pinsByIdAtom)).sort()).toEqual(['2', '4']);
     expect(store.get(deletedPinIdsAtom).has(1)).toBe(true);
     expect(getList(store, LIST.favorites(alice.id)).ids).toEqual([20]);
-    expect(api.sent('GET').map((c) => c.path).sort()).toEqual(['/api/favorites/', '/api/favorites/', '/api/pins/1', '/api/pins/2']);
+    expect(
+      api
+        .sent('GET')
+        .map((c) => c.path)
+        .sort(),
+    ).toEqual(['/api/favorites/', '/api/favorites/', '/api/pins/1', '/api/pins/2']);
     expect(store.get(liveStatusAtom)).toBe('connected');
   });
 
@@ -87,7 +99,12 @@ describe('live client: resync after a reconnect', () => {
     expect(store.get(pinsByIdAtom)[1]).toBeUndefined();
     expect(store.get(deletedPinIdsAtom).has(1)).toBe(true);
     // Anonymous, nothing private loaded: no favorites or boards fetched.
-    expect(api.sent('GET').map((c) => c.path).sort()).toEqual(['/api/pins/1', '/api/pins/2']);
+    expect(
+      api
+        .sent('GET')
+        .map((c) => c.path)
+        .sort(),
+    ).toEqual(['/api/pins/1', '/api/pins/2']);
     expect(store.get(commentsByIdAtom)).toEqual({});
   });
 

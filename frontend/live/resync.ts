@@ -46,7 +46,10 @@ export function createResync(store: Store, shown: Shown, replay: LoadReplay): Re
   async function refetchPins(isLatest: () => boolean): Promise<void> {
     const uid = store.get(sessionUserAtom)?.id ?? null;
     const known = store.get(pinsByIdAtom);
-    const singles = shown.watchedPins().filter((id) => known[id]).slice(0, MAX_SINGLE_PINS);
+    const singles = shown
+      .watchedPins()
+      .filter((id) => known[id])
+      .slice(0, MAX_SINGLE_PINS);
     const recording = replay.record();
     try {
       const answers = await Promise.allSettled(singles.map((id) => fetchPinOrGone(id)));

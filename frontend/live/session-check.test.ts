@@ -5,7 +5,15 @@ import { favoritesByIdAtom, liveStatusAtom, sessionUserAtom } from '../state/ato
 import { upsertFavorites } from '../state/favorites.ts';
 import { loadHeartFavorites } from '../hooks/useFavoriteToggle.ts';
 
-const fav = (id: number, pinId: number, likes = 1, version = likes) => ({ id, pin_id: pinId, title: `Pin ${pinId}`, image_url: `/seed-images/${pinId}.svg`, image: null, likes_count: likes, likes_version: version });
+const fav = (id: number, pinId: number, likes = 1, version = likes) => ({
+  id,
+  pin_id: pinId,
+  title: `Pin ${pinId}`,
+  image_url: `/seed-images/${pinId}.svg`,
+  image: null,
+  likes_count: likes,
+  likes_version: version,
+});
 
 describe('live connection: a socket the server closed', () => {
   it('asks for the session and, still signed in, reconnects with a resync', async () => {

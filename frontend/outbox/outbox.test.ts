@@ -138,9 +138,7 @@ describe('the outbox', () => {
   it('entries older than the server remembers keys are dropped, not sent, and told as expired', async () => {
     const sent = fakeServer(() => ({ status: 200, body: {} }));
     const storage = memoryStorage();
-    await storage.update(() => [
-      { key: 'old', createdAt: Date.now() - 25 * 3600_000, userId: 1, label: 'Old', subject: favorite(1), method: 'POST', path: '/api/favorites/', body: { pin_id: 1 } },
-    ]);
+    await storage.update(() => [{ key: 'old', createdAt: Date.now() - 25 * 3600_000, userId: 1, label: 'Old', subject: favorite(1), method: 'POST', path: '/api/favorites/', body: { pin_id: 1 } }]);
     const { seen, refusals } = await started(storage);
     expect(sent).toEqual([]);
     expect(seen).toEqual(['show /api/favorites/', 'refused /api/favorites/']);

@@ -74,23 +74,24 @@ function renameTarget(current: string, draft: string): string | null {
 /** The board's pins as a grid; `footer` gives each card its remove button. */
 export function BoardPinsGrid({ board, pins, restoreKey, footer }: { board: Board; pins: PagedListView; restoreKey: string; footer: (pin: BoardPin) => ReactNode }) {
   const renderCard = useCallback((id: number) => <BoardPinCard pinId={id} footer={footer} />, [footer]);
-  return (
-    <MasonryGrid
-      label={`Pins in ${board.name}`}
-      ids={pins.ids}
-      renderCard={renderCard}
-      hasMore={pins.hasMore}
-      status={pins.status}
-      loadMore={pins.loadMore}
-      restoreKey={restoreKey}
-    />
-  );
+  return <MasonryGrid label={`Pins in ${board.name}`} ids={pins.ids} renderCard={renderCard} hasMore={pins.hasMore} status={pins.status} loadMore={pins.loadMore} restoreKey={restoreKey} />;
 }
 
 function BoardPinCard({ pinId, footer }: { pinId: number; footer: (pin: BoardPin) => ReactNode }) {
   const pin = useEntity(boardPinsByIdAtom, pinId);
   if (!pin) return null;
-  return <PinCard pinId={pin.id} title={pin.title} imageUrl={pin.image_url} image={pin.image} locked={pin.visibility === 'private'} actions={<CardSave pin={pin} />} more={<CardMore pin={pin} />} footer={footer(pin)} />;
+  return (
+    <PinCard
+      pinId={pin.id}
+      title={pin.title}
+      imageUrl={pin.image_url}
+      image={pin.image}
+      locked={pin.visibility === 'private'}
+      actions={<CardSave pin={pin} />}
+      more={<CardMore pin={pin} />}
+      footer={footer(pin)}
+    />
+  );
 }
 
 export function BoardDetailPage() {
@@ -257,7 +258,11 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
       {invitation.state === 'open' ? <InvitationNotice board={board} by={invitation.by} onLeft={leave} /> : null}
       {/* The grid waits for the invitation too: the notice then shows with it and moves nothing. */}
       {!pins.loaded || invitation.state === 'loading' ? (
-        pins.status === 'error' ? <LoadFailed failure={pins.failure} onRetry={() => void pins.reload()} /> : <SkeletonGrid text={LOADING_BOARD} />
+        pins.status === 'error' ? (
+          <LoadFailed failure={pins.failure} onRetry={() => void pins.reload()} />
+        ) : (
+          <SkeletonGrid text={LOADING_BOARD} />
+        )
       ) : pins.ids.length === 0 && !pins.hasMore ? (
         <Empty>
           <p>{BOARD_EMPTY}</p>
@@ -268,21 +273,10 @@ function BoardDetail({ board, pins, restoreKey }: { board: Board; pins: PagedLis
       ) : (
         <BoardPinsGrid board={board} pins={pins} restoreKey={restoreKey} footer={removeButton} />
       )}
-      {membersOpen ? (
-        <BoardMembersDialog
-          board={board}
-          onClose={() => setMembersOpen(false)}
-          onLeft={() => leave(MSG.boardLeft)}
-        />
-      ) : null}
+      {membersOpen ? <BoardMembersDialog board={board} onClose={() => setMembersOpen(false)} onLeft={() => leave(MSG.boardLeft)} /> : null}
       {shareOpen ? <ShareBoardDialog board={board} onClose={() => setShareOpen(false)} /> : null}
       {confirmBoard ? (
-        <ConfirmModal
-          title="Delete Board"
-          message={`Are you sure you want to delete the board "${board.name}"?`}
-          onConfirm={onDeleteBoard}
-          onClose={() => setConfirmBoard(false)}
-        />
+        <ConfirmModal title="Delete Board" message={`Are you sure you want to delete the board "${board.name}"?`} onConfirm={onDeleteBoard} onClose={() => setConfirmBoard(false)} />
       ) : null}
       {removing !== null ? (
         <ConfirmModal

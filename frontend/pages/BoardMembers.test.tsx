@@ -43,7 +43,10 @@ describe('the members dialog, as the owner', () => {
         'GET /api/users/': (call) => ({
           body: { users: [bob, carol].filter((u) => u.username.startsWith(call.query.get('q') ?? '')).map((u) => ({ id: u.id, username: u.username })) },
         }),
-        'POST /api/boards/3/members': (call) => ({ status: 201, body: { id: carol.id, username: (call.body as { username: string }).username, role: 'collaborator', added_by: { id: alice.id, username: 'alice' } } }),
+        'POST /api/boards/3/members': (call) => ({
+          status: 201,
+          body: { id: carol.id, username: (call.body as { username: string }).username, role: 'collaborator', added_by: { id: alice.id, username: 'alice' } },
+        }),
         'DELETE /api/boards/3/members/2': { body: { message: 'Member removed from board', board_id: 3, user_id: 2 } },
       },
     });
@@ -55,7 +58,11 @@ describe('the members dialog, as the owner', () => {
     await ui.click(screen.getByRole('button', { name: 'Invite' }));
     const dialog = await screen.findByRole('dialog', { name: 'Members' });
     const list = await within(dialog).findByRole('list', { name: 'Members of Together' });
-    expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Aalice (you)Owner', 'Bbob' + 'Collaborator · added by aliceRemove']);
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Aalice (you)Owner', 'Bbob' + 'Collaborator · added by aliceRemove']);
 
     // The input has focus; typing asks the server; bob is a member already and is not suggested.
     const input = within(dialog).getByRole('combobox', { name: 'Add by username' });
@@ -174,7 +181,14 @@ describe('live', () => {
     const s = await socket();
     act(() => s.serverConnect());
     // Someone else's removal only changes the avatars.
-    act(() => s.serverEmit('board:member-added', { boardId: 3, member: { id: carol.id, username: 'carol', role: 'collaborator', added_by: { id: alice.id, username: 'alice' } }, board: sharedBoard('collaborator', { members: [...sharedBoard('collaborator').members, { id: carol.id, username: 'carol' }], member_count: 3 }), seq: 5 }));
+    act(() =>
+      s.serverEmit('board:member-added', {
+        boardId: 3,
+        member: { id: carol.id, username: 'carol', role: 'collaborator', added_by: { id: alice.id, username: 'alice' } },
+        board: sharedBoard('collaborator', { members: [...sharedBoard('collaborator').members, { id: carol.id, username: 'carol' }], member_count: 3 }),
+        seq: 5,
+      }),
+    );
     expect(await screen.findByRole('img', { name: 'Shared with 3 people: alice, bob, carol' })).toBeTruthy();
     act(() => s.serverEmit('board:member-removed', { boardId: 3, userId: carol.id, seq: 6 }));
     expect(await screen.findByRole('img', { name: 'Shared with 2 people: alice, bob' })).toBeTruthy();
@@ -191,7 +205,14 @@ describe('live', () => {
     expect(await screen.findByText('No boards found.')).toBeTruthy();
     const s = await socket();
     act(() => s.serverConnect());
-    act(() => s.serverEmit('board:member-added', { boardId: 3, member: { id: carol.id, username: 'carol', role: 'collaborator', added_by: { id: alice.id, username: 'alice' } }, board: sharedBoard('collaborator', { member_count: 3 }), seq: 9 }));
+    act(() =>
+      s.serverEmit('board:member-added', {
+        boardId: 3,
+        member: { id: carol.id, username: 'carol', role: 'collaborator', added_by: { id: alice.id, username: 'alice' } },
+        board: sharedBoard('collaborator', { member_count: 3 }),
+        seq: 9,
+      }),
+    );
     expect(await screen.findByText('Together')).toBeTruthy();
     expect(screen.getByText('Shared')).toBeTruthy();
   });

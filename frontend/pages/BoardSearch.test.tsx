@@ -20,7 +20,7 @@ describe('Search this board', () => {
     await waitFor(() => expect((scope as HTMLSelectElement).value).toBe('board:3'));
   });
 
-  it("a public board seen by a non-member has it too; without words it opens the search page scoped", async () => {
+  it('a public board seen by a non-member has it too; without words it opens the search page scoped', async () => {
     const board = { ...makeBoard(5, [], bob, 'Bob’s barns'), visibility: 'public' as const, role: 'viewer' as const };
     const { ui, router } = renderApp('/boards/5', { user: alice, handlers: { 'GET /api/boards/5': { body: board } } });
     const search = await screen.findByRole('search', { name: 'This board' });

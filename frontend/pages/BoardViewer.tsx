@@ -34,7 +34,11 @@ export function BoardViewer({ board, pins, restoreKey }: { board: Board; pins: P
       </p>
       <BoardSearch boardId={board.id} />
       {!pins.loaded ? (
-        pins.status === 'error' ? <LoadFailed failure={pins.failure} onRetry={() => void pins.reload()} /> : <SkeletonGrid text={LOADING_BOARD} />
+        pins.status === 'error' ? (
+          <LoadFailed failure={pins.failure} onRetry={() => void pins.reload()} />
+        ) : (
+          <SkeletonGrid text={LOADING_BOARD} />
+        )
       ) : pins.ids.length === 0 && !pins.hasMore ? (
         <Empty>
           <p>No pins in this board yet.</p>

@@ -72,7 +72,10 @@ describe('Connect the browser extension', () => {
 
   it('a token the extension refuses is revoked at once, and the reason shows', async () => {
     fakeExtension(() => ({ ok: false, message: 'Pinboard does not know this token.' }));
-    const { ui, sent } = renderApp('/connect', { user: alice, handlers: { 'POST /api/tokens': { status: 201, body: created }, 'DELETE /api/tokens/7': { body: { message: 'Token revoked', id: 7 } } } });
+    const { ui, sent } = renderApp('/connect', {
+      user: alice,
+      handlers: { 'POST /api/tokens': { status: 201, body: created }, 'DELETE /api/tokens/7': { body: { message: 'Token revoked', id: 7 } } },
+    });
     await ui.click(await screen.findByRole('button', { name: 'Connect' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Pinboard does not know this token.');
     await waitFor(() => expect(sent('DELETE').map((c) => c.path)).toEqual(['/api/tokens/7']));

@@ -10,12 +10,7 @@ const ANSWER_WAIT_MS = 15_000;
 const HELLO_WAIT_MS = 2_000;
 
 type State =
-  | { kind: 'looking' }
-  | { kind: 'absent' }
-  | { kind: 'ready'; username: string | null }
-  | { kind: 'connecting' }
-  | { kind: 'connected'; username: string }
-  | { kind: 'failed'; message: string };
+  { kind: 'looking' } | { kind: 'absent' } | { kind: 'ready'; username: string | null } | { kind: 'connecting' } | { kind: 'connected'; username: string } | { kind: 'failed'; message: string };
 
 /**
  * "Connect" for the browser extension (docs/extension.md): finds the extension (its content script
@@ -78,7 +73,9 @@ export function ConnectPage() {
     <div className="form-page">
       <section className="form-card connect" aria-labelledby="connect-title">
         <h1 id="connect-title">Connect the browser extension</h1>
-        <p className="connect__lead">Save images from any page you visit, with the page they came from: the extension’s toolbar button, an image’s right-click menu, or the Save button over large images.</p>
+        <p className="connect__lead">
+          Save images from any page you visit, with the page they came from: the extension’s toolbar button, an image’s right-click menu, or the Save button over large images.
+        </p>
         <ConnectBody state={state} tokenName={tokenName} onConnect={() => void connect()} onLook={look} />
       </section>
     </div>
@@ -89,11 +86,17 @@ function ConnectBody({ state, tokenName, onConnect, onLook }: { state: State; to
   const origin = window.location.origin;
   switch (state.kind) {
     case 'looking':
-      return <p className="connect__status" role="status">Looking for the extension…</p>;
+      return (
+        <p className="connect__status" role="status">
+          Looking for the extension…
+        </p>
+      );
     case 'absent':
       return (
         <>
-          <p className="connect__status" role="status">The extension is not answering on this page.</p>
+          <p className="connect__status" role="status">
+            The extension is not answering on this page.
+          </p>
           <ol className="connect__steps">
             <li>Install the Pinboard extension in this browser.</li>
             <li>
@@ -101,7 +104,9 @@ function ConnectBody({ state, tokenName, onConnect, onLook }: { state: State; to
             </li>
             <li>Come back here and look again.</li>
           </ol>
-          <button type="button" className="button" onClick={onLook}>Look again</button>
+          <button type="button" className="button" onClick={onLook}>
+            Look again
+          </button>
         </>
       );
     case 'ready':
@@ -122,16 +127,24 @@ function ConnectBody({ state, tokenName, onConnect, onLook }: { state: State; to
     case 'connected':
       return (
         <>
-          <p className="connect__status connect__status--ok" role="status">Connected as {state.username}.</p>
+          <p className="connect__status connect__status--ok" role="status">
+            Connected as {state.username}.
+          </p>
           <p>The extension now saves to your account. You can close this tab.</p>
-          <Link to="/" className="button button--secondary">Back to Pinboard</Link>
+          <Link to="/" className="button button--secondary">
+            Back to Pinboard
+          </Link>
         </>
       );
     case 'failed':
       return (
         <>
-          <p className="connect__status connect__status--error" role="alert">{state.message}</p>
-          <button type="button" className="button" onClick={onLook}>Try again</button>
+          <p className="connect__status connect__status--error" role="alert">
+            {state.message}
+          </p>
+          <button type="button" className="button" onClick={onLook}>
+            Try again
+          </button>
         </>
       );
   }

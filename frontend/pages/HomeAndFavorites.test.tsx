@@ -16,12 +16,11 @@ describe('Home page', () => {
     // The region shows before the grid has measured and placed its cards: wait for them.
     await waitFor(() => expect(within(grid).getAllByRole('article')).toHaveLength(2));
     // Save over the image (pointers that hover), or "…" beside the title (touch screens): CSS shows one.
-    expect(within(grid).getAllByRole('button').map((button) => button.getAttribute('aria-label'))).toEqual([
-      'Save Pin 1 to a board',
-      'More for Pin 1: save, share',
-      'Save Pin 2 to a board',
-      'More for Pin 2: save, share',
-    ]);
+    expect(
+      within(grid)
+        .getAllByRole('button')
+        .map((button) => button.getAttribute('aria-label')),
+    ).toEqual(['Save Pin 1 to a board', 'More for Pin 1: save, share', 'Save Pin 2 to a board', 'More for Pin 2: save, share']);
     expect(within(grid).queryByRole('link', { name: /^Edit/ })).toBeNull();
   });
 

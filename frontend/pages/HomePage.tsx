@@ -88,15 +88,7 @@ export function HomePage() {
           ) : null}
         </Empty>
       ) : (
-        <MasonryGrid
-          label="All pins"
-          ids={list.ids}
-          renderCard={renderPinGridCard}
-          hasMore={list.hasMore}
-          status={list.status}
-          loadMore={list.loadMore}
-          restoreKey={key}
-        />
+        <MasonryGrid label="All pins" ids={list.ids} renderCard={renderPinGridCard} hasMore={list.hasMore} status={list.status} loadMore={list.loadMore} restoreKey={key} />
       )}
     </>
   );

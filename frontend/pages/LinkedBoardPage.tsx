@@ -119,10 +119,13 @@ export function LinkedBoardPage() {
   const byId = useMemo(() => new Map(pins.map((pin) => [pin.id, pin])), [pins]);
   const ids = useMemo(() => pins.map((pin) => pin.id), [pins]);
   const membersOnly = useAtomValue(siteAtom).visibility === 'members';
-  const renderCard = useCallback((id: number) => {
-    const pin = byId.get(id);
-    return pin ? <LinkedPinCard pin={pin} secret={membersOnly ? secret : null} /> : null;
-  }, [byId, membersOnly, secret]);
+  const renderCard = useCallback(
+    (id: number) => {
+      const pin = byId.get(id);
+      return pin ? <LinkedPinCard pin={pin} secret={membersOnly ? secret : null} /> : null;
+    },
+    [byId, membersOnly, secret],
+  );
   if (view.status === 'notFound') return <NotFound title="Link not found" text={BOARD_LINK_MSG.notFound} />;
   if (!view.board) return view.status === 'error' ? <LoadFailed failure={view.failure} onRetry={view.reload} /> : <SkeletonGrid text="Loading board details..." />;
   const { board } = view;

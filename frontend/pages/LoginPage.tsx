@@ -46,7 +46,11 @@ export function LoginPage() {
     <div className="form-page">
       <form className="form-card" onSubmit={onSubmit} noValidate aria-labelledby="login-title">
         <h1 id="login-title">Log In</h1>
-        {errors.server ? <p className="form-error" role="alert">{errors.server}</p> : null}
+        {errors.server ? (
+          <p className="form-error" role="alert">
+            {errors.server}
+          </p>
+        ) : null}
         <FormField label="Email" type="email" autoComplete="email" maxLength={LIMITS.email} {...field('email')} error={errors.email} />
         <FormField
           label="Password"
@@ -58,7 +62,11 @@ export function LoginPage() {
           // Wrong credentials: the password is the field to try again (it gets the focus).
           invalidBy={errors.credential ? CREDENTIAL_ID : undefined}
         />
-        {errors.credential ? <p className="form-error" role="alert" id={CREDENTIAL_ID}>{errors.credential}</p> : null}
+        {errors.credential ? (
+          <p className="form-error" role="alert" id={CREDENTIAL_ID}>
+            {errors.credential}
+          </p>
+        ) : null}
         <p className="form-card__alt">
           <Link to="/forgot-password">Forgot password?</Link>
         </p>
@@ -68,7 +76,11 @@ export function LoginPage() {
         <button type="button" className="button button--secondary button--block" onClick={onDemo} disabled={busy}>
           Log in as Demo User
         </button>
-        {errors.demo ? <p className="form-error" role="alert">{errors.demo}</p> : null}
+        {errors.demo ? (
+          <p className="form-error" role="alert">
+            {errors.demo}
+          </p>
+        ) : null}
         {/* Invite-only and closed sites: the way in is an invite link, not this page (docs/site-access.md). */}
         {signups === 'open' ? (
           <p className="form-card__alt">

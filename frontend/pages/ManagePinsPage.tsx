@@ -51,7 +51,11 @@ export function ManagePinsPage() {
         <h1>Manage {board.name} Pins</h1>
       </header>
       {!pins.loaded ? (
-        pins.status === 'error' ? <LoadFailed failure={pins.failure} onRetry={() => void pins.reload()} /> : <SkeletonGrid text={LOADING_BOARD} />
+        pins.status === 'error' ? (
+          <LoadFailed failure={pins.failure} onRetry={() => void pins.reload()} />
+        ) : (
+          <SkeletonGrid text={LOADING_BOARD} />
+        )
       ) : pins.ids.length === 0 && !pins.hasMore ? (
         <Empty>
           <p>{MANAGE_EMPTY}</p>

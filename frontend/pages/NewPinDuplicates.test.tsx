@@ -37,7 +37,15 @@ const save = () => screen.getByRole('button', { name: 'Save Pin' });
 
 describe('New Pin page: a picture saved already', () => {
   it('says when and where it was saved, and saves only after "Save anyway"', async () => {
-    const { ui, sent, router } = await uploadOn([{ pin: saved, boards: [{ id: 2, name: 'Seaside' }, { id: 3, name: 'Later' }] }]);
+    const { ui, sent, router } = await uploadOn([
+      {
+        pin: saved,
+        boards: [
+          { id: 2, name: 'Seaside' },
+          { id: 3, name: 'Later' },
+        ],
+      },
+    ]);
     expect(screen.getByText('You saved this on March 3, 2026 to Seaside')).toBeTruthy();
 
     await ui.click(save());

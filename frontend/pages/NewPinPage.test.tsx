@@ -10,7 +10,11 @@ describe('New pin page', () => {
     await ui.type(screen.getByLabelText('Title'), '   ');
     await ui.click(screen.getByRole('button', { name: 'Save Pin' }));
     const list = screen.getByRole('alert');
-    expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Title is required.', 'Image URL is required.']);
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Title is required.', 'Image URL is required.']);
     expect(sent('POST')).toHaveLength(0);
   });
 
@@ -59,7 +63,11 @@ describe('New pin page', () => {
     await ui.type(screen.getByLabelText('Image URL'), '/seed-images/a.svg');
     await ui.click(screen.getByRole('button', { name: 'Save Pin' }));
     const list = await screen.findByRole('list', { name: 'Problems with this pin' });
-    expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual([tooLong, MSG.imageUrlInvalid]);
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([tooLong, MSG.imageUrlInvalid]);
     expect(router.state.location.pathname).toBe('/pins/new');
   });
 
@@ -80,7 +88,12 @@ describe('New pin page', () => {
     });
     const select = await screen.findByLabelText<HTMLSelectElement>('Board');
     await waitFor(() => expect(within(select).getAllByRole('option')).toHaveLength(1 + 3 + 52));
-    expect(within(select).getAllByRole('option').slice(0, 4).map((option) => option.textContent)).toEqual(['No board', 'Kitchen', 'Trips', 'Shared finds (shared)']);
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .slice(0, 4)
+        .map((option) => option.textContent),
+    ).toEqual(['No board', 'Kitchen', 'Trips', 'Shared finds (shared)']);
     const visibility = () => document.getElementById(select.getAttribute('aria-describedby') ?? '')?.textContent;
     expect(visibility()).toBe('Public: Anyone can see this pin');
     await ui.selectOptions(select, 'Kitchen');

@@ -250,14 +250,7 @@ export function NewPinPage({ prefill, onSaved }: Props = {}) {
             ref={urlInput}
           />
           <FormField label="Description (optional)" multiline maxLength={LIMITS.description} {...form.field('description')} />
-          <FormField
-            label="Alt text"
-            hint="Describe the picture for people who can't see it."
-            multiline
-            rows={2}
-            maxLength={LIMITS.altText}
-            {...form.field('altText')}
-          />
+          <FormField label="Alt text" hint="Describe the picture for people who can't see it." multiline rows={2} maxLength={LIMITS.altText} {...form.field('altText')} />
           <BoardSelect value={boardId} onChange={setBoardId} disabled={form.busy} />
           {duplicate ? (
             <div ref={warning}>

@@ -185,7 +185,12 @@ describe('paged lists of the other screens', () => {
 
   it('board page: its pins page by cursor; "Delete Pin" removes one and page one is loaded again', async () => {
     let pins = pinsUpTo(70);
-    const serve = pagedReply('pins', () => pins, 50, () => ({ ...makeBoard(3, [], alice, 'Ideas'), pin_count: pins.length }));
+    const serve = pagedReply(
+      'pins',
+      () => pins,
+      50,
+      () => ({ ...makeBoard(3, [], alice, 'Ideas'), pin_count: pins.length }),
+    );
     const { ui, calls } = renderApp('/boards/3', {
       user: alice,
       handlers: {
@@ -217,6 +222,10 @@ describe('paged lists of the other screens', () => {
     expect(within(section).getAllByRole('listitem')).toHaveLength(5);
     await ui.click(within(section).getByRole('button', { name: 'Show more comments' }));
     await within(section).findByText('Comment 14');
-    expect(within(section).getAllByRole('listitem').map((li) => li.querySelector('.comment__text')?.textContent)).toEqual(comments.map((c) => c.text));
+    expect(
+      within(section)
+        .getAllByRole('listitem')
+        .map((li) => li.querySelector('.comment__text')?.textContent),
+    ).toEqual(comments.map((c) => c.text));
   });
 });

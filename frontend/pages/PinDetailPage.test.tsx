@@ -123,11 +123,19 @@ describe('Pin detail page', () => {
     const { ui } = renderApp('/pins/5', { user: bob, handlers: { ...base, 'GET /api/boards/': { body: { boards } } } });
     await ui.click(await screen.findByRole('button', { name: 'Add To Board' }));
     const list = await screen.findByRole('list', { name: 'Your boards' });
-    expect(within(list).getAllByRole('button').map((b) => b.textContent)).toEqual(['Lakes', 'Attic', 'Kitchen', 'Garden ideas', 'Garden tools', 'Boats', 'Bridges']);
+    expect(
+      within(list)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Lakes', 'Attic', 'Kitchen', 'Garden ideas', 'Garden tools', 'Boats', 'Bridges']);
     const filter = screen.getByRole('searchbox', { name: 'Filter boards' });
     expect(document.activeElement).toBe(filter);
     await ui.type(filter, 'garden');
-    expect(within(list).getAllByRole('button').map((b) => b.textContent)).toEqual(['Garden ideas', 'Garden tools']);
+    expect(
+      within(list)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Garden ideas', 'Garden tools']);
     await ui.keyboard('{ArrowDown}');
     expect(document.activeElement?.textContent).toBe('Garden ideas');
     await ui.keyboard('{ArrowUp}');
@@ -198,10 +206,7 @@ describe('Pin detail page', () => {
 
 describe('Comments', () => {
   // The server lists comments newest first (docs/paging.md), page by page.
-  const comments = [
-    makeComment(2, 5, bob, 'Newer one', '2025-11-03T10:00:00.000Z'),
-    makeComment(1, 5, alice, 'Older one', '2024-03-10T10:00:00.000Z'),
-  ];
+  const comments = [makeComment(2, 5, bob, 'Newer one', '2025-11-03T10:00:00.000Z'), makeComment(1, 5, alice, 'Older one', '2024-03-10T10:00:00.000Z')];
   const withComments = { ...base, 'GET /api/comments/pins/5/comments': { body: { comments } } };
 
   it('lists newest first with month and year; only the author sees Edit and Delete', async () => {
@@ -296,13 +301,13 @@ describe('Comments', () => {
     expect(await screen.findByText('No comments yet.')).toBeTruthy();
   });
 
-  it('loading: draws the pin skeleton (the static shell\'s for a pin link), no loading line', async () => {
+  it("loading: draws the pin skeleton (the static shell's for a pin link), no loading line", async () => {
     const { container } = renderApp('/pins/5', { handlers: { ...base, 'GET /api/pins/5': () => new Promise(() => undefined) } });
     await waitFor(() => expect(container.querySelector('[data-testid="pin-skeleton"]')).not.toBeNull());
     expect(screen.getAllByRole('status').some((status) => status.textContent === 'Loading pin...')).toBe(true);
   });
 
-  it('a failed load says so in words, with the server\'s reason, and Try again loads the pin', async () => {
+  it("a failed load says so in words, with the server's reason, and Try again loads the pin", async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     let fail = true;
     const { ui } = renderApp('/pins/5', {
@@ -339,7 +344,7 @@ describe('what the picture says (docs/product.md "Alt text")', () => {
   const withImage = (extra: Partial<Pin>, text: string | null) => makePin(5, alice, { title: 'Lake', image: { ...storedImage('ab12'), text }, ...extra });
   const page = (body: Pin) => renderApp('/pins/5', { handlers: { ...base, 'GET /api/pins/5': { body } } });
 
-  it("the picture's alt is the owner's alt text; the recognised text is under a closed \"Text in this image\"", async () => {
+  it('the picture\'s alt is the owner\'s alt text; the recognised text is under a closed "Text in this image"', async () => {
     const { ui } = page(withImage({ alt_text: 'A frozen lake under pines' }, 'THIN ICE\nKeep off'));
     expect(await screen.findByRole('img', { name: 'A frozen lake under pines' })).toBeTruthy();
     const summary = screen.getByText('Text in this image');

@@ -157,13 +157,7 @@ function PinDetail({ pin }: { pin: Pin }) {
             {user ? (
               <>
                 <AddToBoard pin={pin} />
-                <button
-                  type="button"
-                  className={`button favorite-button${favorited ? ' button--secondary' : ''}`}
-                  onClick={() => void onFavorite()}
-                  disabled={busy}
-                  aria-pressed={favorited}
-                >
+                <button type="button" className={`button favorite-button${favorited ? ' button--secondary' : ''}`} onClick={() => void onFavorite()} disabled={busy} aria-pressed={favorited}>
                   {/* Both labels take the same cell, the other one hidden: the button keeps one size. */}
                   <span className="favorite-button__label" aria-hidden={favorited}>
                     Add To Favorites
@@ -176,10 +170,7 @@ function PinDetail({ pin }: { pin: Pin }) {
             ) : null}
           </div>
           <h1 className="pin-detail__title">{pin.title}</h1>
-          <p className="pin-detail__owner">
-            Pin owner:{' '}
-            {pin.user?.username ? <Link to={`/users/${encodeURIComponent(pin.user.username)}`}>{ownerName(pin)}</Link> : ownerName(pin)}
-          </p>
+          <p className="pin-detail__owner">Pin owner: {pin.user?.username ? <Link to={`/users/${encodeURIComponent(pin.user.username)}`}>{ownerName(pin)}</Link> : ownerName(pin)}</p>
           <p className="pin-detail__likes">
             <HeartIcon filled className="pin-detail__likes-icon" />
             <span>
@@ -209,14 +200,7 @@ function PinDetail({ pin }: { pin: Pin }) {
         </div>
       </article>
       <MoreLikeThis key={pin.id} pinId={pin.id} />
-      {confirmDelete ? (
-        <ConfirmModal
-          title="Delete Pin"
-          message="Are you sure you want to delete this pin?"
-          onConfirm={onDelete}
-          onClose={() => setConfirmDelete(false)}
-        />
-      ) : null}
+      {confirmDelete ? <ConfirmModal title="Delete Pin" message="Are you sure you want to delete this pin?" onConfirm={onDelete} onClose={() => setConfirmDelete(false)} /> : null}
     </div>
   );
 }

@@ -43,7 +43,9 @@ function NoSignUp({ message }: { message: string }) {
     <div className="form-page">
       <section className="form-card" aria-labelledby="signup-title">
         <h1 id="signup-title">Sign Up</h1>
-        <p className="notice" role="status">{message}</p>
+        <p className="notice" role="status">
+          {message}
+        </p>
         <LogInInstead />
       </section>
     </div>
@@ -77,26 +79,20 @@ function SignupForm({ invite }: { invite: string }) {
       <form className="form-card" onSubmit={onSubmit} noValidate aria-labelledby="signup-title">
         <h1 id="signup-title">Sign Up</h1>
         {invite ? <p className="notice">You have been invited to join. Create your account below.</p> : null}
-        {errors.invite ? <p className="form-error" role="alert">{errors.invite}</p> : null}
-        {errors.server ? <p className="form-error" role="alert">{errors.server}</p> : null}
+        {errors.invite ? (
+          <p className="form-error" role="alert">
+            {errors.invite}
+          </p>
+        ) : null}
+        {errors.server ? (
+          <p className="form-error" role="alert">
+            {errors.server}
+          </p>
+        ) : null}
         <FormField label="Email" type="email" autoComplete="email" maxLength={LIMITS.email} {...field('email')} error={errors.email} />
         <FormField label="Username" autoComplete="username" maxLength={LIMITS.usernameMax} {...field('username')} error={errors.username} />
-        <FormField
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          maxLength={LIMITS.passwordMax}
-          {...field('password')}
-          error={errors.password ?? errors.credential}
-        />
-        <FormField
-          label="Confirm Password"
-          type="password"
-          autoComplete="new-password"
-          maxLength={LIMITS.passwordMax}
-          {...field('confirmPassword')}
-          error={errors.confirmPassword}
-        />
+        <FormField label="Password" type="password" autoComplete="new-password" maxLength={LIMITS.passwordMax} {...field('password')} error={errors.password ?? errors.credential} />
+        <FormField label="Confirm Password" type="password" autoComplete="new-password" maxLength={LIMITS.passwordMax} {...field('confirmPassword')} error={errors.confirmPassword} />
         <button type="submit" className="button button--block" disabled={busy}>
           Sign Up
         </button>

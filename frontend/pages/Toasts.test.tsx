@@ -4,7 +4,6 @@ import { alice, bob, makeBoard, makePin, renderApp } from '../test-support/rende
 
 const homePins = { 'GET /api/pins/': { body: { pins: [makePin(9)], nextCursor: null } } };
 
-
 describe('toasts with Undo', () => {
   it('removing a pin from a board says so, says the pin itself stays, and Undo puts it back', async () => {
     const pins = [makePin(1), makePin(2)];

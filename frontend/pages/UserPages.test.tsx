@@ -11,8 +11,7 @@ describe('user pages and name links', () => {
         'GET /api/pins/3': { body: pins[0] },
         'GET /api/comments/pins/3/comments': { body: { comments: [] } },
         'GET /api/users/lookup': { body: { id: bob.id, username: bob.username, pin_count: 2 } },
-        'GET /api/pins/': (call) =>
-          call.query.get('cursor') ? { body: { pins: [pins[1]], nextCursor: null } } : { body: { pins: [pins[0]], nextCursor: 'next' } },
+        'GET /api/pins/': (call) => (call.query.get('cursor') ? { body: { pins: [pins[1]], nextCursor: null } } : { body: { pins: [pins[0]], nextCursor: 'next' } }),
       },
     });
     const owner = await screen.findByRole('link', { name: 'bob' });
@@ -30,8 +29,7 @@ describe('user pages and name links', () => {
     const { ui, router } = renderApp('/users/bob', {
       user: alice,
       handlers: {
-        'GET /api/users/lookup': (call) =>
-          ({ body: call.query.get('username') === 'bob' ? { id: bob.id, username: 'bob', pin_count: 1234 } : { id: alice.id, username: 'alice', pin_count: 1 } }),
+        'GET /api/users/lookup': (call) => ({ body: call.query.get('username') === 'bob' ? { id: bob.id, username: 'bob', pin_count: 1234 } : { id: alice.id, username: 'alice', pin_count: 1 } }),
         [`GET /api/users/${bob.id}/boards`]: { body: { boards: [{ ...shared, role: 'collaborator' }], nextCursor: null } },
         'GET /api/boards/': { body: { boards: [makeBoard(5, [], alice, 'Mine')], nextCursor: null } },
         'GET /api/pins/': (call) => ({ body: { pins: call.query.get('userId') === String(bob.id) ? [makePin(3, bob)] : [makePin(9, alice)], nextCursor: null } }),
@@ -40,7 +38,11 @@ describe('user pages and name links', () => {
     expect(await screen.findByRole('heading', { name: 'bob', level: 1 })).toBeTruthy();
     expect(screen.getByText('1,234 pins')).toBeTruthy();
     const row = await screen.findByRole('region', { name: 'Boards you share with bob' });
-    expect(within(row).getByRole('link', { name: /Trip together/ }).getAttribute('href')).toBe('/boards/4');
+    expect(
+      within(row)
+        .getByRole('link', { name: /Trip together/ })
+        .getAttribute('href'),
+    ).toBe('/boards/4');
     expect(await screen.findByRole('link', { name: 'Pin 3' })).toBeTruthy();
 
     // The profile menu leads to one's own profile: /pins, "Your Awesome Pins!" with the count and one's boards.

@@ -24,9 +24,12 @@ export function YourPinsPage() {
   const userId = user?.id;
   const key = userId === undefined ? null : LIST.yourPins(userId);
   const [profile, setProfile] = useState<UserProfile | null>(null);
-  useLoad(async () => {
-    if (user) setProfile(await lookupUser(user.username));
-  }, `profile:${user?.username ?? ''}`);
+  useLoad(
+    async () => {
+      if (user) setProfile(await lookupUser(user.username));
+    },
+    `profile:${user?.username ?? ''}`,
+  );
   // The signed-in user's own pins, newest first, fetched by the server's userId filter.
   const list = usePinList(key, (cursor) => fetchPinPage({ userId, cursor }));
   const boards = useProfileBoards(userId ?? 0, true);
@@ -38,13 +41,7 @@ export function YourPinsPage() {
 
   return (
     <>
-      <ProfileHeader
-        userId={userId ?? 0}
-        username={user?.username ?? ''}
-        pinCount={profile && profile.id === userId ? profile.pin_count : null}
-        title={YOUR_PINS_TITLE}
-        actions={addPin}
-      />
+      <ProfileHeader userId={userId ?? 0} username={user?.username ?? ''} pinCount={profile && profile.id === userId ? profile.pin_count : null} title={YOUR_PINS_TITLE} actions={addPin} />
       <ProfileSections
         boards={boards}
         boardsTitle="Your boards"

@@ -19,15 +19,7 @@ export function MoreLikeThis({ pinId }: { pinId: number }) {
   return (
     <div className="more-like-this">
       <h2>More like this</h2>
-      <MasonryGrid
-        label="More like this"
-        ids={list.ids}
-        renderCard={renderPinGridCard}
-        hasMore={list.hasMore}
-        status={list.status}
-        loadMore={list.loadMore}
-        restoreKey={`${key}@${location.key}`}
-      />
+      <MasonryGrid label="More like this" ids={list.ids} renderCard={renderPinGridCard} hasMore={list.hasMore} status={list.status} loadMore={list.loadMore} restoreKey={`${key}@${location.key}`} />
     </div>
   );
 }

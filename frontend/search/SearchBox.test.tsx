@@ -9,7 +9,14 @@ import { TYPEAHEAD_DELAY_MS } from './useTypeahead.ts';
 // they say.
 
 const sunset = makePin(11, bob, { title: 'Sunset over the bay', tags: ['sunset'] });
-const suggestions: Suggestions = { tags: [{ tag: 'sunset', count: 3 }, { tag: 'sunflower', count: 1 }], users: [{ id: bob.id, username: bob.username }], colors: [] };
+const suggestions: Suggestions = {
+  tags: [
+    { tag: 'sunset', count: 3 },
+    { tag: 'sunflower', count: 1 },
+  ],
+  users: [{ id: bob.id, username: bob.username }],
+  colors: [],
+};
 
 function searchHandlers(extra: Record<string, Handler> = {}) {
   return {
@@ -120,7 +127,7 @@ describe('the results and tag pages', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
   });
 
-  it('a tag page lists the tag\'s pins (GET /api/pins/?tag=); a pin\'s #tags link there', async () => {
+  it("a tag page lists the tag's pins (GET /api/pins/?tag=); a pin's #tags link there", async () => {
     const tagged = makePin(21, bob, { description: 'Evening at the pier #Sunset #pier #notstored', tags: ['sunset', 'pier'] });
     const { ui, router, sent } = renderApp('/pins/21', {
       handlers: searchHandlers({

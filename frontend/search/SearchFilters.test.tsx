@@ -40,7 +40,11 @@ describe('the search page', () => {
     expect(redChip.getAttribute('aria-pressed')).toBe('false');
     await ui.click(redChip);
     await waitFor(() => expect(address(router)).toBe('/search?q=flowers&color=red'));
-    expect(within(screen.getByRole('group', { name: 'Colors' })).getByRole('button', { name: 'Red' }).getAttribute('aria-pressed')).toBe('true');
+    expect(
+      within(screen.getByRole('group', { name: 'Colors' }))
+        .getByRole('button', { name: 'Red' })
+        .getAttribute('aria-pressed'),
+    ).toBe('true');
     await waitFor(() => expect(sent('GET', '/api/search').some((call) => call.query.get('q') === 'flowers' && call.query.get('color') === 'red')).toBe(true));
     // From the keyboard: Tab to a chip, Enter presses it.
     const blue = within(screen.getByRole('group', { name: 'Colors' })).getByRole('button', { name: 'Blue' });
@@ -63,7 +67,13 @@ describe('the search page', () => {
   it('where to look: all pins, or (signed in) your pins or favorites, in the address; "This board" when it came from one', async () => {
     const { router, sent } = renderApp('/search?q=flowers', { handlers: handlers(), user: alice });
     const scope = await screen.findByRole('combobox', { name: 'Search in' });
-    await waitFor(() => expect(within(scope).getAllByRole('option').map((o) => o.textContent)).toEqual(['All pins', 'Your pins', 'Your favorites']));
+    await waitFor(() =>
+      expect(
+        within(scope)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['All pins', 'Your pins', 'Your favorites']),
+    );
     fireEvent.change(scope, { target: { value: 'favorites' } });
     await waitFor(() => expect(address(router)).toBe('/search?q=flowers&scope=favorites'));
     await waitFor(() => expect(sent('GET', '/api/search').some((call) => call.query.get('scope') === 'favorites')).toBe(true));
@@ -76,7 +86,11 @@ describe('the search page', () => {
   it('signed out, only all pins', async () => {
     renderApp('/search?q=flowers', { handlers: handlers() });
     const scope = await screen.findByRole('combobox', { name: 'Search in' });
-    expect(within(scope).getAllByRole('option').map((o) => o.textContent)).toEqual(['All pins']);
+    expect(
+      within(scope)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['All pins']);
   });
 });
 
@@ -86,7 +100,11 @@ describe('the type-ahead', () => {
     const box = screen.getByRole('combobox', { name: 'Search pins' });
     await ui.type(box, 'sunset bl');
     const colors = await screen.findByRole('group', { name: 'Colors' });
-    expect(within(colors).getAllByRole('option').map((o) => o.textContent)).toEqual(['BlackPictures with black', 'BluePictures with blue']);
+    expect(
+      within(colors)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['BlackPictures with black', 'BluePictures with blue']);
     expect(colors.querySelectorAll('.swatch')).toHaveLength(2);
     // Search for the text, then Black, then Blue.
     await ui.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}{Enter}');

@@ -83,10 +83,9 @@ describe('Layout and navigation', () => {
     function Boom(): never {
       throw new Error('boom');
     }
-    const router = createMemoryRouter(
-      [{ path: '/', element: <Layout />, errorElement: <ErrorPage />, children: [{ errorElement: <ErrorPage />, children: [{ index: true, element: <Boom /> }] }] }],
-      { initialEntries: ['/'] },
-    );
+    const router = createMemoryRouter([{ path: '/', element: <Layout />, errorElement: <ErrorPage />, children: [{ errorElement: <ErrorPage />, children: [{ index: true, element: <Boom /> }] }] }], {
+      initialEntries: ['/'],
+    });
     render(
       <Provider store={createStore()}>
         <RouterProvider router={router} />

@@ -42,15 +42,37 @@ export function NavBar() {
                 <PlusIcon />
               </NavLink>
             </li>
-            <li className="nav__wide"><NavLink to="/pins" end>Pins</NavLink></li>
-            <li className="nav__wide"><NavLink to="/boards" end>Boards</NavLink></li>
-            <li className="nav__wide"><NavLink to="/pins/new">Add New Pin</NavLink></li>
-            <li className="nav__wide"><NavLink to="/boards/create">Add New Board</NavLink></li>
+            <li className="nav__wide">
+              <NavLink to="/pins" end>
+                Pins
+              </NavLink>
+            </li>
+            <li className="nav__wide">
+              <NavLink to="/boards" end>
+                Boards
+              </NavLink>
+            </li>
+            <li className="nav__wide">
+              <NavLink to="/pins/new">Add New Pin</NavLink>
+            </li>
+            <li className="nav__wide">
+              <NavLink to="/boards/create">Add New Board</NavLink>
+            </li>
           </ul>
         ) : (
           <ul className="nav__links nav__links--guest">
-            <li><NavLink to="/login" state={back} replace={onAuthPage}>Log in</NavLink></li>
-            {site.signups === 'open' ? <li><NavLink to="/signup" state={back} replace={onAuthPage} className="nav__signup">Sign up</NavLink></li> : null}
+            <li>
+              <NavLink to="/login" state={back} replace={onAuthPage}>
+                Log in
+              </NavLink>
+            </li>
+            {site.signups === 'open' ? (
+              <li>
+                <NavLink to="/signup" state={back} replace={onAuthPage} className="nav__signup">
+                  Sign up
+                </NavLink>
+              </li>
+            ) : null}
           </ul>
         )}
         <ProfileMenu />

@@ -31,7 +31,6 @@ export function boardPinsSource(store: Store, boardId: number): ListSource<Board
   };
 }
 
-
 export async function removeFromBoard(store: Store, boardId: number, pinId: number): Promise<void> {
   const pin = store.get(boardPinsByIdAtom)[pinId];
   const boardName = boardNameOf(store, boardId);
@@ -107,7 +106,13 @@ export const boardPinOutbox: Pick<OutboxHandlers, 'board-save' | 'board-remove'>
       const added = answer as Partial<BoardPin> | undefined;
       const { pin } = subject;
       // "Already added" answers a message, not the pin: keep what we had.
-      addPinToBoard(store, subject.boardId, { id: pin.id, title: added?.title ?? pin.title, image_url: added?.image_url ?? pin.image_url, image: added?.image ?? pin.image, visibility: added?.visibility ?? pin.visibility });
+      addPinToBoard(store, subject.boardId, {
+        id: pin.id,
+        title: added?.title ?? pin.title,
+        image_url: added?.image_url ?? pin.image_url,
+        image: added?.image ?? pin.image,
+        visibility: added?.visibility ?? pin.visibility,
+      });
       void loadFirstPage(store, boardPinsSource(store, subject.boardId));
     },
     refused: (store, { subject }, refusal) => {

@@ -102,7 +102,14 @@ export const commentOutbox: Pick<OutboxHandlers, 'comment'> = {
       if (asked && refusal.reason === 'refused') return;
       const pinGone = refusal.reason === 'refused' && refusal.error.status === 404;
       if (pinGone) return showToast(store, MSG.commentPinGone);
-      showToast(store, refusalWords(MSG.commentRefused, refusal), { action: retryAction(() => postComment(store, subject.pinId, subject.text).then((comment) => addComment(store, comment), () => undefined)) });
+      showToast(store, refusalWords(MSG.commentRefused, refusal), {
+        action: retryAction(() =>
+          postComment(store, subject.pinId, subject.text).then(
+            (comment) => addComment(store, comment),
+            () => undefined,
+          ),
+        ),
+      });
     },
   },
 };

@@ -25,7 +25,7 @@ describe('entity helpers', () => {
     const pin = makePin(1);
     upsertPins(store, [pin]);
     upsertBoards(store, [makeBoard(1, [pin])]);
-    upsertFavorite(store, { id: 9, pin_id: 1, title: pin.title, image_url: pin.image_url, image: null, likes_count: 1, likes_version: 1 , visibility: 'public'});
+    upsertFavorite(store, { id: 9, pin_id: 1, title: pin.title, image_url: pin.image_url, image: null, likes_count: 1, likes_version: 1, visibility: 'public' });
     upsertPin(store, { ...pin, title: 'Renamed', updated_at: '2026-01-01T00:00:00.000Z' });
     expect(store.get(favoritesByIdAtom)[9]?.title).toBe('Renamed');
     expect(store.get(boardsByIdAtom)[1]?.pins[0]?.title).toBe('Renamed');
@@ -36,7 +36,7 @@ describe('entity helpers', () => {
     const pin = makePin(1);
     upsertPins(store, [pin, makePin(2)]);
     upsertBoards(store, [makeBoard(1, [pin, makePin(2)])]);
-    upsertFavorite(store, { id: 9, pin_id: 1, title: '', image_url: '', image: null, likes_count: 1, likes_version: 1 , visibility: 'public'});
+    upsertFavorite(store, { id: 9, pin_id: 1, title: '', image_url: '', image: null, likes_count: 1, likes_version: 1, visibility: 'public' });
     upsertComment(store, makeComment(4, 1, alice, 'x', '2025-01-01T00:00:00.000Z'));
     removePin(store, 1);
     removePin(store, 1);
@@ -49,8 +49,8 @@ describe('entity helpers', () => {
   it('favorites: one per pin, removal by favorite id, like counts follow', () => {
     const store = createStore();
     upsertPins(store, [makePin(1)]);
-    upsertFavorite(store, { id: 9, pin_id: 1, title: '', image_url: '', image: null, likes_count: 5, likes_version: 5 , visibility: 'public'});
-    upsertFavorite(store, { id: 9, pin_id: 1, title: '', image_url: '', image: null, likes_count: 5, likes_version: 5 , visibility: 'public'});
+    upsertFavorite(store, { id: 9, pin_id: 1, title: '', image_url: '', image: null, likes_count: 5, likes_version: 5, visibility: 'public' });
+    upsertFavorite(store, { id: 9, pin_id: 1, title: '', image_url: '', image: null, likes_count: 5, likes_version: 5, visibility: 'public' });
     expect(store.get(favoriteIdByPinAtom)).toEqual({ 1: 9 });
     expect(store.get(pinsByIdAtom)[1]?.likes_count).toBe(5);
     removeFavorite(store, 9, 1, { likes_count: 4, likes_version: 6 });
@@ -95,13 +95,24 @@ describe('entity helpers', () => {
 
   it('the newest favorites page drops, within its range, favorites removed elsewhere', () => {
     const store = createStore();
-    upsertFavorite(store, { id: 3, pin_id: 30, title: '', image_url: '', image: null, likes_count: 1, likes_version: 1 , visibility: 'public'});
-    upsertFavorite(store, { id: 8, pin_id: 80, title: '', image_url: '', image: null, likes_count: 1, likes_version: 1 , visibility: 'public'});
-    upsertFavorite(store, { id: 9, pin_id: 90, title: '', image_url: '', image: null, likes_count: 1, likes_version: 1 , visibility: 'public'});
+    upsertFavorite(store, { id: 3, pin_id: 30, title: '', image_url: '', image: null, likes_count: 1, likes_version: 1, visibility: 'public' });
+    upsertFavorite(store, { id: 8, pin_id: 80, title: '', image_url: '', image: null, likes_count: 1, likes_version: 1, visibility: 'public' });
+    upsertFavorite(store, { id: 9, pin_id: 90, title: '', image_url: '', image: null, likes_count: 1, likes_version: 1, visibility: 'public' });
     // Page one (more to come) covers ids above 5: 8 is gone, 3 is beyond the page and stays.
-    setNewestFavorites(store, [{ id: 9, pin_id: 90, title: '', image_url: '', image: null, likes_count: 1, likes_version: 1 , visibility: 'public'}, { id: 6, pin_id: 60, title: '', image_url: '', image: null, likes_count: 1, likes_version: 1 }], 'c');
-    expect(Object.keys(store.get(favoritesByIdAtom)).map(Number).sort((a, b) => a - b)).toEqual([3, 6, 9]);
-    setNewestFavorites(store, [{ id: 9, pin_id: 90, title: '', image_url: '', image: null, likes_count: 1, likes_version: 1 , visibility: 'public'}], null);
+    setNewestFavorites(
+      store,
+      [
+        { id: 9, pin_id: 90, title: '', image_url: '', image: null, likes_count: 1, likes_version: 1, visibility: 'public' },
+        { id: 6, pin_id: 60, title: '', image_url: '', image: null, likes_count: 1, likes_version: 1 },
+      ],
+      'c',
+    );
+    expect(
+      Object.keys(store.get(favoritesByIdAtom))
+        .map(Number)
+        .sort((a, b) => a - b),
+    ).toEqual([3, 6, 9]);
+    setNewestFavorites(store, [{ id: 9, pin_id: 90, title: '', image_url: '', image: null, likes_count: 1, likes_version: 1, visibility: 'public' }], null);
     expect(Object.keys(store.get(favoritesByIdAtom))).toEqual(['9']);
   });
 });

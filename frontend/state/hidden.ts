@@ -24,7 +24,14 @@ export const visibleFavoritesByIdAtom = atom((get) => {
   const all = get(favoritesByIdAtom);
   const hidden = get(hiddenPinIdsAtom);
   if (!hidden.size) return all;
-  return withoutKeys(all, new Set(Object.values(all).filter((favorite) => hidden.has(favorite.pin_id)).map((favorite) => favorite.id)));
+  return withoutKeys(
+    all,
+    new Set(
+      Object.values(all)
+        .filter((favorite) => hidden.has(favorite.pin_id))
+        .map((favorite) => favorite.id),
+    ),
+  );
 });
 
 export function setHidden(set: ReadonlySet<number>, id: number, hidden: boolean): ReadonlySet<number> {

@@ -54,7 +54,9 @@ export function recordPinFacts(store: Store, facts: readonly PinFacts[]): void {
       let next = prev;
       for (const f of summaries) {
         const current = next[f.id];
-        const updated = current ? withFacts(current, f) : { id: f.id, title: f.title, image_url: f.image_url, image: f.image ?? null, ...(f.likes_count === undefined ? {} : { likes_count: f.likes_count }) };
+        const updated = current
+          ? withFacts(current, f)
+          : { id: f.id, title: f.title, image_url: f.image_url, image: f.image ?? null, ...(f.likes_count === undefined ? {} : { likes_count: f.likes_count }) };
         if (updated !== current) next = { ...next, [f.id]: updated };
       }
       return next;

@@ -43,13 +43,7 @@ type EntryCache = WeakMap<object, { parts: readonly unknown[]; view: unknown }>;
  * join's cache by record (a record keeps its object while it is unchanged); `key`, the owner's
  * map, keeps the last whole map, returned again when every entry is the same.
  */
-function join<R extends object, V>(
-  entries: EntryCache,
-  records: Iterable<[number, R]>,
-  key: object,
-  parts: (record: R) => readonly unknown[],
-  build: (record: R) => V | undefined,
-): ById<V> {
+function join<R extends object, V>(entries: EntryCache, records: Iterable<[number, R]>, key: object, parts: (record: R) => readonly unknown[], build: (record: R) => V | undefined): ById<V> {
   const out: ById<V> = {};
   let count = 0;
   for (const [id, record] of records) {
@@ -74,20 +68,32 @@ const boardPinEntries: EntryCache = new WeakMap();
 const byIdEntries = <R>(byId: ById<R>): Iterable<[number, R]> => Object.entries(byId).map(([id, record]) => [Number(id), record]);
 
 export function joinFavorites(refs: ById<FavoriteRef>, source: PinFactsSource): ById<FavoriteView> {
-  return join(favoriteEntries, byIdEntries(refs), refs, (ref) => [factsOf(source, ref.pin_id)], (ref) => {
-    const facts = factsOf(source, ref.pin_id);
-    return facts && { id: ref.id, pin_id: ref.pin_id, title: facts.title, image_url: facts.image_url, image: facts.image, likes_count: facts.likes_count ?? 0 };
-  });
+  return join(
+    favoriteEntries,
+    byIdEntries(refs),
+    refs,
+    (ref) => [factsOf(source, ref.pin_id)],
+    (ref) => {
+      const facts = factsOf(source, ref.pin_id);
+      return facts && { id: ref.id, pin_id: ref.pin_id, title: facts.title, image_url: facts.image_url, image: facts.image, likes_count: facts.likes_count ?? 0 };
+    },
+  );
 }
 
 export function joinBoards(records: ById<BoardRecord>, source: PinFactsSource): ById<Board> {
-  return join(boardEntries, byIdEntries(records), records, (record) => record.coverIds.map((id) => factsOf(source, id)), ({ coverIds, ...board }) => {
-    const pins = coverIds.flatMap((id) => {
-      const facts = factsOf(source, id);
-      return facts ? [asBoardPin(facts)] : [];
-    });
-    return { ...board, pins };
-  });
+  return join(
+    boardEntries,
+    byIdEntries(records),
+    records,
+    (record) => record.coverIds.map((id) => factsOf(source, id)),
+    ({ coverIds, ...board }) => {
+      const pins = coverIds.flatMap((id) => {
+        const facts = factsOf(source, id);
+        return facts ? [asBoardPin(facts)] : [];
+      });
+      return { ...board, pins };
+    },
+  );
 }
 
 /** The pins of boards' loaded pages, by pin id. */

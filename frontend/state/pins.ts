@@ -27,7 +27,10 @@ export function upsertPins(store: Store, pins: readonly Pin[]): void {
     for (const pin of fresh) next[pin.id] = pin;
     return next;
   });
-  dropSummaries(store, fresh.map((pin) => pin.id));
+  dropSummaries(
+    store,
+    fresh.map((pin) => pin.id),
+  );
 }
 
 /** Removes a pin everywhere it shows: pins, favorites, boards and its comments. Idempotent. */

@@ -1,15 +1,5 @@
 import type { User } from '../../contract/index.ts';
-import {
-  boardMembersAtom,
-  boardPinIdsAtom,
-  boardRecordsAtom,
-  boardsLostAtom,
-  favoriteRefsAtom,
-  favoritesLoadedAtom,
-  pinSummariesByIdAtom,
-  sessionCheckedAtom,
-  sessionUserAtom,
-} from './atoms.ts';
+import { boardMembersAtom, boardPinIdsAtom, boardRecordsAtom, boardsLostAtom, favoriteRefsAtom, favoritesLoadedAtom, pinSummariesByIdAtom, sessionCheckedAtom, sessionUserAtom } from './atoms.ts';
 import type { Store } from './store.ts';
 
 function clearPrivateData(store: Store): void {

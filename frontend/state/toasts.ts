@@ -119,7 +119,10 @@ export function dropPlainToasts(store: Store): void {
   const current = store.get(toastsAtom);
   if (!current.some((each) => !each.action)) return;
   for (const each of current) if (!each.action) stopTimer(each.id);
-  store.set(toastsAtom, current.filter((each) => each.action));
+  store.set(
+    toastsAtom,
+    current.filter((each) => each.action),
+  );
 }
 
 /**

@@ -24,7 +24,7 @@ export function installLayoutShim(): void {
   Object.defineProperty(HTMLElement.prototype, 'clientWidth', {
     configurable: true,
     get(this: HTMLElement) {
-      return this.classList.contains('masonry') ? layout.width : (clientWidth?.get?.call(this) as number | undefined) ?? 0;
+      return this.classList.contains('masonry') ? layout.width : ((clientWidth?.get?.call(this) as number | undefined) ?? 0);
     },
   });
   const offsetHeight = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'offsetHeight');

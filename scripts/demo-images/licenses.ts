@@ -21,20 +21,18 @@ const PACKAGE_NOTES: Record<PackageName, string> = {
   'openclipart-png':
     'Clip art from the Open Clip Art Library. The package\'s copyright file (/usr/share/doc/openclipart-png/copyright) dedicates every image to the public domain ("creative commons Public Domain Dedication … Copyright-Only Dedication (based on United States law) or Public Domain Certification"). Authors are as the file names give them (`title_author`); none is required.',
   'plasma-workspace-wallpapers':
-    'KDE Plasma wallpapers (https://invent.kde.org/plasma/plasma-workspace-wallpapers). Each wallpaper\'s author and licence are those of its metadata.json (SafeLanding: metadata.desktop).',
+    "KDE Plasma wallpapers (https://invent.kde.org/plasma/plasma-workspace-wallpapers). Each wallpaper's author and licence are those of its metadata.json (SafeLanding: metadata.desktop).",
   'mate-backgrounds':
-    'MATE desktop backgrounds (https://git.mate-desktop.org/mate-backgrounds/). Authors and licences per file as in the package\'s DEP-5 copyright file (/usr/share/doc/mate-backgrounds/copyright).',
-  'gnome-backgrounds':
-    'GNOME backgrounds (https://gitlab.gnome.org/GNOME/gnome-backgrounds). Authors and licence as in the package\'s AUTHORS file (/usr/share/doc/gnome-backgrounds/AUTHORS).',
-  'python3-skimage':
-    'Sample images of scikit-image (https://scikit-image.org). Each image\'s licence is stated in its loader\'s docstring (skimage/data/_fetchers.py).',
+    "MATE desktop backgrounds (https://git.mate-desktop.org/mate-backgrounds/). Authors and licences per file as in the package's DEP-5 copyright file (/usr/share/doc/mate-backgrounds/copyright).",
+  'gnome-backgrounds': "GNOME backgrounds (https://gitlab.gnome.org/GNOME/gnome-backgrounds). Authors and licence as in the package's AUTHORS file (/usr/share/doc/gnome-backgrounds/AUTHORS).",
+  'python3-skimage': "Sample images of scikit-image (https://scikit-image.org). Each image's licence is stated in its loader's docstring (skimage/data/_fetchers.py).",
 };
 
 export function licensesMarkdown(rows: Array<DemoImage & { original: string; crop: number | undefined }>, extracted: Record<PackageName, Extracted>): string {
   const out: string[] = [
     '# Demo images: sources and licences',
     '',
-    'These pictures are the demo data of Pinboard\'s embedded mode (`db/seed.ts` reads `catalog.json`).',
+    "These pictures are the demo data of Pinboard's embedded mode (`db/seed.ts` reads `catalog.json`).",
     '`scripts/demo-images.ts` took them from the Debian packages below and changed them as follows:',
     'every picture was scaled down to at most 1,200 px on its longest side and re-encoded (photos as',
     'JPEG, drawings as WebP); the clip art was trimmed of its empty margin, padded and flattened on',

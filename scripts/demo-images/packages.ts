@@ -69,7 +69,10 @@ export function plasmaImage(folder: string): string {
   const dir = path.join(folder, 'contents/images');
   const sized = readdirSync(dir)
     .map((file) => {
-      const [w, h] = file.replace(/\.\w+$/, '').split('x').map(Number) as [number, number];
+      const [w, h] = file
+        .replace(/\.\w+$/, '')
+        .split('x')
+        .map(Number) as [number, number];
       return { file, w, h };
     })
     .sort((a, b) => b.w * b.h - a.w * a.h || a.file.localeCompare(b.file));
@@ -101,7 +104,13 @@ export function parseDep5(text: string): Dep5Stanza[] {
   }
   return stanzas;
 }
-const globToRegExp = (glob: string) => new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+const globToRegExp = (glob: string) =>
+  new RegExp(
+    `^${glob
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  );
 
 /** A MATE background's authors and licence: the last DEP-5 stanza matching it, as the format says. */
 export function mateCredit(stanzas: Dep5Stanza[], file: string): Credit {
@@ -110,7 +119,13 @@ export function mateCredit(stanzas: Dep5Stanza[], file: string): Credit {
   // "2008, Charles Barbin <barbinch@free.fr>" → "Charles Barbin"
   const names = stanza.copyright
     .split('\n')
-    .map((line) => line.replace(/<[^>]*>/g, '').replace(/^[\d\s,-]+/, '').replace(/[^\p{L}\p{N}\s."'()-]/gu, '').trim())
+    .map((line) =>
+      line
+        .replace(/<[^>]*>/g, '')
+        .replace(/^[\d\s,-]+/, '')
+        .replace(/[^\p{L}\p{N}\s."'()-]/gu, '')
+        .trim(),
+    )
     .filter(Boolean);
   return { author: names.join(', '), license: licenseId(stanza.license) };
 }

@@ -64,7 +64,18 @@ export function plan(extracted: Record<PackageName, Extracted>): Planned[] {
   for (const [group, entries] of Object.entries(CLIPART_GROUPS)) {
     for (const [file, title, author, tags] of entries as ClipArt[]) {
       const src = path.join(clipartRoot, file);
-      planned.push({ group, title, text: null, tags: tags ?? folderTags(file), kind: 'drawing', pkg: 'openclipart-png', src, original: path.relative(extracted['openclipart-png'].root, src), credit: { author, license: 'CC-PDDC' }, clipart: true });
+      planned.push({
+        group,
+        title,
+        text: null,
+        tags: tags ?? folderTags(file),
+        kind: 'drawing',
+        pkg: 'openclipart-png',
+        src,
+        original: path.relative(extracted['openclipart-png'].root, src),
+        credit: { author, license: 'CC-PDDC' },
+        clipart: true,
+      });
     }
   }
   return planned;

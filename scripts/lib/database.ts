@@ -4,8 +4,7 @@ import pg from 'pg';
 // Throwaway databases on the machine's Postgres, for the test suites and the benchmark (bench/).
 
 /** The server the Postgres suites use. In CI it must be up: a missing service fails, never skips. */
-const ADMIN_DATABASE_URL =
-  process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const ADMIN_DATABASE_URL = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -13,10 +12,7 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   try {
     await client.connect();
   } catch (error) {
-    throw new Error(
-      `Postgres is not reachable at ${ADMIN_DATABASE_URL} (set TEST_DATABASE_URL): ${(error as Error).message}`,
-      { cause: error },
-    );
+    throw new Error(`Postgres is not reachable at ${ADMIN_DATABASE_URL} (set TEST_DATABASE_URL): ${(error as Error).message}`, { cause: error });
   }
   try {
     return await fn(client);

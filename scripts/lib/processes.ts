@@ -122,8 +122,7 @@ export async function startAppProcess(env: Record<string, string | undefined>, o
     }
   }
   await new Promise<void>((resolve, reject) => {
-    const onExit = (code: number | null) =>
-      reject(new Error(`instance exited with ${code} before it was ready${logs.length ? `:\n${logs.slice(-20).join('\n')}` : ''}`));
+    const onExit = (code: number | null) => reject(new Error(`instance exited with ${code} before it was ready${logs.length ? `:\n${logs.slice(-20).join('\n')}` : ''}`));
     child.once('exit', onExit);
     child.on('message', (message: unknown) => {
       if ((message as { type?: string }).type === 'ready') {

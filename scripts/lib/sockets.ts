@@ -51,12 +51,7 @@ export async function connectSocket(
 }
 
 /** Resolves with the first `event` (already received or arriving within `timeoutMs`) matching `match`. */
-export function nextEvent<E extends ServerEventName>(
-  socket: TestSocket,
-  event: E,
-  match: (payload: ServerEventPayload<E>) => boolean = () => true,
-  timeoutMs = 5000,
-): Promise<ServerEventPayload<E>> {
+export function nextEvent<E extends ServerEventName>(socket: TestSocket, event: E, match: (payload: ServerEventPayload<E>) => boolean = () => true, timeoutMs = 5000): Promise<ServerEventPayload<E>> {
   const seen = socket.received.find((r) => r.event === event && match(r.payload as ServerEventPayload<E>));
   if (seen) return Promise.resolve(seen.payload as ServerEventPayload<E>);
   return new Promise((resolve, reject) => {

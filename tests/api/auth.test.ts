@@ -140,7 +140,6 @@ describe('login and logout', () => {
     expect((await c.get('/api/auth/logout')).status).toBe(200);
     expect((await c.get<SessionBody>('/api/auth/')).body.user).toBeNull();
   });
-
 });
 
 describe('sign-in and sign-up errors as a flat object of field messages (docs/tokens-and-capture.md)', () => {
@@ -150,7 +149,12 @@ describe('sign-in and sign-up errors as a flat object of field messages (docs/to
       ['/api/auth/login', { email: '', password: '' }, 400, { email: 'Email is required.', password: 'Password is required.' }],
       ['/api/auth/login', { email: user.email, password: 'wrong password' }, 401, { credential: 'The provided credentials were invalid.' }],
       ['/api/auth/signup', {}, 400, { email: 'Email is required.', username: 'Username is required.', password: 'Password is required.' }],
-      ['/api/auth/signup', { email: user.email, username: user.username, password: 'long enough password' }, 409, { email: 'Email address is already in use.', username: 'Username is already in use.' }],
+      [
+        '/api/auth/signup',
+        { email: user.email, username: user.username, password: 'long enough password' },
+        409,
+        { email: 'Email address is already in use.', username: 'Username is already in use.' },
+      ],
     ];
     for (const [path, body, status, fields] of cases) {
       const res = await client().post<ErrorBody & Record<string, unknown>>(path, body);

@@ -133,10 +133,20 @@ describe('members', () => {
     // Collaborators written straight to the table: signing 50 users up would only test signup.
     const users = await server.server.database.db
       .insertInto('users')
-      .values(Array.from({ length: LIMITS.boardCollaborators }, (_, i) => ({ email: `cap${board.id}x${i}@example.test`, username: `cap${board.id}x${i}`, username_skeleton: `cap${board.id}x${i}`, password_hash: 'x' })))
+      .values(
+        Array.from({ length: LIMITS.boardCollaborators }, (_, i) => ({
+          email: `cap${board.id}x${i}@example.test`,
+          username: `cap${board.id}x${i}`,
+          username_skeleton: `cap${board.id}x${i}`,
+          password_hash: 'x',
+        })),
+      )
       .returning('id')
       .execute();
-    await server.server.database.db.insertInto('board_members').values(users.map((u) => ({ board_id: board.id, user_id: u.id }))).execute();
+    await server.server.database.db
+      .insertInto('board_members')
+      .values(users.map((u) => ({ board_id: board.id, user_id: u.id })))
+      .execute();
     const late = await signUpUser(server.url, 'late');
     const res = await owner.client.post<ErrorBody>(`/api/boards/${board.id}/members`, { username: late.user.username });
     expect([res.status, res.body.message]).toEqual([409, MSG.boardMembersFull]);

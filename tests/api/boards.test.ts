@@ -37,7 +37,7 @@ describe('boards', () => {
     expect((await client.get<BoardList>('/api/boards/')).body.boards).toEqual([]);
   });
 
-  test('add pins (any user\'s pin), most recently added first, idempotent re-add, remove, counts', async () => {
+  test("add pins (any user's pin), most recently added first, idempotent re-add, remove, counts", async () => {
     const { client } = await signUpUser(server.url);
     const someone = await signUpUser(server.url);
     const first = await newPin(someone.client, { title: 'first', imageUrl: 'https://a.test/first.png' });

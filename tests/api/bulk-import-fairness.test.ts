@@ -75,7 +75,12 @@ test("another user's 3-item import is done while two users' imports from a trick
 
   const trickleUrl = (user: string, n: number) => `http://127.0.0.1:${(trickle.address() as AddressInfo).port}/${user}/${n}.jpg`;
   const floods = await Promise.all(
-    [first!, second!].map((user, u) => postImport(user.client, Array.from({ length: FLOOD_ITEMS }, (_, n) => trickleUrl(`u${u}`, n)))),
+    [first!, second!].map((user, u) =>
+      postImport(
+        user.client,
+        Array.from({ length: FLOOD_ITEMS }, (_, n) => trickleUrl(`u${u}`, n)),
+      ),
+    ),
   );
   // Both floods hold workers: the host has both users' connections.
   const started = performance.now();

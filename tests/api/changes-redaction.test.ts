@@ -22,7 +22,7 @@ const head = () => readHead(server.server.database.db);
 
 async function pullAll(client: ApiClient, since: number): Promise<ChangeEntry[]> {
   const changes: ChangeEntry[] = [];
-  for (let cursor = since; ; ) {
+  for (let cursor = since; ;) {
     const answer = (await client.get<ChangesAnswer>(`/api/changes?since=${cursor}`)).body;
     if ('reset' in answer) throw new Error(`unexpected reset from ${cursor}`);
     changes.push(...answer.changes);

@@ -101,13 +101,15 @@ describe('GET /api/changes', () => {
   test('at most 1,000 changes per answer: a full answer is complete to its last change, the next goes on from there; exactly 1,000 missed take one request', async () => {
     const start = await head();
     // 1,500 public changes of one transaction written straight into the log (requests would take a while).
-    const seqs = await db().transaction().execute(async (trx) => {
-      const { rows } = await sql<{ seq: string }>`
+    const seqs = await db()
+      .transaction()
+      .execute(async (trx) => {
+        const { rows } = await sql<{ seq: string }>`
         insert into changes (seq, event, data, public)
         select ${transactionBase} + n, 'pin:deleted', jsonb_build_object('pinId', n), true from generate_series(1, 1500) n
         returning seq`.execute(trx);
-      return rows.map((r) => Number(r.seq)).sort((x, y) => x - y);
-    });
+        return rows.map((r) => Number(r.seq)).sort((x, y) => x - y);
+      });
     const at = (n: number) => seqs[n - 1] as number;
     const first = await changesSince(anonymous, start);
     if ('reset' in first) throw new Error('reset');
@@ -128,39 +130,40 @@ describe('GET /api/changes', () => {
   });
 
   // PGlite has one connection: a transaction held open there holds every request.
-  if (testDatabaseKind() === 'postgres') test('no writer waits for another: a transaction still open holds back what readers are served, not the writes after it', async () => {
-    const { client } = await signUpUser(server.url);
-    const start = await head();
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let logged = () => {};
-    const rowWritten = new Promise<void>((resolve) => {
-      logged = resolve;
-    });
-    // A slow writer: its change is in the log (its position taken) but it has not committed.
-    const slow = write({ db: db(), events: server.server.events }, async (trx, record) => {
-      record('pin:deleted', { pinId: 2_000_000_000 }, 'feed');
-      beforeCommit(trx, async () => {
-        logged();
-        await held;
+  if (testDatabaseKind() === 'postgres')
+    test('no writer waits for another: a transaction still open holds back what readers are served, not the writes after it', async () => {
+      const { client } = await signUpUser(server.url);
+      const start = await head();
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
       });
+      let logged = () => {};
+      const rowWritten = new Promise<void>((resolve) => {
+        logged = resolve;
+      });
+      // A slow writer: its change is in the log (its position taken) but it has not committed.
+      const slow = write({ db: db(), events: server.server.events }, async (trx, record) => {
+        record('pin:deleted', { pinId: 2_000_000_000 }, 'feed');
+        beforeCommit(trx, async () => {
+          logged();
+          await held;
+        });
+      });
+      await rowWritten;
+      // Later writers do not wait for it (with a counter row locked to the commit, this would hang).
+      const pin = await newPin(client, 'Written while another transaction is open');
+      const whileOpen = await changesSince(anonymous, start);
+      if ('reset' in whileOpen) throw new Error('reset');
+      // Its change, at a higher position than the open one's, is not served yet: a reader that went on
+      // from it would never see the slower transaction's change.
+      expect(whileOpen.changes.map((c) => c.event)).not.toContain('pin:created');
+      release();
+      await slow;
+      const after = await pullAll(anonymous, start);
+      expect(after.changes.map((c) => c.event)).toEqual(['pin:deleted', 'pin:created']);
+      expect(after.changes[1]?.data).toEqual({ pin });
     });
-    await rowWritten;
-    // Later writers do not wait for it (with a counter row locked to the commit, this would hang).
-    const pin = await newPin(client, 'Written while another transaction is open');
-    const whileOpen = await changesSince(anonymous, start);
-    if ('reset' in whileOpen) throw new Error('reset');
-    // Its change, at a higher position than the open one's, is not served yet: a reader that went on
-    // from it would never see the slower transaction's change.
-    expect(whileOpen.changes.map((c) => c.event)).not.toContain('pin:created');
-    release();
-    await slow;
-    const after = await pullAll(anonymous, start);
-    expect(after.changes.map((c) => c.event)).toEqual(['pin:deleted', 'pin:created']);
-    expect(after.changes[1]?.data).toEqual({ pin });
-  });
 
   test('concurrent writers: a poller that loops from its cursor reads every change once, none missed (positions are served below the oldest open transaction)', async () => {
     // PGlite has one connection: requests queue for it, and 20 writers plus a poller on a loaded
@@ -175,7 +178,7 @@ describe('GET /api/changes', () => {
       let cursor = start;
       let rounds = 0;
       // Until the writers are done and one more pull found the rest.
-      for (let last = false; ; ) {
+      for (let last = false; ;) {
         if (!writing) last = true;
         const answer = await changesSince(anonymous, cursor);
         if ('reset' in answer) throw new Error('reset');
@@ -198,13 +201,7 @@ describe('GET /api/changes', () => {
     );
     writing = false;
     const rounds = await poll;
-    const expected = await db()
-      .selectFrom('changes')
-      .select('seq')
-      .where('seq', '>', String(start))
-      .where('public', '=', true)
-      .orderBy('seq')
-      .execute();
+    const expected = await db().selectFrom('changes').select('seq').where('seq', '>', String(start)).where('public', '=', true).orderBy('seq').execute();
     console.log(`concurrent writers: ${expected.length} public changes read in ${rounds} polls`);
     expect(seen).toEqual(expected.map((r) => Number(r.seq)));
     // Writers × 3 rounds: 2 likes changes each, plus the comments that were new (one per user and pin).

@@ -103,9 +103,7 @@ describe('comments', () => {
     const pin = await newPin(owner);
     const { client, user } = await signUpUser(server.url, 'comracer');
 
-    const responses = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => client.post(`/api/comments/pins/${pin.id}/comments`, { text: `attempt ${i}` })),
-    );
+    const responses = await Promise.all(Array.from({ length: 10 }, (_, i) => client.post(`/api/comments/pins/${pin.id}/comments`, { text: `attempt ${i}` })));
 
     expect(statuses(responses)).toEqual([201, ...Array<number>(9).fill(409)]);
     const created = responses.find((r) => r.status === 201)?.body as Comment;
@@ -125,9 +123,7 @@ describe('comments', () => {
     const pin = await newPin(owner);
     const users = await Promise.all(Array.from({ length: 10 }, () => signUpUser(server.url, 'comfan')));
 
-    const responses = await Promise.all(
-      users.map(({ client }, i) => client.post(`/api/comments/pins/${pin.id}/comments`, { text: `hello ${i}` })),
-    );
+    const responses = await Promise.all(users.map(({ client }, i) => client.post(`/api/comments/pins/${pin.id}/comments`, { text: `hello ${i}` })));
 
     expect(statuses(responses)).toEqual(Array<number>(10).fill(201));
     expect(await count('comments', { pin_id: pin.id })).toBe(10);
@@ -141,9 +137,7 @@ describe('boards', () => {
     const board = await client.post<Board>('/api/boards/', { name: 'Race board' });
     expect(board.status).toBe(201);
 
-    const responses = await Promise.all(
-      Array.from({ length: 10 }, () => client.post<BoardPin>(`/api/boards/${board.body.id}/pins`, { pin_id: pin.id })),
-    );
+    const responses = await Promise.all(Array.from({ length: 10 }, () => client.post<BoardPin>(`/api/boards/${board.body.id}/pins`, { pin_id: pin.id })));
 
     expect(statuses(responses)).toEqual([...Array<number>(9).fill(200), 201]);
     for (const r of responses) expect(r.body).toEqual({ id: pin.id, title: pin.title, image_url: pin.image_url, image: null, visibility: 'public' });
@@ -222,10 +216,13 @@ describe('pins', () => {
 
     // Every change takes one version, in its transaction or by its settle job once committed.
     const settled = await eventually(
-      async () => (await sql<{ likes_count: number; likes_version: number; pending: number }>`
+      async () =>
+        (
+          await sql<{ likes_count: number; likes_version: number; pending: number }>`
         select likes_count + coalesce((select sum(delta) from pin_like_deltas where pin_id = pins.id), 0)::int as likes_count, likes_version,
           (select count(*)::int from pin_like_deltas where pin_id = pins.id) as pending
-        from pins where id = ${pin.id}`.execute(db())).rows,
+        from pins where id = ${pin.id}`.execute(db())
+        ).rows,
       (rows) => rows[0]?.likes_version === 45,
     );
     expect(settled.map(({ likes_count, likes_version }) => ({ likes_count, likes_version }))).toEqual([{ likes_count: 15, likes_version: 45 }]);
@@ -235,8 +232,7 @@ describe('pins', () => {
 });
 
 describe('signup', () => {
-  const signup = (email: string, username: string) =>
-    new ApiClient(server.url).post<User | ErrorBody>('/api/auth/signup', { email, username, password: 'correct horse battery' });
+  const signup = (email: string, username: string) => new ApiClient(server.url).post<User | ErrorBody>('/api/auth/signup', { email, username, password: 'correct horse battery' });
 
   test('8 parallel signups with the same email → one 201, seven 409 with fields.email, one account', async () => {
     const tag = `same${process.pid}${Date.now() % 1e6}`;

@@ -68,7 +68,12 @@ describe('the full demo seed', () => {
 
   test('one pin per picture, newest first, spread over five authors, weeks and boards', async () => {
     const db = server.server.database.db;
-    const pins = await db.selectFrom('pins').innerJoin('users', 'users.id', 'pins.user_id').select(['pins.id', 'title', 'image_url', 'username', 'pins.created_at']).orderBy('pins.created_at', 'desc').execute();
+    const pins = await db
+      .selectFrom('pins')
+      .innerJoin('users', 'users.id', 'pins.user_id')
+      .select(['pins.id', 'title', 'image_url', 'username', 'pins.created_at'])
+      .orderBy('pins.created_at', 'desc')
+      .execute();
     expect(pins.map((p) => p.title)).toEqual(images.map((i) => i.title));
     expect(pins.map((p) => p.image_url)).toEqual(images.map(demoImageUrl));
     expect(new Set(pins.map((p) => p.username))).toEqual(new Set(['demo', 'maya', 'leo', 'noor', 'kai']));
@@ -81,9 +86,15 @@ describe('the full demo seed', () => {
     const boards = await db.selectFrom('boards').select(['name', 'pin_count']).orderBy('id').execute();
     expect(boards.map((b) => b.name)).toEqual(['Photo walk', 'Space and stars', 'Creatures', 'Good times', 'Kitchen table']);
     for (const board of boards) expect(board.pin_count, board.name).toBe(12);
-    const likes = await db.selectFrom('pins').select((eb) => eb.fn.sum<number>('likes_count').as('n')).executeTakeFirstOrThrow();
+    const likes = await db
+      .selectFrom('pins')
+      .select((eb) => eb.fn.sum<number>('likes_count').as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(likes.n)).toBeGreaterThan(images.length / 3);
-    const comments = await db.selectFrom('comments').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const comments = await db
+      .selectFrom('comments')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(comments.n)).toBeGreaterThanOrEqual(4);
   });
 });

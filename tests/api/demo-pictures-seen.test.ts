@@ -69,7 +69,10 @@ describe('the demo pictures', () => {
       const variants: Record<string, Buffer> = {
         'JPEG q40': await sharp(file).flatten({ background: '#ffffff' }).jpeg({ quality: 40 }).toBuffer(),
         '236 px': await sharp(file).resize({ width: 236 }).webp().toBuffer(),
-        'half size': await sharp(file).resize({ width: Math.round(meta.width / 2) }).png().toBuffer(),
+        'half size': await sharp(file)
+          .resize({ width: Math.round(meta.width / 2) })
+          .png()
+          .toBuffer(),
         mirrored: await sharp(file).flop().webp().toBuffer(),
       };
       for (const [variant, bytes] of Object.entries(variants)) {
@@ -85,9 +88,10 @@ describe('the demo pictures', () => {
         if (looksTheSame(hashes[i] as PerceptualHashes, hashes[j] as PerceptualHashes)) falsePairs += 1;
       }
     }
-    console.log(`${names.length} demo pictures × 4 copies: ${missed.length} missed; ${falsePairs} of ${pairs} pairs of different pictures within ${PHASH_NEAR} bits; hash median ${percentile(times, 50).toFixed(1)} ms (decoding the file included)`);
+    console.log(
+      `${names.length} demo pictures × 4 copies: ${missed.length} missed; ${falsePairs} of ${pairs} pairs of different pictures within ${PHASH_NEAR} bits; hash median ${percentile(times, 50).toFixed(1)} ms (decoding the file included)`,
+    );
     expect(missed).toEqual([]);
     expect(falsePairs).toBeLessThanOrEqual(pairs / 100);
   });
 });
-

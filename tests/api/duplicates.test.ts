@@ -106,7 +106,10 @@ describe('POST /api/images/ answers the caller’s look-alikes', () => {
       await setHashes(sha256, phash, mirror);
       // Uploaded again: its row now has hashes, as processing would have written them.
       const again = await upload(ann, bytes);
-      expect(again.body.duplicates.map((d) => d.pin.id), name).toEqual(found ? [original.pin.id] : []);
+      expect(
+        again.body.duplicates.map((d) => d.pin.id),
+        name,
+      ).toEqual(found ? [original.pin.id] : []);
       // Bob has no pin of it: the same upload finds nothing of Ann's.
       expect((await upload(bob, bytes)).body.duplicates, name).toEqual([]);
     }
@@ -184,7 +187,14 @@ describe('GET /api/pins/{id}/duplicates, the Duplicates page, merge and undo', (
   });
 
   test('bad merges: 400 for bad input, 403 for someone else’s pins, 404 for none', async () => {
-    for (const body of [{}, { keep: older.id }, { keep: older.id, merge: [] }, { keep: older.id, merge: [older.id] }, { keep: older.id, merge: [newer.id, newer.id] }, { keep: 'x', merge: [newer.id] }]) {
+    for (const body of [
+      {},
+      { keep: older.id },
+      { keep: older.id, merge: [] },
+      { keep: older.id, merge: [older.id] },
+      { keep: older.id, merge: [newer.id, newer.id] },
+      { keep: 'x', merge: [newer.id] },
+    ]) {
       expect((await ann.post<ErrorBody>('/api/duplicates/merge', body)).status, JSON.stringify(body)).toBe(400);
     }
     expect((await bob.post('/api/duplicates/merge', { keep: bobsPin.id, merge: [older.id] })).status).toBe(403);

@@ -88,7 +88,13 @@ describe('csvCellOut and csvCellIn', () => {
     try {
       const csv = `file,title,description,source,board\nshot.png,${csvCellOut('=1+1')},${csvCellOut('-minus')},,${csvCellOut('@board')}\n`;
       const target = path.join(dir, 'images.zip');
-      await writeFile(target, await honestZip([{ name: 'shot.png', data: 'png bytes' }, { name: 'pins.csv', data: csv }]));
+      await writeFile(
+        target,
+        await honestZip([
+          { name: 'shot.png', data: 'png bytes' },
+          { name: 'pins.csv', data: csv },
+        ]),
+      );
       const opened = await openArchive(target);
       const contents = await readArchive(opened).finally(() => opened.close());
       expect(contents.items.map(({ title, description, boards }) => ({ title, description, boards }))).toEqual([{ title: '=1+1', description: '-minus', boards: ['@board'] }]);

@@ -60,7 +60,16 @@ function normalised(file: PinboardExport) {
   return {
     pins: file.pins
       // A pin without a stored picture keeps the address its owner gave, even one the server refused.
-      .map(({ title: t, description, tags, sourceUrl, createdAt, image, imageUrl, visibility }) => ({ title: t, description, tags: [...tags].sort(), sourceUrl, createdAt, image, visibility, address: image ? null : imageUrl }))
+      .map(({ title: t, description, tags, sourceUrl, createdAt, image, imageUrl, visibility }) => ({
+        title: t,
+        description,
+        tags: [...tags].sort(),
+        sourceUrl,
+        createdAt,
+        image,
+        visibility,
+        address: image ? null : imageUrl,
+      }))
       .sort((a, b) => a.title.localeCompare(b.title)),
     boards: file.boards.map((board) => ({ name: board.name, pins: board.pins.map((key) => title.get(key)) })),
     favorites: file.favorites.map((key) => title.get(key)).sort(),
@@ -115,7 +124,10 @@ describe('export, then import on another instance', () => {
     expect(file.pins.slice(0, 3).map((pin) => pin.tags)).toEqual(pins.map((pin) => pin.tags));
     expect(file.pins[3]).toMatchObject({ image: null, imageUrl: 'http://10.1.2.3/never.jpg', visibility: 'public' });
     expect(file.pins[0]?.tags).toEqual(['round', 'trip0']);
-    expect(file.boards.map((board) => [board.name, board.members.length])).toEqual([['Shared one', 1], ['Ordered', 0]]);
+    expect(file.boards.map((board) => [board.name, board.members.length])).toEqual([
+      ['Shared one', 1],
+      ['Ordered', 0],
+    ]);
     expect(normalised(file).boards[1]?.pins).toEqual(['Pin 1', 'Pin 0', 'Pin 2']);
     expect(file.comments.map((comment) => comment.text)).toEqual(['My own note']);
     // Each original is the stored file, byte for byte (its name is its sha256).
@@ -129,39 +141,48 @@ describe('export, then import on another instance', () => {
     expect((exported.get('pins.csv') as Buffer).toString('utf8').split('\n')[0]).toBe('file,title,description,source,board');
   }, 120_000);
 
-  test('imported by a new user on a fresh instance, it recreates the same account: no difference', async () => {
-    const { client: carol, user: carolUser } = await signUpUser(target.url, 'carol');
-    const zip = await download(alice, source.url);
-    const posted = await carol.upload<{ import: { id: number; kind: string; total: number } }>('/api/imports', { bytes: zip.bytes, name: 'export.zip', type: 'application/zip' });
-    expect(posted.status, JSON.stringify(posted.body)).toBe(202);
-    expect(posted.body.import).toMatchObject({ kind: 'pinboard', total: 4 });
-    const started = Date.now();
-    let detail: ImportDetail;
-    for (;;) {
-      detail = (await carol.get<ImportDetail>(`/api/imports/${posted.body.import.id}`)).body;
-      if (detail.import.status === 'done' || detail.import.status === 'failed') break;
-      if (Date.now() - started > EVENTUALLY_MS) throw new Error(`import not finished: ${JSON.stringify(detail)}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    expect(detail.import).toMatchObject({ status: 'done', done: 4, failed: 0 });
-    expect(detail.failures).toEqual([{ item: expect.stringMatching(/^Shared one: bob/), reason: 'not re-invited' }]);
+  test(
+    'imported by a new user on a fresh instance, it recreates the same account: no difference',
+    async () => {
+      const { client: carol, user: carolUser } = await signUpUser(target.url, 'carol');
+      const zip = await download(alice, source.url);
+      const posted = await carol.upload<{ import: { id: number; kind: string; total: number } }>('/api/imports', { bytes: zip.bytes, name: 'export.zip', type: 'application/zip' });
+      expect(posted.status, JSON.stringify(posted.body)).toBe(202);
+      expect(posted.body.import).toMatchObject({ kind: 'pinboard', total: 4 });
+      const started = Date.now();
+      let detail: ImportDetail;
+      for (;;) {
+        detail = (await carol.get<ImportDetail>(`/api/imports/${posted.body.import.id}`)).body;
+        if (detail.import.status === 'done' || detail.import.status === 'failed') break;
+        if (Date.now() - started > EVENTUALLY_MS) throw new Error(`import not finished: ${JSON.stringify(detail)}`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(detail.import).toMatchObject({ status: 'done', done: 4, failed: 0 });
+      expect(detail.failures).toEqual([{ item: expect.stringMatching(/^Shared one: bob/), reason: 'not re-invited' }]);
 
-    // The pins carry their tags, parsed from their descriptions as any pin write does.
-    const carolPins = (await carol.get<{ pins: Pin[] }>(`/api/pins/?userId=${carolUser.id}&limit=10`)).body.pins;
-    expect(carolPins.map((pin) => [pin.title, pin.tags]).sort()).toEqual([['Pin 0', ['round', 'trip0']], ['Pin 1', ['round', 'trip1']], ['Pin 2', ['round', 'trip2']], ['Pin 3', ['round']]]);
-    // The pin without a picture came back as it was: its address kept for Carol, shown to nobody else.
-    const refused = carolPins.find((pin) => pin.title === 'Pin 3') as Pin;
-    expect(refused).toMatchObject({ image: null, image_url: '', visibility: 'public' });
-    expect((await carol.get<{ status: string; reason: string }>(`/api/pins/${refused.id}/image-status`)).body).toMatchObject({ status: 'failed', reason: 'blocked_address' });
-    expect((await fetch(`${target.url}/api/pins/${refused.id}`)).status).toBe(404);
+      // The pins carry their tags, parsed from their descriptions as any pin write does.
+      const carolPins = (await carol.get<{ pins: Pin[] }>(`/api/pins/?userId=${carolUser.id}&limit=10`)).body.pins;
+      expect(carolPins.map((pin) => [pin.title, pin.tags]).sort()).toEqual([
+        ['Pin 0', ['round', 'trip0']],
+        ['Pin 1', ['round', 'trip1']],
+        ['Pin 2', ['round', 'trip2']],
+        ['Pin 3', ['round']],
+      ]);
+      // The pin without a picture came back as it was: its address kept for Carol, shown to nobody else.
+      const refused = carolPins.find((pin) => pin.title === 'Pin 3') as Pin;
+      expect(refused).toMatchObject({ image: null, image_url: '', visibility: 'public' });
+      expect((await carol.get<{ status: string; reason: string }>(`/api/pins/${refused.id}/image-status`)).body).toMatchObject({ status: 'failed', reason: 'blocked_address' });
+      expect((await fetch(`${target.url}/api/pins/${refused.id}`)).status).toBe(404);
 
-    const again = await unzip((await download(carol, target.url)).bytes);
-    const before = normalised(JSON.parse((exported.get('pinboard.json') as Buffer).toString('utf8')) as PinboardExport);
-    const after = normalised(JSON.parse((again.get('pinboard.json') as Buffer).toString('utf8')) as PinboardExport);
-    expect(after).toEqual(before);
-    // The same image bytes.
-    for (const [name, bytes] of exported) if (name.startsWith('images/')) expect(again.get(name)?.equals(bytes), name).toBe(true);
-  }, EVENTUALLY_MS + 60_000);
+      const again = await unzip((await download(carol, target.url)).bytes);
+      const before = normalised(JSON.parse((exported.get('pinboard.json') as Buffer).toString('utf8')) as PinboardExport);
+      const after = normalised(JSON.parse((again.get('pinboard.json') as Buffer).toString('utf8')) as PinboardExport);
+      expect(after).toEqual(before);
+      // The same image bytes.
+      for (const [name, bytes] of exported) if (name.startsWith('images/')) expect(again.get(name)?.equals(bytes), name).toBe(true);
+    },
+    EVENTUALLY_MS + 60_000,
+  );
 
   test('an export without signing in is refused', async () => {
     const response = await fetch(`${source.url}/api/export`);

@@ -25,7 +25,16 @@ describe('favorites', () => {
     expect(res.status).toBe(201);
     // A version is 1 here unless the pin's row was busy (its image import); then it comes with the
     // settle job (docs/data-model.md, "pin:likes and likes_version"), checked below.
-    expect(res.body).toEqual({ id: expect.any(Number), pin_id: pin.id, title: 'Lovely', image_url: 'https://a.test/x.png', image: null, likes_count: 1, likes_version: expect.any(Number), visibility: 'public' });
+    expect(res.body).toEqual({
+      id: expect.any(Number),
+      pin_id: pin.id,
+      title: 'Lovely',
+      image_url: 'https://a.test/x.png',
+      image: null,
+      likes_count: 1,
+      likes_version: expect.any(Number),
+      visibility: 'public',
+    });
     const again = await fan.client.post('/api/favorites/', { pin_id: pin.id });
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ message: 'Already favorited' });
@@ -34,7 +43,10 @@ describe('favorites', () => {
     // free, else once the settle job has run (docs/data-model.md, "pin:likes and likes_version").
     const list = await fan.client.get<FavoriteList>('/api/favorites/');
     expect(list.body.pins).toEqual([{ ...res.body, likes_count: 2, likes_version: expect.any(Number) }]);
-    const settled = await eventually(async () => (await fan.client.get<FavoriteList>('/api/favorites/')).body.pins, (pins) => pins[0]?.likes_version === 2);
+    const settled = await eventually(
+      async () => (await fan.client.get<FavoriteList>('/api/favorites/')).body.pins,
+      (pins) => pins[0]?.likes_version === 2,
+    );
     expect(settled).toEqual([{ ...res.body, likes_count: 2, likes_version: 2 }]);
     expect((await new ApiClient(server.url).get<Pin>(`/api/pins/${pin.id}`)).body.likes_count).toBe(2);
   });

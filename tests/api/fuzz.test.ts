@@ -102,7 +102,10 @@ async function ensureTargets(): Promise<void> {
     if (invite.status === 201) ids.invite = invite.body.invite.id;
   }
   if (!(await exists('imports', ids.import))) {
-    const imported = await owner.upload<{ import: { id: number } }>('/api/imports', { bytes: Buffer.from('<!DOCTYPE NETSCAPE-Bookmark-file-1><DL><DT><A HREF="https://example.com/">Target import</A></DL>'), name: 'bookmarks.html' });
+    const imported = await owner.upload<{ import: { id: number } }>('/api/imports', {
+      bytes: Buffer.from('<!DOCTYPE NETSCAPE-Bookmark-file-1><DL><DT><A HREF="https://example.com/">Target import</A></DL>'),
+      name: 'bookmarks.html',
+    });
     expect(imported.status).toBe(202);
     ids.import = imported.body.import.id;
   }
@@ -218,12 +221,7 @@ const weirdNumber = fc.oneof(
 const scalar = fc.oneof(weirdString, weirdNumber, fc.boolean(), fc.constant(null));
 
 const { value: nestedValue } = fc.letrec<{ value: unknown }>((tie) => ({
-  value: fc.oneof(
-    { depthSize: 'small', maxDepth: 4 },
-    scalar,
-    fc.array(tie('value'), { maxLength: 4 }),
-    fc.dictionary(fc.string({ maxLength: 8 }), tie('value'), { maxKeys: 4 }),
-  ),
+  value: fc.oneof({ depthSize: 'small', maxDepth: 4 }, scalar, fc.array(tie('value'), { maxLength: 4 }), fc.dictionary(fc.string({ maxLength: 8 }), tie('value'), { maxKeys: 4 })),
 }));
 
 const deepArray = fc.integer({ min: 1, max: 20_000 }).map((depth) => '['.repeat(depth) + ']'.repeat(depth));
@@ -239,12 +237,10 @@ const fieldsObject = fc.dictionary(fc.constantFrom(...FIELD_NAMES), nestedValue,
 /** A valid value, or the same with a few nasty characters spliced in, or any scalar at all. */
 function aroundValid(...valid: string[]): fc.Arbitrary<unknown> {
   const base = fc.constantFrom(...valid);
-  const spliced = fc
-    .tuple(base, fc.string({ unit: nastyChar, minLength: 1, maxLength: 3 }), fc.nat())
-    .map(([value, extra, at]) => {
-      const i = at % (value.length + 1);
-      return value.slice(0, i) + extra + value.slice(i);
-    });
+  const spliced = fc.tuple(base, fc.string({ unit: nastyChar, minLength: 1, maxLength: 3 }), fc.nat()).map(([value, extra, at]) => {
+    const i = at % (value.length + 1);
+    return value.slice(0, i) + extra + value.slice(i);
+  });
   return fc.oneof({ arbitrary: base, weight: 2 }, { arbitrary: spliced, weight: 3 }, { arbitrary: scalar, weight: 2 });
 }
 
@@ -288,10 +284,7 @@ function plausibleObject(fields: Record<string, FieldSpec>): fc.Arbitrary<Record
   return fc.record(model, { requiredKeys: [] });
 }
 
-type BodySpec =
-  | { kind: 'none' }
-  | { kind: 'json'; value: unknown }
-  | { kind: 'raw'; text: string };
+type BodySpec = { kind: 'none' } | { kind: 'json'; value: unknown } | { kind: 'raw'; text: string };
 
 const json = (arbitrary: fc.Arbitrary<unknown>) => arbitrary.map((value): BodySpec => ({ kind: 'json', value }));
 const raw = (arbitrary: fc.Arbitrary<string>) => arbitrary.map((text): BodySpec => ({ kind: 'raw', text }));
@@ -327,10 +320,7 @@ const contentType = fc.oneof(
 );
 
 type CsrfMode = 'valid' | 'missing' | 'garbage';
-const csrfMode = fc.oneof(
-  { arbitrary: fc.constant<CsrfMode>('valid'), weight: 12 },
-  { arbitrary: fc.constantFrom<CsrfMode>('missing', 'garbage'), weight: 2 },
-);
+const csrfMode = fc.oneof({ arbitrary: fc.constant<CsrfMode>('valid'), weight: 12 }, { arbitrary: fc.constantFrom<CsrfMode>('missing', 'garbage'), weight: 2 });
 
 /** A value of the type a query field reads, near and past its bounds. */
 function queryValue(spec: FieldSpec): fc.Arbitrary<string> {
@@ -351,7 +341,11 @@ function queryArbitrary(fields: Record<string, FieldSpec> | undefined): fc.Arbit
       fc.oneof({ arbitrary: queryValue(spec).map((v) => [v]), weight: 4 }, fc.array(fc.oneof(queryValue(spec), small), { minLength: 1, maxLength: 3 })),
     ]),
   );
-  const junk = fc.dictionary(fc.string({ maxLength: 8 }), small.map((v) => [v]), { maxKeys: 2 });
+  const junk = fc.dictionary(
+    fc.string({ maxLength: 8 }),
+    small.map((v) => [v]),
+    { maxKeys: 2 },
+  );
   return fc
     .tuple(fc.record(model, { requiredKeys: [] }), junk)
     .map(([known, extra]) => new URLSearchParams(Object.entries({ ...extra, ...known }).flatMap(([k, values]) => (values ?? []).map((v) => [k, v]))).toString());

@@ -106,7 +106,7 @@ test('each visit gets its own seed; other pages carry none', async () => {
   expect(other).not.toContain('rel="preload"');
 });
 
-test('a pin\'s address marks its page so the static shell paints the pin skeleton; other pages are not marked', async () => {
+test("a pin's address marks its page so the static shell paints the pin skeleton; other pages are not marked", async () => {
   const html = async (pathname: string) => (await fetch(`${server.url}${pathname}`)).text();
   expect(await html('/pins/1')).toMatch(/<html[^>]* class="shell-pin"/);
   for (const pathname of ['/', '/pins/new', '/pins/1/edit', '/boards/1']) expect(await html(pathname), pathname).not.toContain('shell-pin');

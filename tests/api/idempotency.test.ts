@@ -339,9 +339,7 @@ test('expired records are swept from the table', async () => {
       ])
       .execute();
     expect((await post(client, '/api/boards/', { name: 'Sweeper' }, 'new')).status).toBe(201);
-    await expect
-      .poll(async () => (await freshDb.selectFrom('idempotency_keys').select('key').orderBy('key').execute()).map((r) => r.key))
-      .toEqual(['new', 'recent']);
+    await expect.poll(async () => (await freshDb.selectFrom('idempotency_keys').select('key').orderBy('key').execute()).map((r) => r.key)).toEqual(['new', 'recent']);
   });
 });
 
@@ -375,9 +373,7 @@ describe('two instances on one database', () => {
     const onTwo = sameSessionOn(app.two.url, client);
     const key = randomUUID();
     const path = `/api/comments/pins/${pin.id}/comments`;
-    const responses = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => post<Comment>(i % 2 === 0 ? client : onTwo, path, { text: 'Both ways' }, key)),
-    );
+    const responses = await Promise.all(Array.from({ length: 6 }, (_, i) => post<Comment>(i % 2 === 0 ? client : onTwo, path, { text: 'Both ways' }, key)));
     expect(responses.map((r) => r.status)).toEqual(Array<number>(6).fill(201));
     expect(new Set(responses.map((r) => r.body.id)).size).toBe(1);
     expect((await client.get<CommentList>(path)).body.comments).toHaveLength(1);
@@ -396,8 +392,14 @@ test('the OpenAPI document describes the header, the replay marker and the 422 o
     const header = op.parameters?.find((p) => p.in === 'header' && p.name === 'Idempotency-Key');
     expect(header, path).toMatchObject({ required: false });
     const pattern = new RegExp(header?.schema?.pattern ?? '(?!)');
-    expect(['x', 'k'.repeat(255)].every((k) => pattern.test(k)), path).toBe(true);
-    expect(['', 'k'.repeat(256), 'a b', 'clé'].some((k) => pattern.test(k)), path).toBe(false);
+    expect(
+      ['x', 'k'.repeat(255)].every((k) => pattern.test(k)),
+      path,
+    ).toBe(true);
+    expect(
+      ['', 'k'.repeat(256), 'a b', 'clé'].some((k) => pattern.test(k)),
+      path,
+    ).toBe(false);
     expect(op.responses['201']?.headers, path).toHaveProperty('Idempotent-Replayed');
     expect(op.responses['422']?.content?.['application/json']?.schema, path).toEqual({ $ref: '#/components/schemas/Error' });
   }

@@ -16,7 +16,6 @@ import { eventually } from '../support/eventually.ts';
 // site is a local server, allowed explicitly (IMPORT_ALLOW_CIDRS/PORTS) where a test needs a
 // successful fetch.
 
-
 let origin: Server;
 let originUrl: string;
 const requests: string[] = [];
@@ -36,7 +35,6 @@ beforeAll(async () => {
   originUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise<void>((resolve) => origin.close(() => resolve())));
-
 
 /** The import jobs' states, as pg-boss keeps them. */
 async function importStates(server: ServerView): Promise<string[]> {
@@ -60,7 +58,10 @@ describe('with the origin allowed', () => {
     expect(created.body.image).toBeNull();
     expect(created.body.image_url).toBe(`${originUrl}/photo.jpg`);
 
-    const pin = await eventually(async () => (await client.get<Pin>(`/api/pins/${created.body.id}`)).body, (p) => p.image !== null);
+    const pin = await eventually(
+      async () => (await client.get<Pin>(`/api/pins/${created.body.id}`)).body,
+      (p) => p.image !== null,
+    );
     console.log(`import done after ${Math.round(performance.now() - started)} ms`);
     expect(pin.image).toMatchObject({ width: 1600, height: 1000 });
     expect(pin.image?.placeholder).toMatch(/^[A-Za-z0-9+/=]{10,}$/);
@@ -71,7 +72,10 @@ describe('with the origin allowed', () => {
     const small = await fetch(new URL(pin.image?.thumbnails['236'] as string, server.url));
     expect(small.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(await describeImage(Buffer.from(await small.arrayBuffer()))).toMatchObject({ format: 'webp', width: 236 });
-    await eventually(async () => updates.find((u) => u.id === pin.id && u.image !== null), (found) => found !== undefined);
+    await eventually(
+      async () => updates.find((u) => u.id === pin.id && u.image !== null),
+      (found) => found !== undefined,
+    );
   });
 
   test('a pin made from an uploaded file has its image from the start, with no import job', async () => {
@@ -88,7 +92,10 @@ describe('with the origin allowed', () => {
     for (const file of ['notes.jpg', 'gone.jpg']) {
       const created = await client.post<Pin>('/api/pins/', { title: file, imageUrl: `${originUrl}/${file}`, description: '' });
       expect(created.status).toBe(201);
-      await eventually(() => importStates(server), (states) => !states.some((state) => state === 'created' || state === 'active' || state === 'retry'));
+      await eventually(
+        () => importStates(server),
+        (states) => !states.some((state) => state === 'created' || state === 'active' || state === 'retry'),
+      );
       const pin = (await client.get<Pin>(`/api/pins/${created.body.id}`)).body;
       expect(pin.image).toBeNull();
       expect(pin.image_url).toBe(`${originUrl}/${file}`);
@@ -104,11 +111,17 @@ describe('with the origin allowed', () => {
     const url = `${originUrl}/to-private.jpg`;
     const created = await client.post<Pin>('/api/pins/', { title: 'Sneaky', imageUrl: url, description: '' });
     expect(created.status).toBe(201);
-    const pin = await eventually(async () => (await client.get<Pin>(`/api/pins/${created.body.id}`)).body, (p) => p.image_url !== url);
+    const pin = await eventually(
+      async () => (await client.get<Pin>(`/api/pins/${created.body.id}`)).body,
+      (p) => p.image_url !== url,
+    );
     expect(pin.image_url).toBe('');
     expect(pin.image).toBeNull();
     expect((await new ApiClient(server.url).get<Pin>(`/api/pins/${created.body.id}`)).status).toBe(404);
-    await eventually(async () => updates.find((u) => u.id === pin.id && u.image_url === ''), (found) => found !== undefined);
+    await eventually(
+      async () => updates.find((u) => u.id === pin.id && u.image_url === ''),
+      (found) => found !== undefined,
+    );
     // Kept for the owner, never served: not by the change log's earlier rows either.
     const row = await server.server.database.db.selectFrom('pins').select('refused_image_url').where('id', '=', pin.id).executeTakeFirstOrThrow();
     expect(row.refused_image_url).toBe(url);
@@ -121,7 +134,10 @@ describe('with the origin allowed', () => {
   test('a /seed-images/ address that names no file leaves the pin as it was, without retrying', async () => {
     const created = await client.post<Pin>('/api/pins/', { title: 'No such file', imageUrl: '/seed-images/no-such-picture.jpg', description: '' });
     expect(created.status).toBe(201);
-    const states = await eventually(() => importStates(server), (s) => !s.some((state) => state === 'created' || state === 'active' || state === 'retry'));
+    const states = await eventually(
+      () => importStates(server),
+      (s) => !s.some((state) => state === 'created' || state === 'active' || state === 'retry'),
+    );
     expect(states.at(-1)).toBe('completed');
     const pin = (await client.get<Pin>(`/api/pins/${created.body.id}`)).body;
     expect(pin.image).toBeNull();
@@ -148,7 +164,10 @@ describe('with the default guard', () => {
       // .invalid never resolves (RFC 2606): DNS answers "no such name", which another try won't change.
       const created = await client.post<Pin>('/api/pins/', { title: 'Typo', imageUrl: 'https://images.does-not-exist.invalid/photo.jpg', description: '' });
       expect(created.status).toBe(201);
-      const states = await eventually(() => importStates(server), (s) => s.length === 1 && s[0] === 'completed');
+      const states = await eventually(
+        () => importStates(server),
+        (s) => s.length === 1 && s[0] === 'completed',
+      );
       expect(states).toEqual(['completed']);
       expect((await client.get<Pin>(`/api/pins/${created.body.id}`)).body.image).toBeNull();
     });

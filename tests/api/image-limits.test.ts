@@ -34,7 +34,9 @@ async function expectRefused(client: ApiClient, bytes: Buffer, message: string, 
 
 /** A tiny AVIF whose header claims width × height (its `ispe` box rewritten): nothing beyond the header is needed to refuse it. */
 async function avifClaiming(width: number, height: number): Promise<Buffer> {
-  const small = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#369' } }).avif({ effort: 0 }).toBuffer();
+  const small = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#369' } })
+    .avif({ effort: 0 })
+    .toBuffer();
   const at = small.indexOf('ispe');
   small.writeUInt32BE(width, at + 8);
   small.writeUInt32BE(height, at + 12);
@@ -83,7 +85,9 @@ describe('refused from the header, before decoding', () => {
     await import('../../backend/images/process.ts');
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>');
     await expect(sharp(svg).metadata()).rejects.toThrow(/unsupported image format/);
-    const tiff = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#f00' } }).tiff().toBuffer();
+    const tiff = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#f00' } })
+      .tiff()
+      .toBuffer();
     await expect(sharp(tiff).metadata()).rejects.toThrow(/unsupported image format/);
     // The five stored formats still load.
     expect((await sharp(await jpeg(8, 8)).metadata()).format).toBe('jpeg');
@@ -94,7 +98,9 @@ test('an image that outlasts IMAGE_PROCESS_TIMEOUT_SECONDS → 400 "That image t
   await withTestServer({ env: { IMAGE_PROCESS_TIMEOUT_SECONDS: '1' } }, async (server) => {
     const { client } = await signUpUser(server.url, 'slowimage');
     // 49 megapixels of AV1: a 1.5 KB file whose decode takes seconds.
-    const heavy = await sharp({ create: { width: 7000, height: 7000, channels: 3, background: '#369' } }).avif({ effort: 0 }).toBuffer();
+    const heavy = await sharp({ create: { width: 7000, height: 7000, channels: 3, background: '#369' } })
+      .avif({ effort: 0 })
+      .toBuffer();
     await expectRefused(client, heavy, 'That image takes too long to process.', 'image/avif');
   });
 });

@@ -4,15 +4,7 @@ import type { ImageUploaded } from '../../contract/duplicates.ts';
 import { mediaKey } from '../../backend/images/media-urls.ts';
 import { type ApiClient, signUpUser } from '../support/client.ts';
 import { useTestServer } from '../support/use-test-server.ts';
-import {
-  avifWithPrivateMetadata,
-  describeImage,
-  gifWithPrivateMetadata,
-  jpegWithPrivateMetadata,
-  pngWithPrivateMetadata,
-  SECRETS,
-  webpWithPrivateMetadata,
-} from '../support/image-fixtures.ts';
+import { avifWithPrivateMetadata, describeImage, gifWithPrivateMetadata, jpegWithPrivateMetadata, pngWithPrivateMetadata, SECRETS, webpWithPrivateMetadata } from '../support/image-fixtures.ts';
 
 // A stored original tells nobody where, when or with what it was taken: EXIF (GPS, camera, time),
 // XMP, IPTC and comments are gone from what is stored and served, the orientation is applied, the
@@ -113,10 +105,7 @@ describe('originals stored before: the images.strip-metadata job', () => {
     const thumbnail = await (await import('sharp')).default(original).resize(236).webp().toBuffer();
     await server.server.media.put(mediaKey(oldSha, { original: 'jpeg' }), original, 'image/jpeg');
     for (const width of [236, 736] as const) await server.server.media.put(mediaKey(oldSha, { width }), thumbnail, 'image/webp');
-    await db
-      .insertInto('images')
-      .values({ sha256: oldSha, format: 'jpeg', bytes: original.length, width: 160, height: 240, placeholder: 'AAAA', metadata_stripped: false })
-      .execute();
+    await db.insertInto('images').values({ sha256: oldSha, format: 'jpeg', bytes: original.length, width: 160, height: 240, placeholder: 'AAAA', metadata_stripped: false }).execute();
     const url = `/media/${mediaKey(oldSha, { original: 'jpeg' })}`;
     expect((await served(url)).includes(SECRETS.camera)).toBe(true);
 

@@ -15,7 +15,6 @@ import { eventually } from '../support/eventually.ts';
 // image with PUT /api/pins/{id} and `imageUrl` — a new address imported again, the same address
 // tried again, an upload attached at once — while SPEC's {title, description} keeps working.
 
-
 let origin: Server;
 let originUrl: string;
 const requests: string[] = [];
@@ -49,9 +48,12 @@ beforeAll(async () => {
   ({ client: other } = await signUpUser(server.url, 'stranger'));
 });
 
-
 const status = (id: number, client = owner) => client.get<ImageStatus>(`/api/pins/${id}/image-status`);
-const settled = (id: number) => eventually(async () => (await status(id)).body, (s) => s.status !== 'importing');
+const settled = (id: number) =>
+  eventually(
+    async () => (await status(id)).body,
+    (s) => s.status !== 'importing',
+  );
 
 async function failedPin(file: string): Promise<Pin> {
   const created = await owner.post<Pin>('/api/pins/', { title: `Broken ${file}`, imageUrl: `${originUrl}/${file}`, description: 'kept' });
@@ -83,7 +85,10 @@ describe('a failed import, as its owner sees it', () => {
     expect(replaced.status).toBe(200);
     expect(replaced.body).toMatchObject({ image_url: `${originUrl}/photo.jpg`, image: null, title: pin.title, description: 'kept' });
     expect((await status(pin.id)).body.status).toBe('importing');
-    const mended = await eventually(async () => (await owner.get<Pin>(`/api/pins/${pin.id}`)).body, (p) => p.image !== null);
+    const mended = await eventually(
+      async () => (await owner.get<Pin>(`/api/pins/${pin.id}`)).body,
+      (p) => p.image !== null,
+    );
     expect(mended.image).toMatchObject({ width: 1200, height: 800 });
     expect((await status(pin.id)).body).toEqual({ status: 'stored', reason: null, message: null });
     expect(updates.some((u) => u.id === pin.id && u.image !== null)).toBe(true);
@@ -93,7 +98,10 @@ describe('a failed import, as its owner sees it', () => {
     const pin = await failedPin('later.jpg');
     const before = requests.filter((url) => url === '/later.jpg').length;
     expect((await owner.put<Pin>(`/api/pins/${pin.id}`, { title: pin.title, description: '', imageUrl: pin.image_url })).status).toBe(200);
-    await eventually(async () => requests.filter((url) => url === '/later.jpg').length, (n) => n > before);
+    await eventually(
+      async () => requests.filter((url) => url === '/later.jpg').length,
+      (n) => n > before,
+    );
     expect((await settled(pin.id)).status).toBe('failed');
   });
 
@@ -121,7 +129,7 @@ test('a failure that lasts through the last retry is kept too (the site could no
   expect(await settled(created.body.id)).toMatchObject({ status: 'failed', reason: 'network', message: expect.stringContaining('could not be reached') });
 });
 
-test('an address refused up front (a private network) is nobody\'s to fetch: its owner is told why, and a new address mends it', async () => {
+test("an address refused up front (a private network) is nobody's to fetch: its owner is told why, and a new address mends it", async () => {
   const created = await owner.post<Pin>('/api/pins/', { title: 'Private', imageUrl: 'http://10.1.2.3/secret.jpg', description: '' });
   expect(created.status).toBe(201);
   expect(created.body.image_url).toBe('');

@@ -62,7 +62,11 @@ const GONE = { row: false, served: [404, 404, 404] };
 /** Makes an image look unused for two days (as if uploaded then, or its last pin deleted then). */
 async function unusedFor48Hours(image: StoredImage): Promise<void> {
   const sha256 = shaOf(image);
-  await db().updateTable('images').set({ unreferenced_since: sql<Date>`now() - interval '48 hours'` }).where('sha256', '=', sha256).execute();
+  await db()
+    .updateTable('images')
+    .set({ unreferenced_since: sql<Date>`now() - interval '48 hours'` })
+    .where('sha256', '=', sha256)
+    .execute();
 }
 
 describe('the image sweep', () => {

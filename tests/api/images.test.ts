@@ -23,7 +23,10 @@ beforeAll(async () => {
 const db = () => server.server.database.db;
 
 async function imageRows(): Promise<number> {
-  const row = await db().selectFrom('images').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  const row = await db()
+    .selectFrom('images')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -211,7 +214,11 @@ describe('refusals leave no row and no file', () => {
       req.on('error', reject);
       req.write('--b\r\nContent-Disposition: form-data; name="file"; filename="huge.jpg"\r\n\r\n');
     });
-    expect(answer).toEqual({ status: 413, connection: 'close', body: { message: 'Images can be at most 20 MB.', errors: ['Images can be at most 20 MB.'], fields: { file: 'Images can be at most 20 MB.' } } });
+    expect(answer).toEqual({
+      status: 413,
+      connection: 'close',
+      body: { message: 'Images can be at most 20 MB.', errors: ['Images can be at most 20 MB.'], fields: { file: 'Images can be at most 20 MB.' } },
+    });
     expect(await imageRows()).toBe(before);
   });
 
@@ -365,9 +372,7 @@ test('uploads are rate limited per user (429 with Retry-After), before the file 
 });
 
 test('the OpenAPI document describes the upload as a multipart form with a binary "file"', async () => {
-  const res = await new ApiClient(server.url).get<{ paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: unknown }> } }>> }>(
-    '/api/openapi.json',
-  );
+  const res = await new ApiClient(server.url).get<{ paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: unknown }> } }>> }>('/api/openapi.json');
   const content = res.body.paths['/api/images/']?.post?.requestBody?.content;
   expect(Object.keys(content ?? {})).toEqual(['multipart/form-data']);
   expect(content?.['multipart/form-data']?.schema).toMatchObject({ type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } });

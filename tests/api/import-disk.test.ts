@@ -41,7 +41,11 @@ async function importRow(id: number) {
 }
 
 async function pinsOf(userId: number): Promise<number> {
-  const row = await db().selectFrom('pins').select((eb) => eb.fn.countAll<string>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const row = await db()
+    .selectFrom('pins')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -64,7 +68,11 @@ async function postZip(client: ApiClient, bytes: Buffer) {
 }
 
 async function runningWith(client: ApiClient, id: number, done: number): Promise<ImportDetail> {
-  return eventually(async () => (await client.get<ImportDetail>(`/api/imports/${id}`)).body, (detail) => detail.import.status === 'running' && detail.import.done === done, `import ${id} running with ${done} done`);
+  return eventually(
+    async () => (await client.get<ImportDetail>(`/api/imports/${id}`)).body,
+    (detail) => detail.import.status === 'running' && detail.import.done === done,
+    `import ${id} running with ${done} done`,
+  );
 }
 
 describe('a ZIP is judged whole and kept whole', () => {
@@ -134,7 +142,10 @@ describe('what one user may have open', () => {
   let client: ApiClient;
   let userId: number;
   beforeAll(async () => {
-    ({ client, user: { id: userId } } = await signUpUser(server.url, 'hoarder'));
+    ({
+      client,
+      user: { id: userId },
+    } = await signUpUser(server.url, 'hoarder'));
   });
 
   /** Three 200 KB entries that do not compress: a 600 KB archive that stops, running, at its third item. */
@@ -145,7 +156,11 @@ describe('what one user may have open', () => {
     const first = await postZip(client, await heavyZip());
     expect(first.status, JSON.stringify(first.body)).toBe(202);
     // Its two images from the budget are spent on what is not an image; then it waits, running, holding 600 KB.
-    await eventually(async () => (await client.get<ImportDetail>(`/api/imports/${first.body.import.id}`)).body.import, (imp) => imp.status === 'running' && imp.failed === 2, 'the first ZIP waiting');
+    await eventually(
+      async () => (await client.get<ImportDetail>(`/api/imports/${first.body.import.id}`)).body.import,
+      (imp) => imp.status === 'running' && imp.failed === 2,
+      'the first ZIP waiting',
+    );
 
     const overAllowance = await postZip(client, await heavyZip());
     expect(overAllowance.status).toBe(429);

@@ -62,11 +62,17 @@ describe('Netscape bookmark files', () => {
     expect(looksLikeNetscape('<html><body><p>A page</p></body></html>')).toBe(false);
   });
 
-  it("become items: boards from <H3>, image from IMAGE, source from HREF, <DD> as description, ADD_DATE kept", async () => {
+  it('become items: boards from <H3>, image from IMAGE, source from HREF, <DD> as description, ADD_DATE kept', async () => {
     const items = await netscapeItems(PINBACK);
     expect(items.map((item) => item.title)).toEqual(['Apple pie, the best one #baking', 'Soup', 'No picture here', 'Bad image', expect.any(String)]);
     const [pie, soup, plain, bad, loose] = items as [ItemData, ItemData, ItemData, ItemData, ItemData];
-    expect(pie).toMatchObject({ boards: ['Recipes & food'], image: { url: 'https://i.pinimg.example/736x/pie.jpg' }, sourceUrl: 'https://blog.example/pie', description: 'Apple pie, the best one #baking', createdAt: new Date(1700000000 * 1000).toISOString() });
+    expect(pie).toMatchObject({
+      boards: ['Recipes & food'],
+      image: { url: 'https://i.pinimg.example/736x/pie.jpg' },
+      sourceUrl: 'https://blog.example/pie',
+      description: 'Apple pie, the best one #baking',
+      createdAt: new Date(1700000000 * 1000).toISOString(),
+    });
     expect(soup).toMatchObject({ boards: ['Recipes & food'], description: 'Warm soup for winter', createdAt: null });
     // No IMAGE (or one that is no picture address): its page's picture is taken; TAGS become #words.
     expect(plain).toMatchObject({ boards: ['Travel'], image: { page: 'https://travel.example/' }, description: 'No picture here\n#trips #sea' });
@@ -79,13 +85,15 @@ describe('Netscape bookmark files', () => {
   });
 
   it('say who sees a pin when they carry PRIVATE (Shaarli, Pinback), and leave it to the import when not', async () => {
-    const links = ['PRIVATE="1"', 'PRIVATE="true"', 'PRIVATE="0"', 'PRIVATE="false"', ''].map((flag, n) => `<DT><A HREF="https://e.example/${n}" IMAGE="https://e.example/${n}.jpg" ${flag}>Link ${n}</A>`);
+    const links = ['PRIVATE="1"', 'PRIVATE="true"', 'PRIVATE="0"', 'PRIVATE="false"', ''].map(
+      (flag, n) => `<DT><A HREF="https://e.example/${n}" IMAGE="https://e.example/${n}.jpg" ${flag}>Link ${n}</A>`,
+    );
     const items = await netscapeItems(`<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n${links.join('\n')}\n</DL><p>`);
     expect(items.map((item) => item.visibility)).toEqual(['private', 'private', 'public', 'public', undefined]);
   });
 });
 
-describe('tags given apart from a description (TAGS, an export\'s tags)', () => {
+describe("tags given apart from a description (TAGS, an export's tags)", () => {
   it('are written into it in their stored form, so that the pin carries them', () => {
     const description = withTags('Lunch by the #Sea', ['sea', 'Trips', '#Café', 'c++', '2024', 'ＢＥＡＣＨ', 'trips', `a${'b'.repeat(50)}`]);
     // `sea` is there already; `c++`, digits only and 51 letters are no tags; fullwidth letters fold.

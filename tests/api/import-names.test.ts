@@ -65,7 +65,39 @@ describe('the cleaning an import gives a name, a title, a description', () => {
   });
 
   test('whatever the text, the name is empty or one the API takes as it is', () => {
-    const pool = ['a', 'Z', ' ', '\t', '\n', '\u0000', '\u0007', '\u007F', '\u0085', '\u009B', '\u00A0', '\u00AD', '\u061C', '\u200B', '\u200C', '\u200D', '\u200E', '\u202E', '\u2066', '\u2069', '\u2028', '\u3000', '\u3164', '\uFE0F', '\uFEFF', '😀', '👩', '💻', '\u{E0041}', 'é', '\u0301'];
+    const pool = [
+      'a',
+      'Z',
+      ' ',
+      '\t',
+      '\n',
+      '\u0000',
+      '\u0007',
+      '\u007F',
+      '\u0085',
+      '\u009B',
+      '\u00A0',
+      '\u00AD',
+      '\u061C',
+      '\u200B',
+      '\u200C',
+      '\u200D',
+      '\u200E',
+      '\u202E',
+      '\u2066',
+      '\u2069',
+      '\u2028',
+      '\u3000',
+      '\u3164',
+      '\uFE0F',
+      '\uFEFF',
+      '😀',
+      '👩',
+      '💻',
+      '\u{E0041}',
+      'é',
+      '\u0301',
+    ];
     let seed = 7;
     const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31);
     for (let round = 0; round < 2000; round++) {
@@ -136,73 +168,94 @@ async function twoUsers() {
 }
 
 describe('imports through the API', () => {
-  test('a bookmark file: <H3> folders and link text lose what does not show', async () => {
-    const { owner, ownerId, member } = await twoUsers();
-    const link = (n: number, text: string) => `<DT><A HREF="https://source.example/${n}" IMAGE="${host.url}/img/${n}.jpg" ADD_DATE="1700000000">${text}</A>`;
-    const html = [
-      '<!DOCTYPE NETSCAPE-Bookmark-file-1>',
-      '<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=UTF-8">',
-      '<DL><p>',
-      '<DT><H3>Holiday \u202Egpj.exe\u202C &#x200B;photos\u0007</H3>',
-      '<DL><p>',
-      link(1, 'Beach\u2067 day\u2069\u0000'),
-      link(2, '&#x202E;&#x200B;\uFEFF'),
-      '</DL><p>',
-      '<DT><H3>\u202E\u2066\u200B\u0000&#xFEFF;</H3>',
-      '<DL><p>',
-      link(3, 'Pho\u200Dtos\u0085 of\u009B cats'),
-      '</DL><p>',
-      '</DL><p>',
-    ].join('\n');
-    const detail = await imported(owner, html, 'bookmarks.html', 'text/html');
-    expect(detail.import).toMatchObject({ status: 'done', done: 3, failed: 0 });
-    // The folder of nothing but hidden characters is no board: its pin is in none.
-    expect(await boardsAsRead(owner, member)).toEqual([{ name: 'Holiday gpj.exe photos', titles: ['Beach day', 'source.example'] }]);
-    const pins = (await owner.get<{ pins: Array<{ title: string }> }>(`/api/pins/?userId=${ownerId}&limit=100`)).body.pins;
-    expect(pins.map((pin) => pin.title).sort()).toEqual(['Beach day', 'Photos of cats', 'source.example']);
-  }, EVENTUALLY_MS + 30_000);
+  test(
+    'a bookmark file: <H3> folders and link text lose what does not show',
+    async () => {
+      const { owner, ownerId, member } = await twoUsers();
+      const link = (n: number, text: string) => `<DT><A HREF="https://source.example/${n}" IMAGE="${host.url}/img/${n}.jpg" ADD_DATE="1700000000">${text}</A>`;
+      const html = [
+        '<!DOCTYPE NETSCAPE-Bookmark-file-1>',
+        '<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=UTF-8">',
+        '<DL><p>',
+        '<DT><H3>Holiday \u202Egpj.exe\u202C &#x200B;photos\u0007</H3>',
+        '<DL><p>',
+        link(1, 'Beach\u2067 day\u2069\u0000'),
+        link(2, '&#x202E;&#x200B;\uFEFF'),
+        '</DL><p>',
+        '<DT><H3>\u202E\u2066\u200B\u0000&#xFEFF;</H3>',
+        '<DL><p>',
+        link(3, 'Pho\u200Dtos\u0085 of\u009B cats'),
+        '</DL><p>',
+        '</DL><p>',
+      ].join('\n');
+      const detail = await imported(owner, html, 'bookmarks.html', 'text/html');
+      expect(detail.import).toMatchObject({ status: 'done', done: 3, failed: 0 });
+      // The folder of nothing but hidden characters is no board: its pin is in none.
+      expect(await boardsAsRead(owner, member)).toEqual([{ name: 'Holiday gpj.exe photos', titles: ['Beach day', 'source.example'] }]);
+      const pins = (await owner.get<{ pins: Array<{ title: string }> }>(`/api/pins/?userId=${ownerId}&limit=100`)).body.pins;
+      expect(pins.map((pin) => pin.title).sort()).toEqual(['Beach day', 'Photos of cats', 'source.example']);
+    },
+    EVENTUALLY_MS + 30_000,
+  );
 
-  test('a ZIP of images: folder names and pins.csv boards lose what does not show', async () => {
-    const { owner, member } = await twoUsers();
-    const zip = await honestZip([
-      { name: '\u202Egpj.stohP\u200B/cat\u2066 one\u2069.jpg', data: pictureVariant(pictures[0] as Buffer, 101) },
-      { name: 'Dogs/dog.jpg', data: pictureVariant(pictures[1] as Buffer, 102) },
-      { name: 'pins.csv', data: 'file,title,description,board\nDogs/dog.jpg,"Good\u200B dog\u202E",Woof,"\uFEFFBest\u0007 dogs\u2069"\n' },
-    ]);
-    const detail = await imported(owner, zip, 'pictures.zip', 'application/zip');
-    expect(detail.import).toMatchObject({ status: 'done', done: 2, failed: 0 });
-    expect(await boardsAsRead(owner, member)).toEqual([
-      { name: 'Best dogs', titles: ['Good dog'] },
-      { name: 'gpj.stohP', titles: ['cat one'] },
-    ]);
-  }, EVENTUALLY_MS + 30_000);
+  test(
+    'a ZIP of images: folder names and pins.csv boards lose what does not show',
+    async () => {
+      const { owner, member } = await twoUsers();
+      const zip = await honestZip([
+        { name: '\u202Egpj.stohP\u200B/cat\u2066 one\u2069.jpg', data: pictureVariant(pictures[0] as Buffer, 101) },
+        { name: 'Dogs/dog.jpg', data: pictureVariant(pictures[1] as Buffer, 102) },
+        { name: 'pins.csv', data: 'file,title,description,board\nDogs/dog.jpg,"Good\u200B dog\u202E",Woof,"\uFEFFBest\u0007 dogs\u2069"\n' },
+      ]);
+      const detail = await imported(owner, zip, 'pictures.zip', 'application/zip');
+      expect(detail.import).toMatchObject({ status: 'done', done: 2, failed: 0 });
+      expect(await boardsAsRead(owner, member)).toEqual([
+        { name: 'Best dogs', titles: ['Good dog'] },
+        { name: 'gpj.stohP', titles: ['cat one'] },
+      ]);
+    },
+    EVENTUALLY_MS + 30_000,
+  );
 
-  test("a Pinboard export: its boards' names lose what does not show; a name of nothing visible is Untitled", async () => {
-    const { owner, member } = await twoUsers();
-    const pin = (key: string, title: string) => ({ key, title, description: '', tags: [], sourceUrl: null, createdAt: '2024-01-01T00:00:00.000Z', image: `images/${key}.jpg`, imageUrl: `/media/${key}.jpg` });
-    const manifest = {
-      version: 1,
-      exportedAt: '2024-01-02T00:00:00.000Z',
-      user: { username: 'someone', email: 'someone@example.test' },
-      pins: [pin('p1', 'Sun\u202Eset'), pin('p2', '\u200BMoon\u0000')],
-      boards: [
-        { name: 'Sky\u2067 at\u2069 night\u202E', pins: ['p1', 'p2'], members: [] },
-        // (No NUL here: the import keeps the export's boards as they came, in a jsonb column, which refuses it.)
-        { name: '\u202E\u200B\u0007\u2069', pins: ['p2'], members: [] },
-      ],
-      favorites: [],
-      comments: [],
-    };
-    const zip = await honestZip([
-      { name: 'pinboard.json', data: JSON.stringify(manifest) },
-      { name: 'images/p1.jpg', data: pictureVariant(pictures[0] as Buffer, 201) },
-      { name: 'images/p2.jpg', data: pictureVariant(pictures[2] as Buffer, 202) },
-    ]);
-    const detail = await imported(owner, zip, 'export.zip', 'application/zip');
-    expect(detail.import).toMatchObject({ status: 'done', done: 2, failed: 0 });
-    expect(await boardsAsRead(owner, member)).toEqual([
-      { name: 'Sky at night', titles: ['Sunset', 'Moon'] },
-      { name: 'Untitled', titles: ['Moon'] },
-    ]);
-  }, EVENTUALLY_MS + 30_000);
+  test(
+    "a Pinboard export: its boards' names lose what does not show; a name of nothing visible is Untitled",
+    async () => {
+      const { owner, member } = await twoUsers();
+      const pin = (key: string, title: string) => ({
+        key,
+        title,
+        description: '',
+        tags: [],
+        sourceUrl: null,
+        createdAt: '2024-01-01T00:00:00.000Z',
+        image: `images/${key}.jpg`,
+        imageUrl: `/media/${key}.jpg`,
+      });
+      const manifest = {
+        version: 1,
+        exportedAt: '2024-01-02T00:00:00.000Z',
+        user: { username: 'someone', email: 'someone@example.test' },
+        pins: [pin('p1', 'Sun\u202Eset'), pin('p2', '\u200BMoon\u0000')],
+        boards: [
+          { name: 'Sky\u2067 at\u2069 night\u202E', pins: ['p1', 'p2'], members: [] },
+          // (No NUL here: the import keeps the export's boards as they came, in a jsonb column, which refuses it.)
+          { name: '\u202E\u200B\u0007\u2069', pins: ['p2'], members: [] },
+        ],
+        favorites: [],
+        comments: [],
+      };
+      const zip = await honestZip([
+        { name: 'pinboard.json', data: JSON.stringify(manifest) },
+        { name: 'images/p1.jpg', data: pictureVariant(pictures[0] as Buffer, 201) },
+        { name: 'images/p2.jpg', data: pictureVariant(pictures[2] as Buffer, 202) },
+      ]);
+      const detail = await imported(owner, zip, 'export.zip', 'application/zip');
+      expect(detail.import).toMatchObject({ status: 'done', done: 2, failed: 0 });
+      expect(await boardsAsRead(owner, member)).toEqual([
+        { name: 'Sky at night', titles: ['Sunset', 'Moon'] },
+        { name: 'Untitled', titles: ['Moon'] },
+      ]);
+    },
+    EVENTUALLY_MS + 30_000,
+  );
 });

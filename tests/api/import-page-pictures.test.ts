@@ -20,7 +20,8 @@ let siteUrl: string;
 const pictures = new Map<string, Buffer>();
 
 const pages: Record<string, string> = {
-  '/recipe': '<html><head><title>Soup</title><meta property="og:image" content="/pics/og.jpg"><meta name="twitter:image" content="/pics/unused.jpg"></head><body><img src="/pics/small.jpg" width="120" height="80"></body></html>',
+  '/recipe':
+    '<html><head><title>Soup</title><meta property="og:image" content="/pics/og.jpg"><meta name="twitter:image" content="/pics/unused.jpg"></head><body><img src="/pics/small.jpg" width="120" height="80"></body></html>',
   '/card': '<html><head><meta name="twitter:image" content="/pics/tw.jpg"></head></html>',
   '/gallery': '<html><body><img src="/pics/thumb.jpg" width="40" height="40"><img src="/pics/mid.jpg" srcset="/pics/mid.jpg 400w, /pics/wide.jpg 1000w" alt="A wide one"></body></html>',
   '/words': '<html><head><title>Only words</title></head><body><p>No pictures here.</p></body></html>',
@@ -61,7 +62,7 @@ const bookmarkFile = () =>
 </DL><p>
 `);
 
-test('a bookmark file of page links imports each with its page\'s picture and its source; a page without one is the only failure, named', { timeout: EVENTUALLY_MS + 30_000 }, async () => {
+test("a bookmark file of page links imports each with its page's picture and its source; a page without one is the only failure, named", { timeout: EVENTUALLY_MS + 30_000 }, async () => {
   const { client, user } = await signUpUser(server.url, 'mover');
   const posted = await client.upload<{ import: Import }>('/api/imports', { bytes: bookmarkFile(), name: 'bookmarks.html', type: 'text/html' });
   expect(posted.status, JSON.stringify(posted.body)).toBe(202);

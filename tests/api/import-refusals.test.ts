@@ -110,7 +110,10 @@ describe('POST /api/imports refuses, storing nothing', () => {
   test('no file, and not signed in', async () => {
     expect((await client.request('POST', '/api/imports', { form: new FormData() })).status).toBe(400);
     // With the anti-forgery token a script gets from any GET, but no session.
-    const anonymous = await new ApiClient(server.url).upload('/api/imports', { bytes: Buffer.from('<!DOCTYPE NETSCAPE-Bookmark-file-1><DL><DT><A HREF="https://x.example/">x</A></DL>'), name: 'b.html' });
+    const anonymous = await new ApiClient(server.url).upload('/api/imports', {
+      bytes: Buffer.from('<!DOCTYPE NETSCAPE-Bookmark-file-1><DL><DT><A HREF="https://x.example/">x</A></DL>'),
+      name: 'b.html',
+    });
     expect(anonymous.status).toBe(401);
     await nothingStored();
   });

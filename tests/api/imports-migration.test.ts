@@ -24,7 +24,10 @@ test('migration 20261127_0021_imports goes down (its tables gone) and up again',
     const down = await migrator.migrateTo('20261127_0015_change_redaction');
     expect(down.error).toBeUndefined();
     // Every later migration goes down first, newest first: their downs are run here too.
-    const later = Object.keys(await migrationProvider.getMigrations()).filter((name) => name > '20261127_0015_change_redaction').sort().reverse();
+    const later = Object.keys(await migrationProvider.getMigrations())
+      .filter((name) => name > '20261127_0015_change_redaction')
+      .sort()
+      .reverse();
     expect(later.at(-1)).toBe('20261127_0021_imports');
     expect(down.results?.map((result) => [result.migrationName, result.direction])).toEqual(later.map((name) => [name, 'Down']));
     expect(await tables()).toEqual([]);

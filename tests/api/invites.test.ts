@@ -27,7 +27,10 @@ describe('SIGNUPS=invite', () => {
   }
   async function inviteFromOperator(): Promise<{ invite: string }> {
     const code = `op${Math.random().toString(36).slice(2)}xxxxxxxxxxxxxxxxxxxx`.slice(0, 22);
-    await db().insertInto('invites').values({ code, created_by: null, uses: 1, expires_at: new Date(Date.now() + 3600_000) }).execute();
+    await db()
+      .insertInto('invites')
+      .values({ code, created_by: null, uses: 1, expires_at: new Date(Date.now() + 3600_000) })
+      .execute();
     return { invite: code };
   }
 
@@ -98,7 +101,11 @@ describe('SIGNUPS=invite', () => {
   test('an expired invite is refused', async () => {
     const client = await member();
     const { invite } = (await client.post<InviteCreated>('/api/invites', {})).body;
-    await db().updateTable('invites').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', invite.id).execute();
+    await db()
+      .updateTable('invites')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', invite.id)
+      .execute();
     expect((await new ApiClient(server.url).post('/api/auth/signup', account(invite.code))).status).toBe(403);
   });
 

@@ -8,9 +8,9 @@ import { ApiClient, signUpUser } from '../support/client.ts';
 import { useTestServer, withTestServer } from '../support/use-test-server.ts';
 
 const server = useTestServer({
-    seed: { pins: 12 },
-    env: { TRUST_PROXY: 'loopback', LOGIN_FAILURES_PER_ADDRESS: '3', LOGIN_FAILURES_PER_ACCOUNT: '5', LOGIN_DELAY_MAX_SECONDS: '1' },
-  });
+  seed: { pins: 12 },
+  env: { TRUST_PROXY: 'loopback', LOGIN_FAILURES_PER_ADDRESS: '3', LOGIN_FAILURES_PER_ACCOUNT: '5', LOGIN_DELAY_MAX_SECONDS: '1' },
+});
 
 function loginFrom(address: string, email: string, password: string, client = new ApiClient(server.url)) {
   return client.request<User & ErrorBody>('POST', '/api/auth/login', { json: { email, password }, headers: { 'x-forwarded-for': address } });
@@ -112,9 +112,9 @@ describe.each([
   { mode: 'Redis', redis: true },
 ])('simultaneous attempts ($mode)', ({ redis }) => {
   const burst = useTestServer({
-      redis,
-      env: { TRUST_PROXY: 'loopback', LOGIN_FAILURES_PER_ADDRESS: '3', LOGIN_FAILURES_PER_ACCOUNT: '4', LOGIN_DELAY_MAX_SECONDS: '1', LOGIN_QUEUE_MAX_SECONDS: '2' },
-    });
+    redis,
+    env: { TRUST_PROXY: 'loopback', LOGIN_FAILURES_PER_ADDRESS: '3', LOGIN_FAILURES_PER_ACCOUNT: '4', LOGIN_DELAY_MAX_SECONDS: '1', LOGIN_QUEUE_MAX_SECONDS: '2' },
+  });
 
   function attempt(address: string, email: string, password: string) {
     return new ApiClient(burst.url).request<ErrorBody>('POST', '/api/auth/login', { json: { email, password }, headers: { 'x-forwarded-for': address } });
@@ -150,8 +150,6 @@ describe.each([
     expect(refused.length).toBeGreaterThan(0);
     for (const answer of refused) expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
     // The owner is slowed, not locked out: once the queue has drained, the right password gets in.
-    await expect
-      .poll(async () => (await attempt('198.51.100.200', user.email, password)).status, { timeout: 30_000, interval: 500 })
-      .toBe(200);
+    await expect.poll(async () => (await attempt('198.51.100.200', user.email, password)).status, { timeout: 30_000, interval: 500 }).toBe(200);
   });
 });

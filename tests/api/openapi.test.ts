@@ -10,7 +10,22 @@ import { type DemoImage, demoImages, demoImageUrl } from '../../db/demo-catalog.
 import { createResetLink } from '../../backend/account/password-reset.service.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { jpeg } from '../support/image-fixtures.ts';
-import { ajv, call, concretePath, doc, exercised, expectDocumented, loadDocument, type Method, operation, ownedFixtures, pinBody, responseSchema, SCHEMA_BASE, validatorFor } from '../support/openapi-check.ts';
+import {
+  ajv,
+  call,
+  concretePath,
+  doc,
+  exercised,
+  expectDocumented,
+  loadDocument,
+  type Method,
+  operation,
+  ownedFixtures,
+  pinBody,
+  responseSchema,
+  SCHEMA_BASE,
+  validatorFor,
+} from '../support/openapi-check.ts';
 import { useTestServer, withTestServer } from '../support/use-test-server.ts';
 
 // The OpenAPI document served at /api/openapi.json is checked against the running server: every
@@ -162,7 +177,7 @@ describe('real successful responses match the document', () => {
     await call(client, 'DELETE', '/api/users/blocks/{userId}', { params: { userId: owner.user.id }, expect: 200 });
   });
 
-  test('search: a query, the type-ahead, a tag\'s pins, related pins', async () => {
+  test("search: a query, the type-ahead, a tag's pins, related pins", async () => {
     const { client } = await signUpUser(server.url, 'docsearch');
     const pin = await call<Pin>(client, 'POST', '/api/pins/', { json: { ...pinBody('Documented heron'), description: 'By the pond #herons' }, expect: 201 });
     await call<Pin>(client, 'POST', '/api/pins/', { json: { ...pinBody('Another heron'), description: '#herons' }, expect: 201 });
@@ -224,7 +239,7 @@ describe('invite links match the document', () => {
 });
 
 describe('tokens and source pages match the document', () => {
-  test('tokens: create, list, revoke; a pin from a page and the lookup; a token\'s refusals', async () => {
+  test("tokens: create, list, revoke; a pin from a page and the lookup; a token's refusals", async () => {
     const { client } = await signUpUser(server.url, 'doctokens');
     const created = await call<{ token: { id: number }; secret: string }>(client, 'POST', '/api/tokens', { json: { name: 'Documented', scope: 'write', expiresInDays: 7 }, expect: 201 });
     await call(client, 'GET', '/api/tokens', { expect: 200 });

@@ -56,8 +56,7 @@ const pages: Record<string, (res: ServerResponse) => void> = {
         <meta property="og:image" content="http://127.0.0.1:1/second.jpg">
         <meta name="twitter:image" content="og.jpg">`),
     ),
-  '/pages/twitter': (res) =>
-    res.writeHead(200, { 'content-type': 'text/html' }).end(html('<title>Tweeted</title><meta name="twitter:image" content="/tw/card.png">')),
+  '/pages/twitter': (res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html('<title>Tweeted</title><meta name="twitter:image" content="/tw/card.png">')),
   '/pages/image-src': (res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html('<title>Linked</title><link rel="image_src" href="https://img.example.net/src.jpg">')),
   '/gallery/index.html': (res) => res.writeHead(200, { 'content-type': 'text/html' }).end(GALLERY),
   '/cat.jpg': (res) => res.writeHead(200, { 'content-type': 'image/jpeg' }).end(cat),
@@ -132,10 +131,7 @@ describe('GET /api/pages/images', () => {
     expect(page).toEqual({
       url: `${origin}/pages/og`,
       title: 'The OG title',
-      images: [
-        { url: `${origin}/pages/og.jpg`, width: 1200, height: 630, alt: 'A sunset' },
-        { url: 'http://127.0.0.1:1/second.jpg' },
-      ],
+      images: [{ url: `${origin}/pages/og.jpg`, width: 1200, height: 630, alt: 'A sunset' }, { url: 'http://127.0.0.1:1/second.jpg' }],
     });
   });
 
@@ -209,7 +205,14 @@ describe('GET /api/pages/images', () => {
 
   test('an address the guard refuses: 400, whether given or reached by a redirect', async () => {
     const notAllowedPort = new URL(server.url).port;
-    for (const url of [`http://127.0.0.1:${notAllowedPort}/`, 'file:///etc/passwd', 'http://10.0.0.1/', 'http://169.254.169.254/latest/meta-data/', 'ftp://example.com/a.jpg', `${origin}/to-private`]) {
+    for (const url of [
+      `http://127.0.0.1:${notAllowedPort}/`,
+      'file:///etc/passwd',
+      'http://10.0.0.1/',
+      'http://169.254.169.254/latest/meta-data/',
+      'ftp://example.com/a.jpg',
+      `${origin}/to-private`,
+    ]) {
       const response = await ask(client, url);
       expectError(response, 400, MSG.pageAddressRefused);
       expect(response.body.fields.url, url).toBe(MSG.pageAddressRefused);

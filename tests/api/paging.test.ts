@@ -37,7 +37,7 @@ const ids = (items: Array<{ id: number }>) => items.map((item) => item.id);
 const descending = (values: number[]) => [...values].sort((a, b) => b - a);
 
 describe('newest first', () => {
-  test('all pins and one user\'s pins: each exactly once, newest first, also while others write between pages', async () => {
+  test("all pins and one user's pins: each exactly once, newest first, also while others write between pages", async () => {
     const { client, user } = await signUpUser(server.url, 'walker');
     const other = await signUpUser(server.url, 'writer');
     const mine = await newPins(client, 7, 'mine');
@@ -63,7 +63,7 @@ describe('newest first', () => {
     for (const id of expected) expect(ids(seen)).toContain(id);
   });
 
-  test('favorites, boards, a board\'s pins and a pin\'s comments walk the same way', async () => {
+  test("favorites, boards, a board's pins and a pin's comments walk the same way", async () => {
     const { client } = await signUpUser(server.url, 'lists');
     const pins = await newPins(client, 5, 'fav');
     for (const pin of pins) await client.post('/api/favorites/', { pin_id: pin.id });
@@ -80,7 +80,13 @@ describe('newest first', () => {
     const boardPins = await walk<'pins', Board['pins'][number]>(client, `/api/boards/${board.id}?limit=2`, 'pins');
     expect(ids(boardPins)).toEqual(ids(pins).reverse()); // most recently added first
     const covers = (await client.get<BoardList>('/api/boards/?limit=100')).body.boards.find((b) => b.id === board.id);
-    expect(covers).toMatchObject({ pin_count: 5, pins: pins.slice(-4).reverse().map(({ id, title, image_url }) => ({ id, title, image_url })) });
+    expect(covers).toMatchObject({
+      pin_count: 5,
+      pins: pins
+        .slice(-4)
+        .reverse()
+        .map(({ id, title, image_url }) => ({ id, title, image_url })),
+    });
 
     const target = pins[0] as Pin;
     const commenters = await Promise.all([1, 2, 3, 4, 5].map(() => signUpUser(server.url, 'commenter')));
@@ -95,7 +101,10 @@ describe('newest first', () => {
     await newPins(client, 3, 'lim');
     expect((await client.get<PinList>('/api/pins/?limit=1')).body.pins).toHaveLength(1);
     expect((await client.get<PinList>('/api/pins/?limit=100')).status).toBe(200);
-    const total = await db().selectFrom('pins').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const total = await db()
+      .selectFrom('pins')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect((await client.get<PinList>('/api/pins/')).body.pins).toHaveLength(Math.min(50, Number(total.n)));
   });
 });

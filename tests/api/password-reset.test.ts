@@ -83,7 +83,11 @@ describe('using a reset link', () => {
     const { user } = await signUpUser(server.url, 'resetold');
     const link = await createResetLink({ db: server.server.database.db }, user.email);
     const token = new URL(link ?? '', 'http://x').searchParams.get('token') ?? '';
-    await server.server.database.db.updateTable('password_resets').set({ expires_at: new Date(Date.now() - 1000) }).where('user_id', '=', user.id).execute();
+    await server.server.database.db
+      .updateTable('password_resets')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('user_id', '=', user.id)
+      .execute();
     for (const attempt of [token, 'A'.repeat(43), 'not a token']) {
       const res = await new ApiClient(server.url).post<ErrorBody>('/api/auth/password-reset/confirm', { token: attempt, password: 'a long new password' });
       expect(res.status, attempt).toBe(400);

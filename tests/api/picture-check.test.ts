@@ -19,7 +19,9 @@ function pixels(width: number, height: number, paint: (x: number, y: number) => 
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) raw.set(paint(x / width, y / height), (y * width + x) * 3);
   }
-  return sharp(raw, { raw: { width, height, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
 }
 
 /** A picture with shapes (a perceptual hash needs structure; noise changes with every resize). */
@@ -41,7 +43,13 @@ const files = new Map<string, Buffer>();
 beforeAll(async () => {
   files.set('/same.jpg', await shapes());
   // The same picture re-encoded smaller: other bytes, a look-alike.
-  files.set('/smaller.jpg', await sharp(await shapes()).resize(400).jpeg({ quality: 50 }).toBuffer());
+  files.set(
+    '/smaller.jpg',
+    await sharp(await shapes())
+      .resize(400)
+      .jpeg({ quality: 50 })
+      .toBuffer(),
+  );
   files.set('/other.jpg', await diagonal());
   files.set('/page.html', Buffer.from('<title>Not a picture</title>'));
   site = createServer((req, res) => {
@@ -81,14 +89,20 @@ describe('GET /api/images/duplicates', () => {
   const check = (client: ApiClient, url: string) => client.get<PictureChecked & ErrorBody>(`/api/images/duplicates?url=${encodeURIComponent(url)}`);
 
   test("this site's upload, by its address: the caller's pin of it with its board; nothing is stored", async () => {
-    const before = await server.server.database.db.selectFrom('images').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const before = await server.server.database.db
+      .selectFrom('images')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     const answer = await check(ann, stored.url);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect(answer.body.checked).toBe(true);
     expect(answer.body.duplicates.map((d) => [d.pin.id, d.boards.map((b) => b.name)])).toEqual([[pin.id, ['Shapes']]]);
     // Someone else's check of the same picture: only their own pins, so none.
     expect((await check(bob, stored.url)).body).toEqual({ duplicates: [], checked: true });
-    const after = await server.server.database.db.selectFrom('images').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const after = await server.server.database.db
+      .selectFrom('images')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(after.n).toBe(before.n);
   });
 

@@ -31,7 +31,6 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => origin.close(() => resolve())));
 const server = useTestServer(() => ({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: new URL(originUrl).port } }));
 
-
 /** What a visitor who is not the owner can find of the pin: its page, the home feed, the owner's list, search, the owner's count. */
 async function seenByOthers(pin: Pin, owner: { id: number; username: string }): Promise<{ page: number; home: boolean; profile: boolean; search: boolean; count: number }> {
   const anonymous = new ApiClient(server.url);
@@ -50,11 +49,14 @@ async function seenByOthers(pin: Pin, owner: { id: number; username: string }): 
 
 /** What others find settles once the caches have heard the change (at once, but after the answer): waits for it. */
 async function expectSeen(pin: Pin, owner: { id: number; username: string }, expected: Awaited<ReturnType<typeof seenByOthers>>): Promise<void> {
-  const seen = await eventually(() => seenByOthers(pin, owner), (now) => JSON.stringify(now) === JSON.stringify(expected)).catch(async () => seenByOthers(pin, owner));
+  const seen = await eventually(
+    () => seenByOthers(pin, owner),
+    (now) => JSON.stringify(now) === JSON.stringify(expected),
+  ).catch(async () => seenByOthers(pin, owner));
   expect(seen).toEqual(expected);
 }
 
-test('a pin whose address the server refuses is its owner\'s alone until it has a picture, then public by itself', async () => {
+test("a pin whose address the server refuses is its owner's alone until it has a picture, then public by itself", async () => {
   const { client: owner, user } = await signUpUser(server.url, 'refused');
   const created = await owner.post<Pin>('/api/pins/', { title: 'Lighthouse refusedword', imageUrl: 'http://10.1.2.3/lighthouse.jpg', description: '' });
   expect(created.status).toBe(201);
@@ -112,7 +114,10 @@ test('a waiting pin its owner makes private stays private when its picture arriv
 test('a pin whose picture is merely missing (a 404) stays public, its owner told why', async () => {
   const { client: owner, user } = await signUpUser(server.url, 'missing');
   const created = await owner.post<Pin>('/api/pins/', { title: 'Gone missing', imageUrl: `${originUrl}/gone.jpg`, description: '' });
-  await eventually(async () => (await owner.get<{ status: string }>(`/api/pins/${created.body.id}/image-status`)).body.status, (s) => s === 'failed');
+  await eventually(
+    async () => (await owner.get<{ status: string }>(`/api/pins/${created.body.id}/image-status`)).body.status,
+    (s) => s === 'failed',
+  );
   expect((await seenByOthers(created.body, user)).page).toBe(200);
 });
 
@@ -120,7 +125,10 @@ test('a waiting pin given an address whose import then fails waits on, through l
   const { client: owner, user } = await signUpUser(server.url, 'waitson');
   const created = await owner.post<Pin>('/api/pins/', { title: 'Still waiting', imageUrl: 'http://10.3.3.3/w.jpg', description: '' });
   await owner.put(`/api/pins/${created.body.id}`, { title: 'Still waiting', description: '', imageUrl: `${originUrl}/gone.jpg` });
-  await eventually(async () => (await owner.get<{ status: string }>(`/api/pins/${created.body.id}/image-status`)).body.status, (s) => s === 'failed');
+  await eventually(
+    async () => (await owner.get<{ status: string }>(`/api/pins/${created.body.id}/image-status`)).body.status,
+    (s) => s === 'failed',
+  );
   const edited = await owner.put<Pin>(`/api/pins/${created.body.id}`, { title: 'Still waiting, renamed', description: '' });
   expect(edited.body).toMatchObject({ visibility: 'public', image: null });
   expect((await seenByOthers(edited.body, user)).page).toBe(404);

@@ -95,7 +95,11 @@ describe('text in a picture', () => {
     expect(image.text).toBeNull();
     const pin = await pinOf(image, 'A recipe card');
     const started = Date.now();
-    const shown = await eventually(() => pinImage(pin.id), (value) => Boolean(value?.text), { boundMs: TEXT_BOUND_MS, intervalMs: 250 });
+    const shown = await eventually(
+      () => pinImage(pin.id),
+      (value) => Boolean(value?.text),
+      { boundMs: TEXT_BOUND_MS, intervalMs: 250 },
+    );
     console.log(`text read and on its pin after ${Date.now() - started} ms: ${JSON.stringify(shown?.text)}`);
     expect(shown?.text?.toLowerCase()).toContain('lemon drizzle');
     expect(shown?.text?.toLowerCase()).toContain('forty minutes');
@@ -130,16 +134,16 @@ describe('the images.see backfill', () => {
     const cardPin = await pinOf(card, 'Walk notice');
     const acornPin = await pinOf(acorn, 'An acorn');
     // Its own reading done first, so the backfill's is the only one left.
-    await eventually(() => pinImage(cardPin.id), (value) => Boolean(value?.text), { boundMs: TEXT_BOUND_MS, intervalMs: 250 });
+    await eventually(
+      () => pinImage(cardPin.id),
+      (value) => Boolean(value?.text),
+      { boundMs: TEXT_BOUND_MS, intervalMs: 250 },
+    );
     const keys = [card, acorn].map((image) => /\/([0-9a-f]{64})\./.exec(image.url)?.[1] ?? '');
     const before = await db().selectFrom('images').select(['sha256', 'phash', 'phash_mirror', 'colors']).where('sha256', 'in', keys).orderBy('sha256').execute();
     expect(before).toHaveLength(2);
     // As they were stored before pictures were seen.
-    await db()
-      .updateTable('images')
-      .set({ phash: null, phash_mirror: null, palette: '[]', colors: [], text: null, seen_at: null, text_read_at: null })
-      .where('sha256', 'in', keys)
-      .execute();
+    await db().updateTable('images').set({ phash: null, phash_mirror: null, palette: '[]', colors: [], text: null, seen_at: null, text_read_at: null }).where('sha256', 'in', keys).execute();
     // The pins' copies follow their image (the trigger).
     const copies = await db().selectFrom('pins').select(['id', 'image_text', 'colors']).where('id', 'in', [cardPin.id, acornPin.id]).execute();
     expect(copies.map((pin) => [pin.image_text, pin.colors])).toEqual([
@@ -161,9 +165,17 @@ describe('the images.see backfill', () => {
       expect(row.colors).toEqual(old?.colors);
       expect(hammingDistance(BigInt(row.phash ?? 0), BigInt(old?.phash ?? 1))).toBeLessThanOrEqual(PHASH_NEAR);
     }
-    const acornShown = await eventually(() => pinImage(acornPin.id), (value) => Boolean(value?.colors.length), { boundMs: TEXT_BOUND_MS, intervalMs: 500 });
+    const acornShown = await eventually(
+      () => pinImage(acornPin.id),
+      (value) => Boolean(value?.colors.length),
+      { boundMs: TEXT_BOUND_MS, intervalMs: 500 },
+    );
     expect(acornShown?.colors).toEqual(before.find((row) => row.sha256 === keys[1])?.colors);
-    const cardShown = await eventually(() => pinImage(cardPin.id), (value) => Boolean(value?.text), { boundMs: TEXT_BOUND_MS, intervalMs: 500 });
+    const cardShown = await eventually(
+      () => pinImage(cardPin.id),
+      (value) => Boolean(value?.text),
+      { boundMs: TEXT_BOUND_MS, intervalMs: 500 },
+    );
     expect(cardShown?.text?.toLowerCase()).toContain('harbour walk');
     const found = await client.get<PinList>('/api/search?q=saffron');
     expect(found.body.pins.map((p) => p.id)).toContain(cardPin.id);

@@ -33,14 +33,24 @@ function postWithHost(client: ApiClient, host: string, json: unknown): Promise<{
     });
     req.on('response', (res) => {
       let text = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      res
+        .setEncoding('utf8')
+        .on('data', (chunk: string) => (text += chunk))
+        .on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
     });
     req.on('error', reject);
     req.end(body);
   });
 }
 const countPins = async () =>
-  Number((await server.server.database.db.selectFrom('pins').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await server.server.database.db
+        .selectFrom('pins')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('reading pins', () => {
   test('GET /api/pins/ lists every pin newest first with owner and likes count', async () => {
@@ -62,7 +72,10 @@ describe('reading pins', () => {
   });
 
   test('seed images are served by the app itself, as the files in db/demo-images', async () => {
-    for (const [url, type] of [[PHOTO_URL, 'image/jpeg'], [DRAWING_URL, 'image/webp']]) {
+    for (const [url, type] of [
+      [PHOTO_URL, 'image/jpeg'],
+      [DRAWING_URL, 'image/webp'],
+    ]) {
       const res = await fetch(`${server.url}${url}`);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe(type);
@@ -184,7 +197,13 @@ describe('creating pins', () => {
     const before = await countPins();
     // fetch cannot forge Host; node:http can. The site believes itself to be evil.test here, so
     // its real name looks like another site's.
-    for (const imageUrl of [`http://${host}/api/auth/logout`, `http://${host}/API/auth/logout`, 'https://other.test/api/auth/logout', 'https://other.test//%61pi/auth/logout', 'http://other.test/socket.io/?EIO=4']) {
+    for (const imageUrl of [
+      `http://${host}/api/auth/logout`,
+      `http://${host}/API/auth/logout`,
+      'https://other.test/api/auth/logout',
+      'https://other.test//%61pi/auth/logout',
+      'http://other.test/socket.io/?EIO=4',
+    ]) {
       const res = await postWithHost(client, 'evil.test', { title: 'Acting image', imageUrl });
       expect(res.status, imageUrl).toBe(400);
       expect(JSON.parse(res.body).fields.imageUrl, imageUrl).toBe('Image URL must be an http(s) address or an image on this site.');

@@ -86,7 +86,13 @@ describe('public answers keep their caching', () => {
       const response = await fetch(`${server.url}${url}`, { headers: { cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
       expect(response.status, url).toBe(200);
       expect(cacheControl(response), url).toBe('private, no-cache');
-      expect(response.headers.get('vary')?.split(/\s*,\s*/).map((name) => name.toLowerCase()), url).toContain('cookie');
+      expect(
+        response.headers
+          .get('vary')
+          ?.split(/\s*,\s*/)
+          .map((name) => name.toLowerCase()),
+        url,
+      ).toContain('cookie');
       await response.text();
     }
   });

@@ -90,7 +90,7 @@ const rows: Row[] = [
     },
   },
   { path: 'GET /api/pins/{open}/related', viewers: 'none', shows: async (r) => holds((await read<PinList>(r, `/api/pins/${open.id}/related`)).body, secret.id) },
-  { path: 'GET /api/users/lookup (the profile\'s count)', viewers: 'owner-only', shows: async (r) => (await read<UserProfile>(r, `/api/users/lookup?username=${ownerName}`)).body.pin_count !== 1 },
+  { path: "GET /api/users/lookup (the profile's count)", viewers: 'owner-only', shows: async (r) => (await read<UserProfile>(r, `/api/users/lookup?username=${ownerName}`)).body.pin_count !== 1 },
   {
     path: 'GET /api/favorites/ (favorited while it could be seen)',
     viewers: 'see',
@@ -112,7 +112,11 @@ const rows: Row[] = [
       return status === 200 && (body.pin_count !== 0 || body.pins.some((pin) => pin.id === secret.id));
     },
   },
-  { path: 'GET /api/pins/lookup', viewers: 'owner-only', shows: async (r) => r !== undefined && holds((await read<PinList>(r, `/api/pins/lookup?sourceUrl=${encodeURIComponent('https://gifts.example/anna')}`)).body, secret.id) },
+  {
+    path: 'GET /api/pins/lookup',
+    viewers: 'owner-only',
+    shows: async (r) => r !== undefined && holds((await read<PinList>(r, `/api/pins/lookup?sourceUrl=${encodeURIComponent('https://gifts.example/anna')}`)).body, secret.id),
+  },
 ];
 
 beforeAll(async () => {
@@ -189,7 +193,13 @@ describe("a private pin's picture", () => {
 describe('live: sockets hear a private pin only as its viewers', () => {
   test("a like and a comment reach the viewers' sockets and no one else's, even a socket that watched it while it was public", async () => {
     const sockets: Record<string, TestSocket> = {};
-    for (const [name, client] of [['owner', actors.owner], ['member', actors.member], ['stranger', actors.stranger], ['removed', actors.removed], ['anonymous', undefined]] as const) {
+    for (const [name, client] of [
+      ['owner', actors.owner],
+      ['member', actors.member],
+      ['stranger', actors.stranger],
+      ['removed', actors.removed],
+      ['anonymous', undefined],
+    ] as const) {
       sockets[name] = await instances.socket(instances.two, client);
       expect(await watch(sockets[name]!, { pinIds: [secret.id, open.id] })).toEqual({ ok: true });
     }

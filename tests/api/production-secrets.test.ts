@@ -47,28 +47,29 @@ describe('a production server on a database seeded outside production', () => {
 
 // The seed command runs against the Postgres server, so this block is declared in that project only
 // (not a skip: the embedded project has no such command to check).
-if (testDatabaseKind() === 'postgres') describe('npm run db:seed under production', () => {
-  const run = promisify(execFile);
-  const seed = (env: Record<string, string>) => run(process.execPath, ['backend/cli/db.ts', 'seed'], { env: { PATH: process.env.PATH ?? '', ...env } });
+if (testDatabaseKind() === 'postgres')
+  describe('npm run db:seed under production', () => {
+    const run = promisify(execFile);
+    const seed = (env: Record<string, string>) => run(process.execPath, ['backend/cli/db.ts', 'seed'], { env: { PATH: process.env.PATH ?? '', ...env } });
 
-  test('refuses to run with the default demo password', async () => {
-    const { databaseUrl, stop } = await startServer({});
-    try {
-      const failed = await seed({ ...PRODUCTION, DEMO_PASSWORD: DEFAULT, DATABASE_URL: databaseUrl! }).catch((error: { code: number; stderr: string }) => error);
-      expect('code' in failed && failed.code).not.toBe(0);
-      expect((failed as { stderr: string }).stderr).toContain('DEMO_PASSWORD must be set to a secret value when NODE_ENV=production');
-    } finally {
-      await stop();
-    }
-  });
+    test('refuses to run with the default demo password', async () => {
+      const { databaseUrl, stop } = await startServer({});
+      try {
+        const failed = await seed({ ...PRODUCTION, DEMO_PASSWORD: DEFAULT, DATABASE_URL: databaseUrl! }).catch((error: { code: number; stderr: string }) => error);
+        expect('code' in failed && failed.code).not.toBe(0);
+        expect((failed as { stderr: string }).stderr).toContain('DEMO_PASSWORD must be set to a secret value when NODE_ENV=production');
+      } finally {
+        await stop();
+      }
+    });
 
-  test('replaces the default demo password a database seeded outside production still has', async () => {
-    await withTestServer({ seed: { pins: 2 } }, async (seeded) => {
-      const { stdout } = await seed({ ...PRODUCTION, DATABASE_URL: seeded.databaseUrl!, JOB_WORKERS: 'false' });
-      expect(stdout).toContain('The demo account had the default password: it now has DEMO_PASSWORD.');
-      // Even a server outside production no longer takes the old one; the new one signs in.
-      expect((await new ApiClient(seeded.url).post('/api/auth/login', { email: 'demo@pinboard.test', password: DEFAULT })).status).toBe(401);
-      expect((await new ApiClient(seeded.url).post('/api/auth/login', { email: 'demo@pinboard.test', password: PRODUCTION.DEMO_PASSWORD })).status).toBe(200);
+    test('replaces the default demo password a database seeded outside production still has', async () => {
+      await withTestServer({ seed: { pins: 2 } }, async (seeded) => {
+        const { stdout } = await seed({ ...PRODUCTION, DATABASE_URL: seeded.databaseUrl!, JOB_WORKERS: 'false' });
+        expect(stdout).toContain('The demo account had the default password: it now has DEMO_PASSWORD.');
+        // Even a server outside production no longer takes the old one; the new one signs in.
+        expect((await new ApiClient(seeded.url).post('/api/auth/login', { email: 'demo@pinboard.test', password: DEFAULT })).status).toBe(401);
+        expect((await new ApiClient(seeded.url).post('/api/auth/login', { email: 'demo@pinboard.test', password: PRODUCTION.DEMO_PASSWORD })).status).toBe(200);
+      });
     });
   });
-});

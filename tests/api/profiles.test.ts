@@ -22,15 +22,12 @@ beforeAll(async () => {
 });
 
 const profile = async (username: string) => (await new ApiClient(server.url).get<UserProfile>(`/api/users/lookup?username=${encodeURIComponent(username)}`)).body;
-const realCount = async (userId: number) =>
-  (await sql<{ n: number }>`select count(*)::int as n from pins where user_id = ${userId}`.execute(server.server.database.db)).rows[0]?.n;
+const realCount = async (userId: number) => (await sql<{ n: number }>`select count(*)::int as n from pins where user_id = ${userId}`.execute(server.server.database.db)).rows[0]?.n;
 
 describe('pin count', () => {
   test('the profile carries the pin count, kept as pins are created and deleted, also by 20 at once', async () => {
     expect(await profile(ann.user.username)).toEqual({ id: ann.user.id, username: ann.user.username, pin_count: 0 });
-    const made = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => ann.client.post<Pin>('/api/pins/', { title: `Pin ${i}`, imageUrl: DRAWING_URL, description: '' })),
-    );
+    const made = await Promise.all(Array.from({ length: 20 }, (_, i) => ann.client.post<Pin>('/api/pins/', { title: `Pin ${i}`, imageUrl: DRAWING_URL, description: '' })));
     expect(made.every((res) => res.status === 201)).toBe(true);
     expect((await profile(ann.user.username)).pin_count).toBe(20);
     await Promise.all(made.slice(0, 5).map((res) => ann.client.delete(`/api/pins/${res.body.id}`)));
@@ -55,8 +52,7 @@ describe("a profile's boards", () => {
     await make(cat, 'cat with both', [ann, ben]);
   });
 
-  const names = async (viewer: ApiClient, of: User, limit?: number) =>
-    (await allPages<Board>(viewer, `/api/users/${of.id}/boards${limit ? `?limit=${limit}` : ''}`, 'boards')).map((b) => b.name);
+  const names = async (viewer: ApiClient, of: User, limit?: number) => (await allPages<Board>(viewer, `/api/users/${of.id}/boards${limit ? `?limit=${limit}` : ''}`, 'boards')).map((b) => b.name);
 
   test('a visitor sees the boards both are members of, newest first, as their own role; one page at a time too', async () => {
     expect(await names(ann.client, ben.user)).toEqual(['cat with both', 'ben with ann', 'ann with ben']);

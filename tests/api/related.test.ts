@@ -64,7 +64,7 @@ async function related(pin: Pin, reader: ApiClient = anonymous, limit = 100): Pr
 const flip = (hash: bigint, ...bits: number[]) => bits.reduce((h, bit) => h ^ (1n << BigInt(bit)), hash);
 
 describe('More like this', () => {
-  test('an untagged pin is related by the words of its title; never itself; others\' private pins never', async () => {
+  test("an untagged pin is related by the words of its title; never itself; others' private pins never", async () => {
     const subject = await pictured(author, 'Lighthouse on a granite headland');
     const twoWords = await pictured(other, 'Granite lighthouse in fog');
     const oneWord = await pictured(other, 'Painting a lighthouse');
@@ -82,10 +82,25 @@ describe('More like this', () => {
   });
 
   test('an untagged pin whose words match nothing is related by colours, closest palette first', async () => {
-    const red = [{ hex: '#cc2222', share: 0.6 }, { hex: '#f4f4f4', share: 0.4 }];
+    const red = [
+      { hex: '#cc2222', share: 0.6 },
+      { hex: '#f4f4f4', share: 0.4 },
+    ];
     const subject = await pictured(author, 'Qwzx', { colors: ['red', 'white'], palette: red });
-    const close = await pictured(other, 'Vrumbl', { colors: ['red', 'white'], palette: [{ hex: '#c82525', share: 0.7 }, { hex: '#fafafa', share: 0.3 }] });
-    const redOnly = await pictured(other, 'Plonk', { colors: ['red', 'black'], palette: [{ hex: '#aa1111', share: 0.5 }, { hex: '#111111', share: 0.5 }] });
+    const close = await pictured(other, 'Vrumbl', {
+      colors: ['red', 'white'],
+      palette: [
+        { hex: '#c82525', share: 0.7 },
+        { hex: '#fafafa', share: 0.3 },
+      ],
+    });
+    const redOnly = await pictured(other, 'Plonk', {
+      colors: ['red', 'black'],
+      palette: [
+        { hex: '#aa1111', share: 0.5 },
+        { hex: '#111111', share: 0.5 },
+      ],
+    });
     const blue = await pictured(other, 'Snarf', { colors: ['blue'], palette: [{ hex: '#2233cc', share: 1 }] });
     const board = await newBoard(other, 'Red secrets');
     const hidden = await pictured(other, 'Glorp', { colors: ['red', 'white'], palette: red }, { boardId: board.id });
@@ -114,7 +129,7 @@ describe('More like this', () => {
     expect(ids).not.toContain(subject.id);
   });
 
-  test('with nothing alike: the author\'s newest public pins, or the newest public pins; never empty, never itself', async () => {
+  test("with nothing alike: the author's newest public pins, or the newest public pins; never empty, never itself", async () => {
     const loner = await signUpUser(server.url, 'loner');
     const first = await pictured(loner.client, 'Quux');
     const board = await newBoard(loner.client, 'Private things');
@@ -146,7 +161,7 @@ describe('More like this', () => {
     const first = await anonymous.get<PinList>(`/api/pins/${subject.id}/related?limit=2`);
     const later = await pictured(other, 'Walnut desk lamp too');
     const rest: number[] = first.body.pins.map((p) => p.id);
-    for (let cursor = first.body.nextCursor; cursor !== null; ) {
+    for (let cursor = first.body.nextCursor; cursor !== null;) {
       const page = await anonymous.get<PinList>(`/api/pins/${subject.id}/related?limit=2&cursor=${encodeURIComponent(cursor)}`);
       expect(page.status).toBe(200);
       rest.push(...page.body.pins.map((p) => p.id));

@@ -13,7 +13,10 @@ test('scripts/rest-walkthrough.sh signs up, pins, favorites, fills a board, comm
   const { stdout } = await promisify(execFile)('bash', ['scripts/rest-walkthrough.sh'], {
     env: { ...process.env, BASE: server.url },
   });
-  const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  const lines = stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
   const [user, pin, favorite, board, boardPin, comment, boards, walk] = lines;
   expect(user).toMatchObject({ id: expect.any(Number), username: expect.stringMatching(/^script/) });
   expect(pin).toMatchObject({ title: 'From a script', user_id: user?.id });
@@ -35,7 +38,10 @@ test('scripts/token-walkthrough.sh does the same with a personal access token al
   const { stdout } = await promisify(execFile)('bash', ['scripts/token-walkthrough.sh'], {
     env: { ...process.env, BASE: server.url, TOKEN: body.secret },
   });
-  const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  const lines = stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
   const [me, pin, favorite, board, boardPin, comment, lookup, walk] = lines;
   expect(me).toEqual({ user, site: { visibility: 'public', signups: 'open' } });
   expect(pin).toMatchObject({ title: 'From a token', user_id: user.id, source_url: 'https://example.com/articles/cats' });

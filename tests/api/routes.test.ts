@@ -68,20 +68,26 @@ describe('a declared route with a query string', () => {
   });
   const Note = z.object({ text: z.string().min(1) });
   // Endpoints of a contract of their own: what contract/endpoints.ts holds for the app's routes.
-  const echo = route({ method: 'post', path: '/api/probes/{id}', query: Page, body: Note, responses: { 200: z.object({ ok: z.boolean() }) } }, {
-    summary: 'Echoes its input',
-    auth: 'public',
-    handler: async ({ res, params, query, body, operation }) => {
-      res.json({ params, query, body, operation });
+  const echo = route(
+    { method: 'post', path: '/api/probes/{id}', query: Page, body: Note, responses: { 200: z.object({ ok: z.boolean() }) } },
+    {
+      summary: 'Echoes its input',
+      auth: 'public',
+      handler: async ({ res, params, query, body, operation }) => {
+        res.json({ params, query, body, operation });
+      },
     },
-  });
-  const guarded = route({ method: 'get', path: '/api/probes/{id}/private', query: Page, responses: { 200: z.object({ ok: z.boolean() }) } }, {
-    summary: 'Signed-in callers only',
-    auth: 'user',
-    handler: async ({ res }) => {
-      res.json({ ok: true });
+  );
+  const guarded = route(
+    { method: 'get', path: '/api/probes/{id}/private', query: Page, responses: { 200: z.object({ ok: z.boolean() }) } },
+    {
+      summary: 'Signed-in callers only',
+      auth: 'user',
+      handler: async ({ res }) => {
+        res.json({ ok: true });
+      },
     },
-  });
+  );
 
   let base: string;
   let close: () => void;

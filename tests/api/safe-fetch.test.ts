@@ -104,7 +104,10 @@ describe('refused before any connection', () => {
     try {
       // One public and one private address: the connection could be steered to the private one.
       lookup.mockImplementation(((_host: string, _options: unknown, callback: (e: null, a: dns.LookupAddress[]) => void) => {
-        callback(null, [{ address: '93.184.216.34', family: 4 }, { address: '10.0.0.1', family: 4 }]);
+        callback(null, [
+          { address: '93.184.216.34', family: 4 },
+          { address: '10.0.0.1', family: 4 },
+        ]);
       }) as unknown as typeof dns.lookup);
       expect(await outcome('http://mixed.test/', strict)).toBe('blocked_address');
     } finally {
@@ -120,14 +123,24 @@ test('DNS rebinding: the address checked is the address connected to, from one l
   const allowedHits: string[] = [];
   const forbiddenHits: string[] = [];
   const [allowed, forbidden] = await samePort(
-    (port) => listen((req, res) => {
-      allowedHits.push(req.url ?? '');
-      res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
-    }, '127.0.0.2', port),
-    (port) => listen((req, res) => {
-      forbiddenHits.push(req.url ?? '');
-      res.end('secret');
-    }, '127.0.0.1', port),
+    (port) =>
+      listen(
+        (req, res) => {
+          allowedHits.push(req.url ?? '');
+          res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+        },
+        '127.0.0.2',
+        port,
+      ),
+    (port) =>
+      listen(
+        (req, res) => {
+          forbiddenHits.push(req.url ?? '');
+          res.end('secret');
+        },
+        '127.0.0.1',
+        port,
+      ),
   );
   const { port } = allowed.address() as AddressInfo;
   const lookup = vi.spyOn(dns, 'lookup');
@@ -230,8 +243,7 @@ describe('with a local server allowed (its exact address and port only)', () => 
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const { port } = silent.address() as AddressInfo;
     try {
-      const error = await safeFetch(`https://127.0.0.1:${port}/`, { ...strict, totalTimeoutMs: 30_000, allow: { cidrs: ['127.0.0.1/32'], ports: [port] } })
-        .catch((e: unknown) => e);
+      const error = await safeFetch(`https://127.0.0.1:${port}/`, { ...strict, totalTimeoutMs: 30_000, allow: { cidrs: ['127.0.0.1/32'], ports: [port] } }).catch((e: unknown) => e);
       expect(error).toMatchObject({ reason: 'timeout', cause: { code: 'UND_ERR_CONNECT_TIMEOUT' } });
     } finally {
       for (const socket of sockets) socket.destroy();
@@ -304,10 +316,35 @@ describe('the address policy', () => {
 
   test('everything else is refused', () => {
     const refused = [
-      '127.0.0.1', '0.0.0.0', '10.1.2.3', '172.31.255.255', '192.168.0.1', '169.254.169.254', '100.64.0.1',
-      '192.0.0.1', '198.18.0.1', '240.0.0.1', '255.255.255.255', '224.0.0.251',
-      '::', '::1', '::ffff:10.0.0.1', '::ffff:0:7f00:1', '::127.0.0.1', 'fe80::1', 'fe80::1%eth0', 'fc00::1', 'fd12:3456::1',
-      'fec0::1', 'ff02::1', '64:ff9b::127.0.0.1', '64:ff9b:1::a00:1', '2002:a00:1::1', '2001::1', '2001:db8::1', 'not-an-address',
+      '127.0.0.1',
+      '0.0.0.0',
+      '10.1.2.3',
+      '172.31.255.255',
+      '192.168.0.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '192.0.0.1',
+      '198.18.0.1',
+      '240.0.0.1',
+      '255.255.255.255',
+      '224.0.0.251',
+      '::',
+      '::1',
+      '::ffff:10.0.0.1',
+      '::ffff:0:7f00:1',
+      '::127.0.0.1',
+      'fe80::1',
+      'fe80::1%eth0',
+      'fc00::1',
+      'fd12:3456::1',
+      'fec0::1',
+      'ff02::1',
+      '64:ff9b::127.0.0.1',
+      '64:ff9b:1::a00:1',
+      '2002:a00:1::1',
+      '2001::1',
+      '2001:db8::1',
+      'not-an-address',
     ];
     expect(refused.filter((address) => policy.allows(address))).toEqual([]);
   });
@@ -327,8 +364,7 @@ test('IMPORT_ALLOW_CIDRS and IMPORT_ALLOW_PORTS are empty by default', () => {
 });
 
 test('IMPORT_ALLOW_CIDRS and IMPORT_ALLOW_PORTS are read as lists and validated', () => {
-  expect(loadConfig({ IMPORT_ALLOW_CIDRS: '10.1.0.0/16, fd00::/8', IMPORT_ALLOW_PORTS: '8080,9000' }).imports)
-    .toMatchObject({ allowCidrs: ['10.1.0.0/16', 'fd00::/8'], allowPorts: [8080, 9000] });
+  expect(loadConfig({ IMPORT_ALLOW_CIDRS: '10.1.0.0/16, fd00::/8', IMPORT_ALLOW_PORTS: '8080,9000' }).imports).toMatchObject({ allowCidrs: ['10.1.0.0/16', 'fd00::/8'], allowPorts: [8080, 9000] });
   expect(() => loadConfig({ IMPORT_ALLOW_CIDRS: '10.1.0.0' })).toThrow(ConfigError);
   expect(() => loadConfig({ IMPORT_ALLOW_CIDRS: '10.1.0.0' })).toThrow(/IMPORT_ALLOW_CIDRS/);
   expect(() => loadConfig({ IMPORT_ALLOW_PORTS: '80a' })).toThrow(/IMPORT_ALLOW_PORTS/);

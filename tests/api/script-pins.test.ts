@@ -50,7 +50,11 @@ async function timedImport(client: ApiClient, from: number): Promise<{ ms: numbe
 
 /** How many of the user's pins have their stored picture. */
 async function pictured(userId: number): Promise<number> {
-  const row = await server.server.database.db.selectFrom('pins').select((eb) => eb.fn.count<string>('image_sha256').as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const row = await server.server.database.db
+    .selectFrom('pins')
+    .select((eb) => eb.fn.count<string>('image_sha256').as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

@@ -72,12 +72,20 @@ describe('colours', () => {
     const blue = await pin(author, { title: 'Sea', colors: ['blue'] });
     const privateRed = await pin(author, { title: 'Secret rose', colors: ['red'], visibility: 'private' });
 
-    for (const params of [{ q: 'color:red', limit: '2' }, { q: 'COLOR:Red', limit: '2' }, { q: 'color:red', color: 'red', limit: '2' }, { q: 'colour:red', color: 'RED', limit: '3' }]) {
+    for (const params of [
+      { q: 'color:red', limit: '2' },
+      { q: 'COLOR:Red', limit: '2' },
+      { q: 'color:red', color: 'red', limit: '2' },
+      { q: 'colour:red', color: 'RED', limit: '3' },
+    ]) {
       const walked = await walk(params);
       const label = JSON.stringify(params);
       expect(new Set(ids(walked)).size, label).toBe(walked.length);
       for (const found of walked) expect(found.image?.colors, label).toContain('red');
-      expect(ids(walked).filter((id) => ids(red).includes(id)), label).toEqual(ids(red).reverse());
+      expect(
+        ids(walked).filter((id) => ids(red).includes(id)),
+        label,
+      ).toEqual(ids(red).reverse());
       expect(ids(walked), label).not.toContain(blue.id);
       expect(ids(walked), label).not.toContain(privateRed.id);
       // Newest first.
@@ -88,7 +96,12 @@ describe('colours', () => {
   test('several colours: a pin must have every one (in q, in color=, or both)', async () => {
     const both = await pin(author, { title: 'Ocean sunset', colors: ['orange', 'purple'] });
     const orangeOnly = await pin(author, { title: 'Pumpkin', colors: ['orange'] });
-    for (const params of [{ q: 'color:orange color:purple' }, { q: 'color:orange', color: ['orange', 'purple'] }, { q: 'color:orange', color: 'Purple,orange' }, { q: 'color:purple', color: 'orange' }]) {
+    for (const params of [
+      { q: 'color:orange color:purple' },
+      { q: 'color:orange', color: ['orange', 'purple'] },
+      { q: 'color:orange', color: 'Purple,orange' },
+      { q: 'color:purple', color: 'orange' },
+    ]) {
       const found = ids(await walk(params));
       expect(found, JSON.stringify(params)).toContain(both.id);
       expect(found, JSON.stringify(params)).not.toContain(orangeOnly.id);
@@ -137,7 +150,7 @@ describe('what is seen and said of a picture', () => {
 });
 
 describe('scopes', () => {
-  test('mine: the caller\'s own pins, private ones too; signed out 401 naming scope', async () => {
+  test("mine: the caller's own pins, private ones too; signed out 401 naming scope", async () => {
     const me = await signUpUser(server.url, 'scopemine');
     const mine = await pin(me.client, { title: 'Walrus public' });
     const minePrivate = await pin(me.client, { title: 'Walrus private', visibility: 'private', colors: ['grey'] });
@@ -185,7 +198,7 @@ describe('scopes', () => {
     for (const client of [outsider.client, anonymous]) expect(ids(await walk({ q: 'ibis', scope }, client))).toEqual([open.id]);
   });
 
-  test('a malformed scope answers 400 naming scope; a cursor is its scope\'s and its reader\'s', async () => {
+  test("a malformed scope answers 400 naming scope; a cursor is its scope's and its reader's", async () => {
     for (const scope of ['all', 'board:', 'board:x', 'board:0', 'board:99999999999', 'MINE', ' mine']) {
       const res = await author.get<ErrorBody>(path({ q: 'x', scope }));
       expect(res.status, scope).toBe(400);
@@ -193,11 +206,18 @@ describe('scopes', () => {
     }
     const me = await signUpUser(server.url, 'scopecursor');
     for (let i = 0; i < 3; i++) await pin(me.client, { title: `Puffin ${i}`, colors: ['black', 'white'] });
-    for (const params of [{ q: 'puffin', scope: 'mine', limit: '1' }, { q: 'color:black', scope: 'mine', limit: '1' }]) {
+    for (const params of [
+      { q: 'puffin', scope: 'mine', limit: '1' },
+      { q: 'color:black', scope: 'mine', limit: '1' },
+    ]) {
       const first = await search(params, me.client);
       const cursor = first.nextCursor as string;
       expect(cursor, JSON.stringify(params)).toEqual(expect.any(String));
-      for (const [client, other] of [[me.client, { ...params, scope: undefined }], [author, params], [me.client, { ...params, scope: 'favorites' }]] as const) {
+      for (const [client, other] of [
+        [me.client, { ...params, scope: undefined }],
+        [author, params],
+        [me.client, { ...params, scope: 'favorites' }],
+      ] as const) {
         const res = await client.get<ErrorBody>(path({ ...other, cursor }));
         expect(res.status, JSON.stringify(other)).toBe(400);
         expect(res.body.fields.cursor).toEqual(expect.any(String));

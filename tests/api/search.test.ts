@@ -183,7 +183,11 @@ describe('paging', () => {
     const page = await anonymous.get<PinList>('/api/search?q=origami&limit=1');
     const cursor = page.body.nextCursor as string;
     expect(cursor).toEqual(expect.any(String));
-    for (const path of [`/api/search?q=crane&cursor=${encodeURIComponent(cursor)}`, `/api/search?q=origami&cursor=${encodeURIComponent(`${cursor}x`)}`, `/api/pins/?cursor=${encodeURIComponent(cursor)}`]) {
+    for (const path of [
+      `/api/search?q=crane&cursor=${encodeURIComponent(cursor)}`,
+      `/api/search?q=origami&cursor=${encodeURIComponent(`${cursor}x`)}`,
+      `/api/pins/?cursor=${encodeURIComponent(cursor)}`,
+    ]) {
       const res = await anonymous.get<ErrorBody>(path);
       expect(res.status, path).toBe(400);
       expect(res.body.fields.cursor).toEqual(expect.any(String));
@@ -239,7 +243,7 @@ describe('tags', () => {
     for (const row of rows) expect((row.data as { pin: Pin }).pin.tags).toEqual(['garden']);
   });
 
-  test('GET /api/pins/?tag= lists a tag\'s pins newest first, any case, # optional, paged exactly once', async () => {
+  test("GET /api/pins/?tag= lists a tag's pins newest first, any case, # optional, paged exactly once", async () => {
     const made: Pin[] = [];
     for (let i = 0; i < 5; i++) made.push(await pin(author, `Tide pool ${i}`, `#TidePool number ${i}`));
     await pin(author, 'Not in it', '#tidepools');
@@ -266,7 +270,10 @@ describe('the type-ahead', () => {
     const { user } = await signUpUser(server.url, 'volcanologist');
     const res = await anonymous.get<Suggestions>('/api/search/suggest?q=see%20%23VOLC');
     expect(res.status).toBe(200);
-    expect(res.body.tags.slice(0, 2)).toEqual([{ tag: 'volcanic', count: 3 }, { tag: 'volcano', count: 1 }]);
+    expect(res.body.tags.slice(0, 2)).toEqual([
+      { tag: 'volcanic', count: 3 },
+      { tag: 'volcano', count: 1 },
+    ]);
     expect(res.body.users).toContainEqual({ id: user.id, username: user.username });
     expect((await anonymous.get<Suggestions>('/api/search/suggest?q=glacier')).body.tags).toHaveLength(8);
     expect((await anonymous.get<Suggestions>('/api/search/suggest?q=volcanoe')).body.tags.map((t) => t.tag)).toContain('volcano');
@@ -288,7 +295,7 @@ describe('related pins', () => {
     expect(ids(walked)).toEqual([both.id, rare.id, ...ids(common).reverse()]);
   });
 
-  test('a private board\'s contents count only for its members', async () => {
+  test("a private board's contents count only for its members", async () => {
     const owner = await signUpUser(server.url, 'boardowner');
     const collaborator = await signUpUser(server.url, 'boardcollab');
     const stranger = await signUpUser(server.url, 'stranger');
@@ -315,11 +322,82 @@ describe('related pins', () => {
 
 describe('odd input answers 400 or 200, never 500', () => {
   const odd = [
-    '', ' ', '\t', '"', '""', '" "', '"""', '-', '--', '- -', '-"', '-""', 'or', 'OR or', 'or -', 'a or', 'or a', '!', '&', '|', '!!', '&&', '||',
-    '(', ')', '()', '<->', '<2>', ':*', 'a:*', "'", "''", "a'b", '\\', '\\\\', '%', '_', '*', '?', '^', '~', '$1', '${x}', '--comment', '/* */',
-    '\u0000', 'a\u0000b', '\u0007\u001b', '\u202e', '\u200b', '\ufeff', '😀', '🏔️ mountains', '👨‍👩‍👧', '\u0301\u0301\u0301', 'e\u0301',
-    '東京', 'مرحبا', 'שלום', 'ǅ', 'ß', 'İstanbul', 'the', 'the -cat', 'the or a', '"the"', '-the', 'a b c d e f g h i j k l m n o p q r s t u v w x y z',
-    "'); drop table pins; --", 'x'.repeat(200), `${'ab '.repeat(66)}ab`, '-'.repeat(200), '"'.repeat(200), 'or '.repeat(66), 'x'.repeat(201), 'é'.repeat(201),
+    '',
+    ' ',
+    '\t',
+    '"',
+    '""',
+    '" "',
+    '"""',
+    '-',
+    '--',
+    '- -',
+    '-"',
+    '-""',
+    'or',
+    'OR or',
+    'or -',
+    'a or',
+    'or a',
+    '!',
+    '&',
+    '|',
+    '!!',
+    '&&',
+    '||',
+    '(',
+    ')',
+    '()',
+    '<->',
+    '<2>',
+    ':*',
+    'a:*',
+    "'",
+    "''",
+    "a'b",
+    '\\',
+    '\\\\',
+    '%',
+    '_',
+    '*',
+    '?',
+    '^',
+    '~',
+    '$1',
+    '${x}',
+    '--comment',
+    '/* */',
+    '\u0000',
+    'a\u0000b',
+    '\u0007\u001b',
+    '\u202e',
+    '\u200b',
+    '\ufeff',
+    '😀',
+    '🏔️ mountains',
+    '👨‍👩‍👧',
+    '\u0301\u0301\u0301',
+    'e\u0301',
+    '東京',
+    'مرحبا',
+    'שלום',
+    'ǅ',
+    'ß',
+    'İstanbul',
+    'the',
+    'the -cat',
+    'the or a',
+    '"the"',
+    '-the',
+    'a b c d e f g h i j k l m n o p q r s t u v w x y z',
+    "'); drop table pins; --",
+    'x'.repeat(200),
+    `${'ab '.repeat(66)}ab`,
+    '-'.repeat(200),
+    '"'.repeat(200),
+    'or '.repeat(66),
+    'x'.repeat(201),
+    'é'.repeat(201),
   ];
   test.each(odd.map((q) => [JSON.stringify(q).slice(0, 40), q]))('search and suggest %s', async (_label, q) => {
     for (const path of ['/api/search', '/api/search/suggest']) {
@@ -344,7 +422,9 @@ describe('migration 20261127_0012_search', () => {
     const created = testDatabaseKind() === 'postgres' ? await createTestDatabase() : undefined;
     const database = await openDatabase(created ? { kind: 'postgres', url: created.url } : { kind: 'pglite', dir: ':memory:' });
     const tables = async () =>
-      (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_name in ('tags', 'pin_tags', 'search_words') order by 1`.execute(database.db)).rows.map((r) => r.name);
+      (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_name in ('tags', 'pin_tags', 'search_words') order by 1`.execute(database.db)).rows.map(
+        (r) => r.name,
+      );
     try {
       await migrateToLatest(database.db);
       expect(await tables()).toEqual(['pin_tags', 'search_words', 'tags']);

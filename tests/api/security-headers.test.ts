@@ -10,7 +10,11 @@ const named = useTestServer({ env: { PUBLIC_ORIGIN: 'https://pins.example, https
 async function connectSources(url: string): Promise<string[]> {
   const res = await new ApiClient(url).get('/api/auth/');
   const policy = res.headers.get('content-security-policy') ?? '';
-  const directive = policy.split(';').map((part) => part.trim()).find((part) => part.startsWith('connect-src ')) ?? '';
+  const directive =
+    policy
+      .split(';')
+      .map((part) => part.trim())
+      .find((part) => part.startsWith('connect-src ')) ?? '';
   return directive.split(/\s+/).slice(1);
 }
 
@@ -20,11 +24,5 @@ test('connect-src: the site itself and its own WebSocket, never every ws:/wss: h
 });
 
 test('connect-src with PUBLIC_ORIGIN: the configured origins and their WebSockets only', async () => {
-  expect(await connectSources(named.url)).toEqual([
-    "'self'",
-    'https://pins.example',
-    'wss://pins.example',
-    'https://www.pins.example',
-    'wss://www.pins.example',
-  ]);
+  expect(await connectSources(named.url)).toEqual(["'self'", 'https://pins.example', 'wss://pins.example', 'https://www.pins.example', 'wss://www.pins.example']);
 });

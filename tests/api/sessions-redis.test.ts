@@ -23,7 +23,9 @@ const app = useTwoInstances({ env: { AUTH_RATE_LIMIT_PER_IP: '100000' } });
 describe('sessions in Redis', () => {
   test('the session lives in Redis under the pinboard prefix', async () => {
     const { client } = await signUpUser(app.one.url);
-    const sid = decodeURIComponent(client.cookies.get('pinboard.sid') ?? '').replace(/^s:/, '').split('.')[0];
+    const sid = decodeURIComponent(client.cookies.get('pinboard.sid') ?? '')
+      .replace(/^s:/, '')
+      .split('.')[0];
     const stored = await redis.get(`pinboard:sess:${sid}`);
     expect(stored).toBeTruthy();
     expect(JSON.parse(stored ?? '{}')).toMatchObject({ userId: expect.any(Number) });
@@ -71,7 +73,10 @@ describe('sessions in Redis', () => {
     await peer.subscribe(`${channel}-request#/#`);
     try {
       const { client } = await signUpUser(app.one.url);
-      ending = decodeURIComponent(client.cookies.get('pinboard.sid') ?? '').replace(/^s:/, '').split('.')[0] ?? '';
+      ending =
+        decodeURIComponent(client.cookies.get('pinboard.sid') ?? '')
+          .replace(/^s:/, '')
+          .split('.')[0] ?? '';
       const logout = await sameSessionOn(app.two.url, client).get('/api/auth/logout');
       order.push('logout answered');
       expect(logout.status).toBe(200);

@@ -261,7 +261,7 @@ const STEPS: Step[] = [
           order by f.user_id, f.id
         )`.execute(db),
   },
-  { name: "rename a tag in pin_tags itself", old: false, derived: false, run: (db) => sql`update pin_tags set tag = 'seaside' where tag = 'sea'`.execute(db) },
+  { name: 'rename a tag in pin_tags itself', old: false, derived: false, run: (db) => sql`update pin_tags set tag = 'seaside' where tag = 'sea'`.execute(db) },
   { name: 'and back', old: false, run: (db) => sql`update pin_tags set tag = 'sea' where tag = 'seaside'`.execute(db) },
   { name: 'remove board entries directly, from several boards', run: (db) => sql`delete from board_pins where (pin_id + board_id) % 2 = 0`.execute(db) },
   {

@@ -186,7 +186,11 @@ describe('calling the API with a token', () => {
     expect((await raw.request<SessionBody>('GET', '/api/auth/', { authorization: `bearer ${created.secret}` })).body.user).not.toBeNull();
 
     const expiring = await mint(client, 'write', { expiresInDays: 1 });
-    await server.server.database.db.updateTable('api_tokens').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', expiring.token.id).execute();
+    await server.server.database.db
+      .updateTable('api_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', expiring.token.id)
+      .execute();
     const soon = new TokenClient(server.url, expiring.secret);
     expectUnauthorized(await soon.get('/api/auth/'), 'This token has expired.');
 
@@ -227,7 +231,7 @@ describe('calling the API with a token', () => {
 });
 
 describe('per-token limits and last use', () => {
-  test('calls beyond API_RATE_LIMIT_PER_TOKEN get 429 with Retry-After; the user\'s other token is counted apart', async () => {
+  test("calls beyond API_RATE_LIMIT_PER_TOKEN get 429 with Retry-After; the user's other token is counted apart", async () => {
     await withTestServer({ env: { API_RATE_LIMIT_PER_TOKEN: '3' } }, async (limited) => {
       const { token, client } = await withToken('read', limited.url);
       const statuses: number[] = [];
@@ -268,7 +272,7 @@ describe('per-token limits and last use', () => {
 });
 
 describe('the user of a token', () => {
-  test('pins created with a token are the user\'s, in their list like any other', async () => {
+  test("pins created with a token are the user's, in their list like any other", async () => {
     const { token, client, user } = await withToken('write');
     const pin = await token.post<Pin>('/api/pins/', pinBody);
     const mine = await client.get<{ pins: Pin[] }>(`/api/pins/?userId=${user.id}`);

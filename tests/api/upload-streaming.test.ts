@@ -72,7 +72,10 @@ describe('bodies in flight are bounded', () => {
     second.finish();
     const secondAnswer = await second.answer;
     expect(secondAnswer.status).toBe(400); // zeros after the magic bytes: damaged, but received
-    const after = await eventually(() => carol!.client.upload('/api/images/', { bytes: small }), (res) => res.status !== 503);
+    const after = await eventually(
+      () => carol!.client.upload('/api/images/', { bytes: small }),
+      (res) => res.status !== 503,
+    );
     expect(after.status).toBe(201);
     expect((await alice!.client.upload('/api/images/', { bytes: await jpeg(65, 48) })).status).toBe(201);
     await eventually(temporaryFiles, (files) => files.length === 0);
@@ -146,7 +149,10 @@ describe('a body declared too large', () => {
       `POST /api/images/ HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\nX-XSRF-TOKEN: ${client.csrfToken}\r\n` +
         `Content-Type: multipart/form-data; boundary=b\r\nContent-Length: ${25 * MB}\r\n\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\n\r\n`,
     );
-    await eventually(async () => received, (text) => text.includes('\r\n\r\n{'));
+    await eventually(
+      async () => received,
+      (text) => text.includes('\r\n\r\n{'),
+    );
     expect(received).toMatch(/^HTTP\/1\.1 413 /);
     expect(received.toLowerCase()).toContain('connection: close');
     expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))).toEqual(TOO_LARGE);
@@ -189,7 +195,10 @@ describe('a body declared too large', () => {
 
     await client.get('/api/auth/');
     const upload = startSlowUpload(server.url, client, 1024, { expectContinue: true });
-    await eventually(async () => upload.continued(), (yes) => yes);
+    await eventually(
+      async () => upload.continued(),
+      (yes) => yes,
+    );
     upload.finish();
     const answer = await upload.answer;
     // Received whole (zeros after the magic bytes are a damaged JPEG, which is what is judged).

@@ -60,7 +60,11 @@ describe('names that are taken once normalised', () => {
     const res = await signup(fullwidth);
     expect(res.status).toBe(201);
     expect((res.body as User).username).toBe(`full${tail}`);
-    const row = await db().selectFrom('users').select(['username', 'username_skeleton']).where('id', '=', (res.body as User).id).executeTakeFirstOrThrow();
+    const row = await db()
+      .selectFrom('users')
+      .select(['username', 'username_skeleton'])
+      .where('id', '=', (res.body as User).id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ username: `full${tail}`, username_skeleton: usernameSkeleton(`full${tail}`) });
     // …and its plain form is then taken.
     await expectRefused(`full${tail}`, 409, MSG.usernameTaken);
@@ -188,14 +192,7 @@ describe('migration 20261123_0004_username_skeleton', () => {
       const rows = await database.db.selectFrom('users').select(['id', 'username', 'username_skeleton']).orderBy('id').execute();
       expect(rows.map((r) => r.username)).toEqual(names);
       const ids = inserted.map((r) => r.id);
-      expect(rows.map((r) => r.username_skeleton)).toEqual([
-        'derno',
-        `derno #${ids[1]}`,
-        `derno #${ids[2]}`,
-        `derno #${ids[3]}`,
-        'rnaya',
-        'has space',
-      ]);
+      expect(rows.map((r) => r.username_skeleton)).toEqual(['derno', `derno #${ids[1]}`, `derno #${ids[2]}`, `derno #${ids[3]}`, 'rnaya', 'has space']);
 
       const { rows: nullable } = await sql<{ is_nullable: string }>`
         select is_nullable from information_schema.columns where table_name = 'users' and column_name = 'username_skeleton'

@@ -55,7 +55,7 @@ describe('services mode, while the server runs', () => {
     const socket = await connectSocket(server.url, client);
 
     const disabled = await users(env(), 'disable', user.email.toUpperCase());
-    expect(disabled.err).toBe("");
+    expect(disabled.err).toBe('');
     expect(disabled.code).toBe(0);
     expect(disabled.out).toContain(`Disabled user ${user.id} (${user.username}, ${user.email})`);
     expect(disabled.out).toContain('Ended 1 session and their sockets on every instance; 1 token forgotten by every instance.');

@@ -83,7 +83,12 @@ describe('a secret link to a board', () => {
       await expectGone(viewer.page.getByRole('button', { name: /Rename|Delete|Share|Invite/ }));
       // Their pictures show (served from /media/ to anyone).
       await expect.poll(() => viewer.page.locator('.masonry img').evaluateAll((imgs) => imgs.filter((img) => (img as HTMLImageElement).naturalWidth > 0).length)).toBe(3);
-      await expectVisible(viewer.page.getByRole('link', { name: 'Log In' }).or(viewer.page.getByRole('button', { name: /profile menu|menu/i })).first());
+      await expectVisible(
+        viewer.page
+          .getByRole('link', { name: 'Log In' })
+          .or(viewer.page.getByRole('button', { name: /profile menu|menu/i }))
+          .first(),
+      );
       await screenshot(viewer.page, 'board-link-page');
       expect(viewer.errors).toEqual([]);
       await viewer.context.close();

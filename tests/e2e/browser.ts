@@ -113,11 +113,13 @@ async function settleImages(page: Page): Promise<void> {
     for (const img of Array.from(document.images)) img.loading = 'eager';
     await Promise.all(
       Array.from(document.images).map((img) =>
-        img.complete ? undefined : new Promise((resolve) => {
-          img.addEventListener('load', resolve, { once: true });
-          img.addEventListener('error', resolve, { once: true });
-          setTimeout(resolve, 3000);
-        }),
+        img.complete
+          ? undefined
+          : new Promise((resolve) => {
+              img.addEventListener('load', resolve, { once: true });
+              img.addEventListener('error', resolve, { once: true });
+              setTimeout(resolve, 3000);
+            }),
       ),
     );
   });
@@ -242,7 +244,9 @@ export async function controlledByWorker(page: Page): Promise<void> {
     const state = await page.evaluate(async () => {
       const registration = await navigator.serviceWorker.getRegistration();
       if (!registration) await navigator.serviceWorker.register('/sw.js').catch(() => undefined);
-      const where = registration ? `installing ${String(Boolean(registration.installing))}, waiting ${String(Boolean(registration.waiting))}, active ${registration.active?.state ?? 'none'}` : 'no registration';
+      const where = registration
+        ? `installing ${String(Boolean(registration.installing))}, waiting ${String(Boolean(registration.waiting))}, active ${registration.active?.state ?? 'none'}`
+        : 'no registration';
       return navigator.serviceWorker.controller?.scriptURL ?? where;
     });
     if (state.endsWith('active activated')) {

@@ -14,8 +14,7 @@ let fixtures: Server;
 let fixtureOrigin: string;
 
 /** A 1×1 (tracking pixel), a small and a large picture, as SVG (any size we like, no files). */
-const svg = (width: number, height: number, fill: string) =>
-  `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="${fill}"/></svg>`;
+const svg = (width: number, height: number, fill: string) => `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="${fill}"/></svg>`;
 
 /**
  * Pages "out on the web", on another origin: one with the strictest script policy there is, and
@@ -210,7 +209,10 @@ describe('the bookmarklet', () => {
 
     // Control: a bookmarklet that loads a script (Pinry's way) is stopped by the page's policy.
     const blocked = `javascript:(()=>{const s=document.createElement('script');s.src='${fixtureOrigin}/inject.js';document.body.appendChild(s)})()`;
-    const noPopup = tab.context.waitForEvent('page', { timeout: 3000 }).then(() => 'opened', () => 'none');
+    const noPopup = tab.context.waitForEvent('page', { timeout: 3000 }).then(
+      () => 'opened',
+      () => 'none',
+    );
     await clickBookmark(article, blocked);
     expect(await noPopup).toBe('none');
 

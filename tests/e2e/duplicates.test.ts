@@ -45,7 +45,10 @@ async function readerWithDuplicates(width: number) {
 }
 
 describe('duplicates', () => {
-  for (const [label, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
+  for (const [label, viewport] of [
+    ['phone', PHONE],
+    ['desktop', DESKTOP],
+  ] as const) {
     it(`${label}: the Duplicates page, a merge undone, and the warning before saving again`, async () => {
       const reader = await readerWithDuplicates(label === 'phone' ? 400 : 420);
       const { page, errors, context } = await app.openTab(viewport, { touch: label === 'phone' });

@@ -121,7 +121,13 @@ async function withShadowRoot<T>(page: Page, use: (cdp: CDPSession, root: { node
 }
 
 function textOf(html: string): string {
-  return html.replace(/<style[\s\S]*?<\/style>/g, ' ').replace(/<[^>]+>/g, ' ').replace(/&amp;/g, '&').replace(/&#39;|&apos;/g, "'").replace(/\s+/g, ' ').trim();
+  return html
+    .replace(/<style[\s\S]*?<\/style>/g, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&#39;|&apos;/g, "'")
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 type ShadowElement = { text: string; html: string; nodeId: number; center: { x: number; y: number } | null };

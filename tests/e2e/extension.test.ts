@@ -15,7 +15,19 @@ import { type FixtureSites, INTRANET_COOKIE, KITTEN_SIZE, startFixtureSites } fr
 import { useTestServer } from '../support/use-test-server.ts';
 import { ensureClientBuilt } from '../../scripts/lib/browser.ts';
 import { DESKTOP, expectAccessible, expectVisible, newAccount, PAGE_WAIT_MS, PHONE, screenshot, signUp } from './browser.ts';
-import { clickShadow, type ExtensionBrowser, ensureExtensionBuilt, FIREFOX_BUILD_DIR, launchWithExtension, PUBLIC_HOST, shadowElements, shadowMode, shadowStyle, waitForShadow, WEB_EXT_BIN } from './extension-browser.ts';
+import {
+  clickShadow,
+  type ExtensionBrowser,
+  ensureExtensionBuilt,
+  FIREFOX_BUILD_DIR,
+  launchWithExtension,
+  PUBLIC_HOST,
+  shadowElements,
+  shadowMode,
+  shadowStyle,
+  waitForShadow,
+  WEB_EXT_BIN,
+} from './extension-browser.ts';
 
 let sites: FixtureSites;
 let ext: ExtensionBrowser;
@@ -68,11 +80,14 @@ function tabIdOf(url: string): Promise<number> {
  */
 async function contextMenuSave(page: Page, imageSelector: string): Promise<void> {
   const srcUrl = await page.locator(imageSelector).evaluate((img: HTMLImageElement) => img.currentSrc || img.src);
-  await ext.worker.evaluate(async ({ srcUrl, pageUrl }) => {
-    const scope = globalThis as unknown as WorkerScope;
-    const [tab] = await scope.chrome.tabs.query({ url: pageUrl });
-    await scope.pinboardContextMenuClicked({ menuItemId: 'pinboard-save-image', srcUrl, pageUrl, editable: false }, tab);
-  }, { srcUrl, pageUrl: page.url() });
+  await ext.worker.evaluate(
+    async ({ srcUrl, pageUrl }) => {
+      const scope = globalThis as unknown as WorkerScope;
+      const [tab] = await scope.chrome.tabs.query({ url: pageUrl });
+      await scope.pinboardContextMenuClicked({ menuItemId: 'pinboard-save-image', srcUrl, pageUrl, editable: false }, tab);
+    },
+    { srcUrl, pageUrl: page.url() },
+  );
 }
 
 function badgeText(tabId: number): Promise<string> {
@@ -96,7 +111,14 @@ async function openSite(file: string, base = sites.site): Promise<Page> {
   await page.goto(`${base}/${file}`);
   const tabId = await tabIdOf(page.url());
   const answers = () =>
-    ext.worker.evaluate((id) => (globalThis as unknown as WorkerScope).chrome.tabs.sendMessage(id, { type: 'list-images' }, { frameId: 0 }).then(() => true, () => false), tabId);
+    ext.worker.evaluate(
+      (id) =>
+        (globalThis as unknown as WorkerScope).chrome.tabs.sendMessage(id, { type: 'list-images' }, { frameId: 0 }).then(
+          () => true,
+          () => false,
+        ),
+      tabId,
+    );
   await expect.poll(answers, { timeout: PAGE_WAIT_MS }).toBe(true);
   return page;
 }
@@ -107,11 +129,14 @@ async function hoverForSave(page: Page, selector: string) {
   if (!box) throw new Error(`${selector} is not shown`);
   let nudge = 0;
   await expect
-    .poll(async () => {
-      nudge = (nudge + 1) % 2;
-      await page.mouse.move(box.x + box.width / 2 + nudge, box.y + box.height / 2);
-      return (await shadowElements(page, '.save')).some((b) => b.center);
-    }, { timeout: PAGE_WAIT_MS })
+    .poll(
+      async () => {
+        nudge = (nudge + 1) % 2;
+        await page.mouse.move(box.x + box.width / 2 + nudge, box.y + box.height / 2);
+        return (await shadowElements(page, '.save')).some((b) => b.center);
+      },
+      { timeout: PAGE_WAIT_MS },
+    )
     .toBe(true);
   return waitForShadow(page, '.save', 'Save');
 }
@@ -265,7 +290,12 @@ describe('the browser extension', () => {
     const tiles = popup.getByRole('group', { name: 'Images on this page' }).getByRole('checkbox');
     await expect.poll(() => tiles.count(), { timeout: PAGE_WAIT_MS }).toBe(20);
     const sizes = await popup.locator('.tile__size').allTextContents();
-    const areas = sizes.map((s) => s.split(' × ').map(Number).reduce((a, b) => a * b, 1));
+    const areas = sizes.map((s) =>
+      s
+        .split(' × ')
+        .map(Number)
+        .reduce((a, b) => a * b, 1),
+    );
     expect(areas).toEqual([...areas].sort((a, b) => b - a));
 
     await popup.getByLabel('Select all').check();
@@ -307,9 +337,7 @@ describe('the browser extension', () => {
     const requests = () => sites.imageRequests.slice(before).filter((r) => r.path === '/img-only/photo.jpg');
     expect(requests()).toContainEqual(expect.objectContaining({ dest: 'empty' }));
     await expect.poll(() => requests().some((r) => r.dest === undefined), { timeout: 60_000 }).toBe(true);
-    await expect
-      .poll(async () => ((await (await app.request.get(`${server.url}/api/pins/${(pin as Pin).id}`)).json()) as Pin).image, { timeout: 60_000 })
-      .not.toBeNull();
+    await expect.poll(async () => ((await (await app.request.get(`${server.url}/api/pins/${(pin as Pin).id}`)).json()) as Pin).image, { timeout: 60_000 }).not.toBeNull();
 
     // A page saved before shows it on the toolbar button when it is opened again.
     await page.goto(`${sites.site}/csp.html`);

@@ -148,7 +148,11 @@ describe('home grid at scale', () => {
     expect(await centreCard(tab.page)).toBe(centre);
     const after = await readGrid(tab.page);
     // The cards in view are the same ones, in the same places.
-    const inView = (grid: typeof before) => grid.cards.filter((c) => c.top >= grid.scrollY && c.top < grid.scrollY + DESKTOP.height).map((c) => `${c.id}@${c.top}:${c.left}`).sort();
+    const inView = (grid: typeof before) =>
+      grid.cards
+        .filter((c) => c.top >= grid.scrollY && c.top < grid.scrollY + DESKTOP.height)
+        .map((c) => `${c.id}@${c.top}:${c.left}`)
+        .sort();
     expect(inView(after)).toEqual(inView(before));
     expect(shuffles.slice(requestsBefore).filter((s) => s.cursor === null)).toEqual([]); // no new page one
 

@@ -28,7 +28,10 @@ const SHAPES: ReadonlyArray<readonly [number, number]> = [
   [1500, 1000],
   [1100, 1700],
 ];
-const SOURCES = demoImages().filter((image) => image.kind === 'photo').slice(0, 8).map((image) => path.join(DEMO_IMAGES_DIR, image.file));
+const SOURCES = demoImages()
+  .filter((image) => image.kind === 'photo')
+  .slice(0, 8)
+  .map((image) => path.join(DEMO_IMAGES_DIR, image.file));
 /** Pins in the grid: several screens of scrolling at 1280 × 800, a few pages of the API. */
 const BULK = 240;
 
@@ -37,7 +40,10 @@ const uploaded: StoredImage[] = [];
 
 /** A JPEG of one of the demo's photos, cropped to `width` × `height`. */
 function picture(index: number, width: number, height: number): Promise<Buffer> {
-  return sharp(SOURCES[index % SOURCES.length] as string).resize(width, height, { fit: 'cover' }).jpeg({ quality: 85 }).toBuffer();
+  return sharp(SOURCES[index % SOURCES.length] as string)
+    .resize(width, height, { fit: 'cover' })
+    .jpeg({ quality: 85 })
+    .toBuffer();
 }
 
 /** POST /api/images/ as the client sends it: multipart, the file in `file`, cookies and the anti-forgery header. */
@@ -83,7 +89,11 @@ async function recordLayoutShifts(page: Page): Promise<void> {
     const shifts: Array<{ value: number; at: number; sources: string[] }> = [];
     (window as unknown as { layoutShifts: typeof shifts }).layoutShifts = shifts;
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as unknown as Array<{ value: number; startTime: number; sources?: Array<{ node?: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }> }>) {
+      for (const entry of list.getEntries() as unknown as Array<{
+        value: number;
+        startTime: number;
+        sources?: Array<{ node?: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }>;
+      }>) {
         const sources = (entry.sources ?? []).map((s) => {
           const node = s.node instanceof Element ? `${s.node.tagName.toLowerCase()}.${s.node.className}` : String(s.node?.nodeName);
           return `${node} ${Math.round(s.previousRect.y)}→${Math.round(s.currentRect.y)}`;
@@ -152,7 +162,9 @@ describe('stored images in the browser', () => {
       for (let step = 0; step < 12; step++) await scrollDown(tab.page, Math.round(viewport.height * 0.9));
       const shown = await cardImages(tab.page);
       const shifts = await layoutShifts(tab.page);
-      console.log(`${viewport.width}: scrolled to ${await tab.page.evaluate(() => window.scrollY)} px in ${Date.now() - started} ms; ${shown.length} images loaded; layout shifts: ${JSON.stringify(shifts)}`);
+      console.log(
+        `${viewport.width}: scrolled to ${await tab.page.evaluate(() => window.scrollY)} px in ${Date.now() - started} ms; ${shown.length} images loaded; layout shifts: ${JSON.stringify(shifts)}`,
+      );
       expect(shown.length).toBeGreaterThan(8);
       expect(shown.every((image) => image.placeholder)).toBe(true);
       expect(shifts.reduce((sum, shift) => sum + shift.value, 0)).toBe(0);
@@ -200,7 +212,7 @@ describe('stored images in the browser', () => {
     await tab.page.goto(`/pins/${pinId}`);
     const detail = tab.page.locator('.pin-detail__media img');
     await expectVisible(detail);
-    await tab.page.waitForFunction(() => (document.querySelector<HTMLImageElement>('.pin-detail__media img')?.complete ?? false), undefined, { timeout: PAGE_WAIT_MS });
+    await tab.page.waitForFunction(() => document.querySelector<HTMLImageElement>('.pin-detail__media img')?.complete ?? false, undefined, { timeout: PAGE_WAIT_MS });
     const file = await detail.evaluate((img: HTMLImageElement) => new URL(img.currentSrc).pathname);
     expect(large.has(file), file).toBe(true);
     const original = tab.page.getByRole('link', { name: 'Open original image' });
@@ -246,11 +258,15 @@ describe('stored images in the browser', () => {
     await pill.click();
     const card = reader.page.locator('article[data-pin-id]', { has: reader.page.getByRole('link', { name: title }) });
     await expectVisible(card);
-    await reader.page.waitForFunction((name) => {
-      const article = Array.from(document.querySelectorAll('article[data-pin-id]')).find((a) => a.textContent?.includes(name));
-      const img = article?.querySelector('img');
-      return Boolean(img?.complete && img.naturalWidth > 0);
-    }, title, { timeout: PAGE_WAIT_MS });
+    await reader.page.waitForFunction(
+      (name) => {
+        const article = Array.from(document.querySelectorAll('article[data-pin-id]')).find((a) => a.textContent?.includes(name));
+        const img = article?.querySelector('img');
+        return Boolean(img?.complete && img.naturalWidth > 0);
+      },
+      title,
+      { timeout: PAGE_WAIT_MS },
+    );
     const shown = await card.locator('img').evaluate((img: HTMLImageElement) => ({ file: new URL(img.currentSrc).pathname, ratio: img.parentElement?.style.aspectRatio ?? '' }));
     const created = (await (await fetch(`${app.url}/api/pins/${await card.getAttribute('data-pin-id')}`)).json()) as Pin;
     expect(created.image_url).toBe(imageUrl);

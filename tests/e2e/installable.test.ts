@@ -86,7 +86,11 @@ describe('the installable app', () => {
       return urls.flat();
     });
     expect(precached).toContain('/index.html');
-    for (const chunk of ['LoginPage', 'PinDetailPage', 'PinBuilderPage']) expect(precached.some((url) => url.startsWith(`/assets/${chunk}-`)), chunk).toBe(true);
+    for (const chunk of ['LoginPage', 'PinDetailPage', 'PinBuilderPage'])
+      expect(
+        precached.some((url) => url.startsWith(`/assets/${chunk}-`)),
+        chunk,
+      ).toBe(true);
     expect(errors).toEqual([]);
     await context.close();
     rmSync(profile, { recursive: true, force: true });

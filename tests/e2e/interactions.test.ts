@@ -60,7 +60,10 @@ describe('toasts with Undo', () => {
       // Remove from the board through Delete Pin, then Undo: REST holds exactly what it held.
       await page.goto(`/pins/${pin.id}`);
       await page.getByRole('button', { name: /Add To Board/ }).click();
-      await page.getByRole('list', { name: 'Your boards' }).getByRole('button', { name: new RegExp(`Toasts ${viewport.width}`) }).click();
+      await page
+        .getByRole('list', { name: 'Your boards' })
+        .getByRole('button', { name: new RegExp(`Toasts ${viewport.width}`) })
+        .click();
       await expectPath(page, `/boards/${boardId}`);
       await expectVisible(page.getByRole('button', { name: /^Delete Pin / }));
       await expect.poll(() => boardPinIds(page, boardId), { timeout: PAGE_WAIT_MS }).toEqual([pin.id]);
@@ -143,7 +146,7 @@ describe('deletes with Undo', () => {
 });
 
 describe('names and signed-out prompts', () => {
-  it("the pin owner's name opens their pins; a signed-out visitor is offered \"Log in to comment\" and comes back", async () => {
+  it('the pin owner\'s name opens their pins; a signed-out visitor is offered "Log in to comment" and comes back', async () => {
     const { page, errors, context } = await app.openTab(DESKTOP);
     const pin = await firstPin();
     await page.goto(`/pins/${pin.id}`);

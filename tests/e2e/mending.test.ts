@@ -42,7 +42,12 @@ const app = useBrowserServer(() => ({ seed: { pins: DEMO_PINS }, env: { IMPORT_A
 beforeAll(async () => {
   const signed = await signUpUser(app.url, 'author');
   author = { client: signed.client, username: signed.user.username, password: signed.password, email: signed.user.email };
-  const images = sql.raw(`array[${seededImages.map(demoImageUrl).map((url) => `'${url}'`).join(',')}]`);
+  const images = sql.raw(
+    `array[${seededImages
+      .map(demoImageUrl)
+      .map((url) => `'${url}'`)
+      .join(',')}]`,
+  );
   const { rows } = await sql<{ id: number }>`
     insert into pins (user_id, title, image_url, description, created_at, updated_at)
     select ${signed.user.id}, 'Bulk pin ' || n, (${images})[1 + n % ${seededImages.length}], '', now() - n * interval '1 minute', now() - n * interval '1 minute'
@@ -60,22 +65,32 @@ async function signIn(page: Page, account: { email: string; password: string }):
 
 /** Scrolls to `y` and waits for the grid to have followed. */
 async function scrollTo(page: Page, y: number): Promise<void> {
-  await page.waitForFunction((top) => {
-    window.scrollTo(0, top);
-    return Math.abs(window.scrollY - top) < 2;
-  }, y, { polling: 250 });
+  await page.waitForFunction(
+    (top) => {
+      window.scrollTo(0, top);
+      return Math.abs(window.scrollY - top) < 2;
+    },
+    y,
+    { polling: 250 },
+  );
   await page.waitForTimeout(300); // the grid follows the scroll at 12 frames a second
 }
 
 describe('5. pins deleted above the viewport', () => {
-  for (const [viewport, touch] of [[DESKTOP, false], [PHONE, true]] as const) {
+  for (const [viewport, touch] of [
+    [DESKTOP, false],
+    [PHONE, true],
+  ] as const) {
     it(`${viewport.width}: three pins deleted above the viewport move none of the cards in view; a deletion below moves none either`, async () => {
       const tab = await app.openTab(viewport, { touch });
       await tab.page.goto('/');
       await expectVisible(tab.page.locator('article[data-pin-id]'));
       await scrollTo(tab.page, 2400);
       const inView = async () =>
-        (await readCells(tab.page)).filter((cell) => cell.bottom > 2400 && cell.top < 2400 + viewport.height).map((cell) => `${cell.id}@${cell.top}:${cell.left}`).sort();
+        (await readCells(tab.page))
+          .filter((cell) => cell.bottom > 2400 && cell.top < 2400 + viewport.height)
+          .map((cell) => `${cell.id}@${cell.top}:${cell.left}`)
+          .sort();
       const before = await inView();
       const cells = await readCells(tab.page);
       const above = cells.filter((cell) => cell.bottom < 2400 && bulkIds.has(cell.id)).slice(-3);
@@ -153,7 +168,7 @@ describe('6. the owner mends a pin whose image never arrived', () => {
     await tab.context.close();
   });
 
-  it('a pin whose address the server refuses is its owner\'s until it has a picture: they are told so, a visitor finds no such pin', async () => {
+  it("a pin whose address the server refuses is its owner's until it has a picture: they are told so, a visitor finds no such pin", async () => {
     const owner = await signUpUser(app.url, 'refusedowner');
     const created = await owner.client.post<Pin>('/api/pins/', { title: 'Intranet chart', imageUrl: 'http://10.1.2.3/chart.png', description: '' });
     expect(created.status).toBe(201);
@@ -172,7 +187,7 @@ describe('6. the owner mends a pin whose image never arrived', () => {
     await visitor.context.close();
   });
 
-  it('a visitor sees no reason and no way to mend someone else\'s pin', async () => {
+  it("a visitor sees no reason and no way to mend someone else's pin", async () => {
     const owner = await signUpUser(app.url, 'other');
     const pin = await brokenPin(owner.client, 'Not yours');
     const tab = await app.openTab(DESKTOP);
@@ -185,7 +200,10 @@ describe('6. the owner mends a pin whose image never arrived', () => {
 });
 
 describe('10. profiles', () => {
-  for (const [viewport, touch] of [[DESKTOP, false], [PHONE, true]] as const) {
+  for (const [viewport, touch] of [
+    [DESKTOP, false],
+    [PHONE, true],
+  ] as const) {
     it(`${viewport.width}: one's profile from the menu (/pins, "Your Awesome Pins!", count, boards); another's shows the boards both share`, async () => {
       const tab = await app.openTab(viewport, { touch });
       await signIn(tab.page, { email: author.email, password: author.password });
@@ -226,7 +244,10 @@ function liveConnected(page: Page): Promise<void> {
 }
 
 describe('9. being added to a board', () => {
-  for (const [viewport, touch] of [[DESKTOP, false], [PHONE, true]] as const) {
+  for (const [viewport, touch] of [
+    [DESKTOP, false],
+    [PHONE, true],
+  ] as const) {
     it(`${viewport.width}: a toast says who added you and opens the board, which says so with Leave and Block at hand`, async () => {
       const tab = await app.openTab(viewport, { touch });
       const connected = liveConnected(tab.page);

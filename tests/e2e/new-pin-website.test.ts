@@ -90,12 +90,7 @@ describe.each([
     await page.getByRole('button', { name: 'Save Pin' }).click();
     expect((await posted).postDataJSON()).toMatchObject({ title: 'Twenty pictures', imageUrl, sourceUrl: pageUrl });
     await expectPath(page, '/pins');
-    const saved = await app.server.database.db
-      .selectFrom('pins')
-      .select(['image_url', 'source_url'])
-      .where('title', '=', 'Twenty pictures')
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow();
+    const saved = await app.server.database.db.selectFrom('pins').select(['image_url', 'source_url']).where('title', '=', 'Twenty pictures').orderBy('id', 'desc').executeTakeFirstOrThrow();
     // The picture's address, or the stored copy the server imported from it (docs/images.md).
     expect(saved.source_url).toBe(pageUrl);
     expect(saved.image_url === imageUrl || saved.image_url.startsWith('/media/')).toBe(true);

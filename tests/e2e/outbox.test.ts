@@ -59,7 +59,11 @@ async function favoriteAndSave(page: Page, pin: Pin, boardName: string, phone: b
     await target.getByRole('button', { name: /^More for / }).click();
     await dialog.getByRole('button', { name: 'Add to favorites' }).click();
     await expectVisible(dialog.getByRole('button', { name: 'In your favorites' }));
-    await expectVisible(toasts(page).locator('.toast', { hasText: `Added ${pin.title} to favorites` }).getByText(WAITING));
+    await expectVisible(
+      toasts(page)
+        .locator('.toast', { hasText: `Added ${pin.title} to favorites` })
+        .getByText(WAITING),
+    );
   } else {
     await target.getByRole('button', { name: /to favorites/ }).click();
     await expectVisible(target.getByRole('button', { name: `Remove ${pin.title} from favorites (${WAITING})` }));
@@ -68,7 +72,11 @@ async function favoriteAndSave(page: Page, pin: Pin, boardName: string, phone: b
   }
   await dialog.getByRole('button', { name: new RegExp(boardName) }).click();
   await expectGone(dialog);
-  await expectVisible(toasts(page).locator('.toast', { hasText: `Saved to ${boardName}` }).getByText(WAITING));
+  await expectVisible(
+    toasts(page)
+      .locator('.toast', { hasText: `Saved to ${boardName}` })
+      .getByText(WAITING),
+  );
 }
 
 /** Errors of the page but those of reads made offline (a list, a lazily loaded page). */
@@ -132,7 +140,9 @@ it('a tab closed offline: a new tab of the same browser sends what waited, once'
   await page.goto('/');
   await expectVisible(card(page, pin.id));
   await context.setOffline(true);
-  await card(page, pin.id).getByRole('button', { name: /to favorites/ }).click();
+  await card(page, pin.id)
+    .getByRole('button', { name: /to favorites/ })
+    .click();
   await expectVisible(card(page, pin.id).getByRole('button', { name: new RegExp(WAITING) }));
   await page.close();
   await context.setOffline(false);
@@ -194,7 +204,9 @@ it('an online 500 on a favorite: the heart goes back, "Couldn\'t save" with Retr
   await page.goto('/');
   await expectVisible(card(page, pin.id));
   await failFavorites(context, true);
-  await card(page, pin.id).getByRole('button', { name: /to favorites/ }).click();
+  await card(page, pin.id)
+    .getByRole('button', { name: /to favorites/ })
+    .click();
   const toast = toasts(page).locator('.toast', { hasText: "Couldn't save" });
   await expectVisible(toast.getByRole('button', { name: 'Retry' }));
   await expectVisible(card(page, pin.id).getByRole('button', { name: `Add ${pin.title} to favorites` }));

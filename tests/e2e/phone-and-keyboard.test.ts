@@ -19,7 +19,12 @@ const app = useBrowserServer({ seed: { pins: DEMO_PINS }, redis: true });
 beforeAll(async () => {
   const db = app.server.database.db;
   const owner = await db.selectFrom('users').select('id').where('username', '=', 'maya').executeTakeFirstOrThrow();
-  const images = sql.raw(`array[${seededImages.map(demoImageUrl).map((url) => `'${url}'`).join(',')}]`);
+  const images = sql.raw(
+    `array[${seededImages
+      .map(demoImageUrl)
+      .map((url) => `'${url}'`)
+      .join(',')}]`,
+  );
   await sql`
     insert into pins (user_id, title, image_url, description, created_at, updated_at)
     select ${owner.id}, 'Bulk pin ' || n, (${images})[1 + n % ${seededImages.length}], '', now() - n * interval '1 minute', now() - n * interval '1 minute'
@@ -147,11 +152,12 @@ describe('3 and 7. the pin page', () => {
 
   it('1280: one row of actions, the image within the viewport and no grey slab under it, no viewer line for a reader alone', async () => {
     const tab = await app.openTab(DESKTOP);
-    const presence = new Promise<void>((resolve) =>
-      tab.page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => String(payload).includes('"presence"') && resolve())),
-    );
+    const presence = new Promise<void>((resolve) => tab.page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => String(payload).includes('"presence"') && resolve())));
     await demo(tab.page);
-    for (const [title, width, height] of [['A wide harbour', 2400, 900], ['A tall tower', 900, 2400]] as const) {
+    for (const [title, width, height] of [
+      ['A wide harbour', 2400, 900],
+      ['A tall tower', 900, 2400],
+    ] as const) {
       const pin = await uploadPin(tab.page, { title, bytes: await jpeg(width, height) });
       await tab.page.goto(`/pins/${pin.id}`);
       await expectVisible(tab.page.getByRole('heading', { name: title }));
@@ -284,12 +290,17 @@ describe('8. toasts', () => {
 });
 
 describe('11. smaller things', () => {
-  it('the skeleton has the grid\'s columns at 390 and 1280; the feed says when it has shown everything', async () => {
-    for (const [viewport, touch] of [[DESKTOP, false], [PHONE, true]] as const) {
+  it("the skeleton has the grid's columns at 390 and 1280; the feed says when it has shown everything", async () => {
+    for (const [viewport, touch] of [
+      [DESKTOP, false],
+      [PHONE, true],
+    ] as const) {
       const tab = await app.openTab(viewport, { touch });
       const release = await gotoWithScriptHeld(tab.page, '/');
       await expectVisible(tab.page.locator('.skeleton-card'));
-      const skeleton = await tab.page.locator('.skeleton-grid__column').evaluateAll((els) => els.filter((el) => getComputedStyle(el).display !== 'none').map((el) => Math.round(el.getBoundingClientRect().left)));
+      const skeleton = await tab.page
+        .locator('.skeleton-grid__column')
+        .evaluateAll((els) => els.filter((el) => getComputedStyle(el).display !== 'none').map((el) => Math.round(el.getBoundingClientRect().left)));
       release();
       await expectVisible(tab.page.locator('article[data-pin-id]'));
       const columns = [...new Set((await readCells(tab.page)).map((cell) => cell.left))].sort((a, b) => a - b);
@@ -325,7 +336,10 @@ describe('11. smaller things', () => {
 
   it('layout shift 0.000 on home, a pin, boards and profile pages, at 390 and 1280, signed out and in', async () => {
     const pinId = app.seeded?.pins[0]?.id as number;
-    for (const [viewport, touch] of [[DESKTOP, false], [PHONE, true]] as const) {
+    for (const [viewport, touch] of [
+      [DESKTOP, false],
+      [PHONE, true],
+    ] as const) {
       const tab = await app.openTab(viewport, { touch });
       await recordLayoutShifts(tab.context);
       // Signed out first: the guest links appear after the session check (they moved the bar once).
@@ -351,4 +365,3 @@ describe('11. smaller things', () => {
     }
   });
 });
-

@@ -21,7 +21,12 @@ const app = useBrowserServer({ seed: { pins: DEMO_PINS }, redis: true });
 beforeAll(async () => {
   const db = app.server.database.db;
   const owner = await db.selectFrom('users').select('id').where('username', '=', 'maya').executeTakeFirstOrThrow();
-  const images = sql.raw(`array[${seededImages.map(demoImageUrl).map((url) => `'${url}'`).join(',')}]`);
+  const images = sql.raw(
+    `array[${seededImages
+      .map(demoImageUrl)
+      .map((url) => `'${url}'`)
+      .join(',')}]`,
+  );
   // No stored image (no width, height or placeholder); one in BROKEN points at an address that fails.
   await sql`
     insert into pins (user_id, title, image_url, description, created_at, updated_at)
@@ -113,7 +118,10 @@ describe('tap targets', () => {
 });
 
 describe("a pin link's first paint", () => {
-  for (const [viewport, touch] of [[PHONE, true], [DESKTOP, false]] as const) {
+  for (const [viewport, touch] of [
+    [PHONE, true],
+    [DESKTOP, false],
+  ] as const) {
     it(`${viewport.width}: a cold /pins/:id paints the pin's skeleton before any script, then the pin, with no grid skeleton or loading text between`, async () => {
       const tab = await app.openTab(viewport, { touch });
       // Every frame from the first: did the page ever show the grid skeleton or a loading line?
@@ -178,7 +186,10 @@ describe('Back', () => {
     await tab.context.close();
   });
 
-  for (const [viewport, touch] of [[PHONE, true], [DESKTOP, false]] as const) {
+  for (const [viewport, touch] of [
+    [PHONE, true],
+    [DESKTOP, false],
+  ] as const) {
     it(`${viewport.width}: Back deep in the feed lands where the reader was, with the focus on the card they opened`, async () => {
       const tab = await app.openTab(viewport, { touch });
       await tab.page.goto('/');
@@ -213,7 +224,10 @@ describe('Back', () => {
 });
 
 describe('the grid', () => {
-  for (const [viewport, touch] of [[PHONE, true], [DESKTOP, false]] as const) {
+  for (const [viewport, touch] of [
+    [PHONE, true],
+    [DESKTOP, false],
+  ] as const) {
     it(`${viewport.width}: Tab from the bar at the top of home lands on a card of the first row`, async () => {
       const tab = await app.openTab(viewport, { touch });
       await tab.page.goto('/');
@@ -236,7 +250,10 @@ describe('the grid', () => {
     });
   }
 
-  for (const [viewport, touch] of [[PHONE, true], [DESKTOP, false]] as const) {
+  for (const [viewport, touch] of [
+    [PHONE, true],
+    [DESKTOP, false],
+  ] as const) {
     it(`${viewport.width}: no layout shift while home loads with pins without image data among its first 50 (CLS < 0.01)`, async () => {
       const tab = await app.openTab(viewport, { touch });
       await recordLayoutShifts(tab.context);
@@ -259,7 +276,10 @@ describe('the grid', () => {
       const pins = await tab.page.locator('article[data-pin-id]').count();
       const broken = failed.size;
       const shift = await layoutShift(tab.page);
-      console.log(`${viewport.width}: ${pins} cards mounted, ${broken} passed by without an image that arrived; layout shift ${shift.total.toFixed(4)}: ${shift.total < 0.01 ? 'no shift' : 'shifted'}`, shift.sources);
+      console.log(
+        `${viewport.width}: ${pins} cards mounted, ${broken} passed by without an image that arrived; layout shift ${shift.total.toFixed(4)}: ${shift.total < 0.01 ? 'no shift' : 'shifted'}`,
+        shift.sources,
+      );
       expect(broken).toBeGreaterThan(0);
       expect(shift.total, shift.sources.join('; ')).toBeLessThan(0.01);
       expect(tab.errors).toEqual([]);
@@ -268,8 +288,8 @@ describe('the grid', () => {
   }
 });
 
-describe('the owner\'s pin whose image never arrived', () => {
-  it('390 touch: on its owner\'s grid nothing moves while it fails and its note (if any) comes over its box (CLS < 0.01)', async () => {
+describe("the owner's pin whose image never arrived", () => {
+  it("390 touch: on its owner's grid nothing moves while it fails and its note (if any) comes over its box (CLS < 0.01)", async () => {
     const tab = await app.openTab(PHONE, { touch: true });
     await recordLayoutShifts(tab.context);
     await demoLogin(tab.page);
@@ -282,7 +302,10 @@ describe('the owner\'s pin whose image never arrived', () => {
     const card = tab.page.locator(`article[data-pin-id="${pin.id}"]`);
     await expectVisible(card.locator('.pin-image--fallback'));
     await tab.page.waitForLoadState('networkidle');
-    const note = await card.locator('.pin-card__note').textContent({ timeout: 10_000 }).catch(() => null);
+    const note = await card
+      .locator('.pin-card__note')
+      .textContent({ timeout: 10_000 })
+      .catch(() => null);
     console.log(`the owner's card: ${note === null ? 'no note' : `the note "${note}"`}`);
     const shift = await layoutShift(tab.page);
     console.log(`your pins with a pin whose image never arrived: layout shift ${shift.total.toFixed(4)}: ${shift.total < 0.01 ? 'no shift' : 'shifted'}`, shift.sources);
@@ -318,7 +341,10 @@ describe('the board picker with 60 boards', () => {
     expect((box?.y ?? 0) + (box?.height ?? Infinity)).toBeLessThanOrEqual(PHONE.height);
     expect(await sheet.getByRole('list', { name: 'Your boards' }).evaluate((list) => list.scrollHeight > list.clientHeight)).toBe(true);
     const rows = await boards.evaluateAll((els) => els.slice(0, 10).map((el) => Math.round(el.getBoundingClientRect().height)));
-    expect(rows.every((height) => height >= 44), rows.join(',')).toBe(true);
+    expect(
+      rows.every((height) => height >= 44),
+      rows.join(','),
+    ).toBe(true);
     console.log('screenshot', await screenshot(tab.page, 'ergonomics-picker-sheet', { overlay: true }));
 
     await sheet.getByLabel('Filter boards').tap();
@@ -352,7 +378,9 @@ describe('the board picker with 60 boards', () => {
     await expect.poll(() => filter.evaluate((el) => el === document.activeElement)).toBe(true);
     await tab.page.keyboard.type('board 5');
     const boards = tab.page.getByRole('list', { name: 'Your boards' }).getByRole('button');
-    await expect.poll(() => boards.allTextContents()).toEqual(['Board 59', 'Board 58', 'Board 57', 'Board 56', 'Board 55', 'Board 54', 'Board 53', 'Board 52', 'Board 51', 'Board 50', 'Board 45', 'Board 35', 'Board 25', 'Board 15', 'Board 05']);
+    await expect
+      .poll(() => boards.allTextContents())
+      .toEqual(['Board 59', 'Board 58', 'Board 57', 'Board 56', 'Board 55', 'Board 54', 'Board 53', 'Board 52', 'Board 51', 'Board 50', 'Board 45', 'Board 35', 'Board 25', 'Board 15', 'Board 05']);
     console.log('screenshot', await screenshot(tab.page, 'ergonomics-picker-filtered', { overlay: true }));
     await tab.page.keyboard.press('ArrowDown');
     await tab.page.keyboard.press('ArrowDown');
@@ -405,7 +433,9 @@ describe('a pin page that failed to load', () => {
   it('1280: the same words on a desktop', async () => {
     const tab = await app.openTab(DESKTOP);
     const pinId = app.seeded?.pins[5]?.id as number;
-    await tab.page.route(`**/api/pins/${pinId}`, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'The service is busy; try again in a minute.', errors: [], fields: {} }) }));
+    await tab.page.route(`**/api/pins/${pinId}`, (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'The service is busy; try again in a minute.', errors: [], fields: {} }) }),
+    );
     await tab.page.goto(`/pins/${pinId}`);
     const alert = tab.page.locator('.load-failed');
     await expectVisible(alert.getByText("Couldn't load this pin."));

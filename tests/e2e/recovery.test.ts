@@ -79,7 +79,12 @@ describe.each([
     await context.setOffline(true);
     await scrollToEnd(page);
     // The next page failed (the grid's footer offers it again) and pictures scrolled to failed.
-    await expectVisible(page.getByText(OFFLINE_TEXT).or(page.getByRole('button', { name: 'Try again' })).first());
+    await expectVisible(
+      page
+        .getByText(OFFLINE_TEXT)
+        .or(page.getByRole('button', { name: 'Try again' }))
+        .first(),
+    );
     await expect.poll(async () => (await cardImages(page)).failed, { timeout: PAGE_WAIT_MS }).toBeGreaterThan(0);
     const offline = await cardImages(page);
     console.log(`${name}: offline, ${offline.failed} of ${offline.cards} cards on screen without their picture`);

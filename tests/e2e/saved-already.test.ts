@@ -25,7 +25,9 @@ function picture(seed: number, width = 900, height = 675): Promise<Buffer> {
       raw.set(inCircle ? [200, 40, 40] : inBlock ? [30, 30, 30] : v > 0.85 ? [40, 160, 90] : [244, 239, 230], (y * width + x) * 3);
     }
   }
-  return sharp(raw, { raw: { width, height, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
 }
 
 // Another site: a page with a picture the reader has saved before (the same picture, re-encoded).
@@ -80,7 +82,10 @@ async function readerWithBarn() {
 const WARNING = /^You saved this on [A-Z][a-z]+ [0-9]{1,2}, [0-9]{4} to Farms$/;
 
 describe('pictures saved already, and searching a board', () => {
-  for (const [label, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
+  for (const [label, viewport] of [
+    ['phone', PHONE],
+    ['desktop', DESKTOP],
+  ] as const) {
     it(`${label}: the pin builder warns for another site's picture; bulk upload marks a file on its row; a board searches itself`, async () => {
       const reader = await readerWithBarn();
       const { page, errors, context } = await app.openTab(viewport, { touch: label === 'phone' });

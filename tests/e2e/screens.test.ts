@@ -5,17 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { DemoImage } from '../../db/demo-catalog.ts';
 import { DEMO_PINS, PHOTO_URL, seededImages } from '../support/demo.ts';
 import { useBrowserServer } from '../support/use-browser-server.ts';
-import {
-  DESKTOP,
-  PHONE,
-  commitDelete,
-  createPin,
-  demoLogin,
-  expectPath,
-  expectVisible,
-  screenshot,
-  seriousA11yViolations,
-} from './browser.ts';
+import { DESKTOP, PHONE, commitDelete, createPin, demoLogin, expectPath, expectVisible, screenshot, seriousA11yViolations } from './browser.ts';
 
 const app = useBrowserServer({ seed: { pins: DEMO_PINS } });
 
@@ -42,11 +32,28 @@ async function run(viewport: { width: number; height: number }) {
   const mayas = await firstPinId(user.page, (seededImages[1] as DemoImage).title);
   const photoWalk = await boardId(user.page, 'Photo walk');
   // A pin whose image is missing shows the fallback.
-  const broken = await createPin(user.page, { title: `Broken image ${viewport.width}`, imageUrl: '/seed-images/does-not-exist.jpg', description: 'The image URL of this pin does not load.', broken: true });
+  const broken = await createPin(user.page, {
+    title: `Broken image ${viewport.width}`,
+    imageUrl: '/seed-images/does-not-exist.jpg',
+    description: 'The image URL of this pin does not load.',
+    broken: true,
+  });
 
   const anonShots: Shot[] = [
-    { name: 'home-anonymous', open: async (p) => { await p.goto('/'); await expectVisible(p.locator('article')); } },
-    { name: 'login', open: async (p) => { await p.goto('/login'); await expectVisible(p.getByRole('heading', { name: 'Log In' })); } },
+    {
+      name: 'home-anonymous',
+      open: async (p) => {
+        await p.goto('/');
+        await expectVisible(p.locator('article'));
+      },
+    },
+    {
+      name: 'login',
+      open: async (p) => {
+        await p.goto('/login');
+        await expectVisible(p.getByRole('heading', { name: 'Log In' }));
+      },
+    },
     {
       name: 'login-errors',
       open: async (p) => {
@@ -57,7 +64,13 @@ async function run(viewport: { width: number; height: number }) {
         await expectVisible(p.getByText('The provided credentials were invalid.'));
       },
     },
-    { name: 'signup', open: async (p) => { await p.goto('/signup'); await expectVisible(p.getByRole('heading', { name: 'Sign Up' })); } },
+    {
+      name: 'signup',
+      open: async (p) => {
+        await p.goto('/signup');
+        await expectVisible(p.getByRole('heading', { name: 'Sign Up' }));
+      },
+    },
     {
       name: 'signup-errors',
       open: async (p) => {
@@ -68,42 +81,160 @@ async function run(viewport: { width: number; height: number }) {
         await expectVisible(p.getByText('Confirm Password field must be the same as the Password field'));
       },
     },
-    { name: 'pin-detail-anonymous', open: async (p) => { await p.goto(`/pins/${newest}`); await expectVisible(p.getByText('Saving this for my next trip.')); } },
-    { name: 'profile-menu-anonymous', overlay: true, open: async (p) => { await p.goto('/'); await p.getByRole('button', { name: 'Profile menu' }).click(); await expectVisible(p.getByRole('link', { name: 'Sign Up', exact: true })); } },
-    { name: 'not-found', open: async (p) => { await p.goto('/nothing/here'); await expectVisible(p.getByRole('heading', { name: 'Page not found' })); } },
-    { name: 'user-pins-anonymous', open: async (p) => { await p.goto('/users/demo'); await expectVisible(p.locator('article')); } },
+    {
+      name: 'pin-detail-anonymous',
+      open: async (p) => {
+        await p.goto(`/pins/${newest}`);
+        await expectVisible(p.getByText('Saving this for my next trip.'));
+      },
+    },
+    {
+      name: 'profile-menu-anonymous',
+      overlay: true,
+      open: async (p) => {
+        await p.goto('/');
+        await p.getByRole('button', { name: 'Profile menu' }).click();
+        await expectVisible(p.getByRole('link', { name: 'Sign Up', exact: true }));
+      },
+    },
+    {
+      name: 'not-found',
+      open: async (p) => {
+        await p.goto('/nothing/here');
+        await expectVisible(p.getByRole('heading', { name: 'Page not found' }));
+      },
+    },
+    {
+      name: 'user-pins-anonymous',
+      open: async (p) => {
+        await p.goto('/users/demo');
+        await expectVisible(p.locator('article'));
+      },
+    },
     // Addresses that name nothing: a not-found page each, and no uncaught error (checked below).
-    { name: 'user-not-found', open: async (p) => { await p.goto('/users/nobody-here'); await expectVisible(p.getByRole('heading', { name: /not found/i })); } },
-    { name: 'pin-bad-id', open: async (p) => { await p.goto('/pins/abc'); await expectVisible(p.getByRole('heading', { name: 'Pin not found' })); } },
-    { name: 'pin-unknown-id', open: async (p) => { await p.goto('/pins/999999999'); await expectVisible(p.getByRole('heading', { name: 'Pin not found' })); } },
+    {
+      name: 'user-not-found',
+      open: async (p) => {
+        await p.goto('/users/nobody-here');
+        await expectVisible(p.getByRole('heading', { name: /not found/i }));
+      },
+    },
+    {
+      name: 'pin-bad-id',
+      open: async (p) => {
+        await p.goto('/pins/abc');
+        await expectVisible(p.getByRole('heading', { name: 'Pin not found' }));
+      },
+    },
+    {
+      name: 'pin-unknown-id',
+      open: async (p) => {
+        await p.goto('/pins/999999999');
+        await expectVisible(p.getByRole('heading', { name: 'Pin not found' }));
+      },
+    },
   ];
 
   const userShots: Shot[] = [
-    { name: 'home', open: async (p) => { await p.goto('/'); await expectVisible(p.locator('article')); await p.locator('article').first().hover(); } },
-    { name: 'profile-menu', overlay: true, open: async (p) => { await p.goto('/'); await p.getByRole('button', { name: 'Profile menu' }).click(); await expectVisible(p.getByText('Hello, Demo')); } },
-    { name: 'favorites', open: async (p) => { await p.goto('/favorites'); await expectVisible(p.getByTitle('Remove from favorites')); } },
-    { name: 'boards', open: async (p) => { await p.goto('/boards'); await expectVisible(p.getByText('Photo walk')); } },
-    { name: 'boards-create', open: async (p) => { await p.goto('/boards/create'); await expectVisible(p.getByLabel('Board Name')); } },
+    {
+      name: 'home',
+      open: async (p) => {
+        await p.goto('/');
+        await expectVisible(p.locator('article'));
+        await p.locator('article').first().hover();
+      },
+    },
+    {
+      name: 'profile-menu',
+      overlay: true,
+      open: async (p) => {
+        await p.goto('/');
+        await p.getByRole('button', { name: 'Profile menu' }).click();
+        await expectVisible(p.getByText('Hello, Demo'));
+      },
+    },
+    {
+      name: 'favorites',
+      open: async (p) => {
+        await p.goto('/favorites');
+        await expectVisible(p.getByTitle('Remove from favorites'));
+      },
+    },
+    {
+      name: 'boards',
+      open: async (p) => {
+        await p.goto('/boards');
+        await expectVisible(p.getByText('Photo walk'));
+      },
+    },
+    {
+      name: 'boards-create',
+      open: async (p) => {
+        await p.goto('/boards/create');
+        await expectVisible(p.getByLabel('Board Name'));
+      },
+    },
     {
       name: 'boards-create-error',
-      open: async (p) => { await p.goto('/boards/create'); await p.getByRole('button', { name: 'Create' }).click(); await expectVisible(p.getByText('Board name cannot be empty.')); },
+      open: async (p) => {
+        await p.goto('/boards/create');
+        await p.getByRole('button', { name: 'Create' }).click();
+        await expectVisible(p.getByText('Board name cannot be empty.'));
+      },
     },
-    { name: 'board-detail', open: async (p) => { await p.goto(`/boards/${photoWalk}`); await expectVisible(p.getByRole('heading', { name: 'Photo walk' })); } },
+    {
+      name: 'board-detail',
+      open: async (p) => {
+        await p.goto(`/boards/${photoWalk}`);
+        await expectVisible(p.getByRole('heading', { name: 'Photo walk' }));
+      },
+    },
     {
       name: 'board-rename',
-      open: async (p) => { await p.goto(`/boards/${photoWalk}`); await p.getByRole('button', { name: 'Rename Board' }).click(); await expectVisible(p.getByRole('button', { name: 'OK' })); },
+      open: async (p) => {
+        await p.goto(`/boards/${photoWalk}`);
+        await p.getByRole('button', { name: 'Rename Board' }).click();
+        await expectVisible(p.getByRole('button', { name: 'OK' }));
+      },
     },
     {
       name: 'board-delete-modal',
       overlay: true,
-      open: async (p) => { await p.goto(`/boards/${photoWalk}`); await p.getByRole('button', { name: 'Delete Board' }).click(); await expectVisible(p.getByRole('alertdialog')); },
+      open: async (p) => {
+        await p.goto(`/boards/${photoWalk}`);
+        await p.getByRole('button', { name: 'Delete Board' }).click();
+        await expectVisible(p.getByRole('alertdialog'));
+      },
     },
-    { name: 'manage-pins', open: async (p) => { await p.goto(`/boards/${photoWalk}/manage-pins`); await expectVisible(p.getByRole('heading', { name: 'Manage Photo walk Pins' })); } },
-    { name: 'your-pins', open: async (p) => { await p.goto('/pins'); await expectVisible(p.getByRole('heading', { name: 'Your Awesome Pins!' })); await expectVisible(p.locator('article')); } },
-    { name: 'new-pin', open: async (p) => { await p.goto('/pins/new'); await expectVisible(p.getByRole('heading', { name: 'Create a New Pin' })); } },
+    {
+      name: 'manage-pins',
+      open: async (p) => {
+        await p.goto(`/boards/${photoWalk}/manage-pins`);
+        await expectVisible(p.getByRole('heading', { name: 'Manage Photo walk Pins' }));
+      },
+    },
+    {
+      name: 'your-pins',
+      open: async (p) => {
+        await p.goto('/pins');
+        await expectVisible(p.getByRole('heading', { name: 'Your Awesome Pins!' }));
+        await expectVisible(p.locator('article'));
+      },
+    },
+    {
+      name: 'new-pin',
+      open: async (p) => {
+        await p.goto('/pins/new');
+        await expectVisible(p.getByRole('heading', { name: 'Create a New Pin' }));
+      },
+    },
     {
       name: 'new-pin-errors',
-      open: async (p) => { await p.goto('/pins/new'); await p.getByRole('button', { name: 'Save Pin' }).click(); await expectVisible(p.getByText('Image URL is required.')); },
+      open: async (p) => {
+        await p.goto('/pins/new');
+        await p.getByRole('button', { name: 'Save Pin' }).click();
+        await expectVisible(p.getByText('Image URL is required.'));
+      },
     },
     {
       name: 'new-pin-preview',
@@ -114,8 +245,21 @@ async function run(viewport: { width: number; height: number }) {
         await expectVisible(p.getByAltText('Preview of the image'));
       },
     },
-    { name: 'pin-detail-owner', open: async (p) => { await p.goto(`/pins/${newest}`); await expectVisible(p.getByRole('link', { name: 'Edit This Pin' })); await expectVisible(p.getByText('Saving this for my next trip.')); } },
-    { name: 'pin-detail-other', open: async (p) => { await p.goto(`/pins/${mayas}`); await expectVisible(p.getByText('I could stare at this all day.')); } },
+    {
+      name: 'pin-detail-owner',
+      open: async (p) => {
+        await p.goto(`/pins/${newest}`);
+        await expectVisible(p.getByRole('link', { name: 'Edit This Pin' }));
+        await expectVisible(p.getByText('Saving this for my next trip.'));
+      },
+    },
+    {
+      name: 'pin-detail-other',
+      open: async (p) => {
+        await p.goto(`/pins/${mayas}`);
+        await expectVisible(p.getByText('I could stare at this all day.'));
+      },
+    },
     {
       name: 'pin-add-to-board',
       overlay: true,
@@ -138,20 +282,57 @@ async function run(viewport: { width: number; height: number }) {
         await expectVisible(p.getByText('Text is required'));
       },
     },
-    { name: 'pin-broken-image', open: async (p) => { await p.goto(`/pins/${broken}`); await expectVisible(p.getByText('Image unavailable')); } },
-    { name: 'pin-edit', open: async (p) => { await p.goto(`/pins/${newest}/edit`); await expectVisible(p.getByRole('button', { name: 'Save Changes' })); } },
-    { name: 'board-unknown-id', open: async (p) => { await p.goto('/boards/999999999'); await expectVisible(p.getByRole('heading', { name: 'Board not found' })); } },
-    { name: 'board-bad-id-manage', open: async (p) => { await p.goto('/boards/abc/manage-pins'); await expectVisible(p.getByRole('heading', { name: 'Board not found' })); } },
-    { name: 'pin-edit-bad-id', open: async (p) => { await p.goto('/pins/abc/edit'); await expectVisible(p.getByRole('heading', { name: /not found/i })); } },
+    {
+      name: 'pin-broken-image',
+      open: async (p) => {
+        await p.goto(`/pins/${broken}`);
+        await expectVisible(p.getByText('Image unavailable'));
+      },
+    },
+    {
+      name: 'pin-edit',
+      open: async (p) => {
+        await p.goto(`/pins/${newest}/edit`);
+        await expectVisible(p.getByRole('button', { name: 'Save Changes' }));
+      },
+    },
+    {
+      name: 'board-unknown-id',
+      open: async (p) => {
+        await p.goto('/boards/999999999');
+        await expectVisible(p.getByRole('heading', { name: 'Board not found' }));
+      },
+    },
+    {
+      name: 'board-bad-id-manage',
+      open: async (p) => {
+        await p.goto('/boards/abc/manage-pins');
+        await expectVisible(p.getByRole('heading', { name: 'Board not found' }));
+      },
+    },
+    {
+      name: 'pin-edit-bad-id',
+      open: async (p) => {
+        await p.goto('/pins/abc/edit');
+        await expectVisible(p.getByRole('heading', { name: /not found/i }));
+      },
+    },
     {
       name: 'pin-delete-modal',
       overlay: true,
-      open: async (p) => { await p.goto(`/pins/${newest}`); await p.getByRole('button', { name: 'Delete This Pin' }).click(); await expectVisible(p.getByRole('alertdialog')); },
+      open: async (p) => {
+        await p.goto(`/pins/${newest}`);
+        await p.getByRole('button', { name: 'Delete This Pin' }).click();
+        await expectVisible(p.getByRole('alertdialog'));
+      },
     },
   ];
 
   const findings: string[] = [];
-  for (const [tab, shots] of [[anon, anonShots], [user, userShots]] as const) {
+  for (const [tab, shots] of [
+    [anon, anonShots],
+    [user, userShots],
+  ] as const) {
     for (const shot of shots) {
       await shot.open(tab.page);
       await screenshot(tab.page, shot.name, { overlay: shot.overlay ?? false });

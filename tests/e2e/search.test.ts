@@ -154,10 +154,13 @@ describe('tags and "More like this"', () => {
 
     // Scrolling on loads the next page (the grid mounts only the cards near the screen).
     await expect
-      .poll(async () => {
-        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-        return nextPage;
-      }, { timeout: 30_000 })
+      .poll(
+        async () => {
+          await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+          return nextPage;
+        },
+        { timeout: 30_000 },
+      )
       .toBe(true);
     await scrollTo(page, (await page.evaluate(() => window.scrollY)) - 400);
     const centre = await settledCentreCard(page);

@@ -7,18 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../contract/messages.ts';
 import { DEMO_PINS, PHOTO_URL } from '../support/demo.ts';
 import { useBrowserServer } from '../support/use-browser-server.ts';
-import {
-  createPin,
-  expectAccessible,
-  expectGone,
-  expectPath,
-  expectVisible,
-  newAccount,
-  PAGE_WAIT_MS,
-  screenshot,
-  signUp,
-  type Tab,
-} from './browser.ts';
+import { createPin, expectAccessible, expectGone, expectPath, expectVisible, newAccount, PAGE_WAIT_MS, screenshot, signUp, type Tab } from './browser.ts';
 
 /** Counts the page's Socket.IO connects (a "40" frame), so a scenario starts once a window is live. */
 function followConnects(page: Page): { count: number } {

@@ -79,7 +79,11 @@ export async function recordLayoutShifts(context: BrowserContext): Promise<void>
     (window as unknown as { __layoutShifts: typeof shifts }).__layoutShifts = shifts;
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries() as unknown as Array<{ value: number; hadRecentInput: boolean; sources?: Array<{ node?: Node | null }> }>) {
-        shifts.push({ value: entry.value, input: entry.hadRecentInput, sources: (entry.sources ?? []).map((s) => (s.node instanceof Element ? s.node.className || s.node.tagName : String(s.node?.nodeName))) });
+        shifts.push({
+          value: entry.value,
+          input: entry.hadRecentInput,
+          sources: (entry.sources ?? []).map((s) => (s.node instanceof Element ? s.node.className || s.node.tagName : String(s.node?.nodeName))),
+        });
       }
     }).observe({ type: 'layout-shift', buffered: true });
   });
@@ -180,9 +184,7 @@ export function smallTapTargets(page: Page): Promise<TapTarget[]> {
       if (box.width >= MIN - 0.5 && box.height >= MIN - 0.5) continue;
       const parent = target.parentElement;
       const inText =
-        getComputedStyle(target).display === 'inline' &&
-        !!parent &&
-        Array.from(parent.childNodes).some((node) => node.nodeType === Node.TEXT_NODE && (node.textContent ?? '').trim().length > 0);
+        getComputedStyle(target).display === 'inline' && !!parent && Array.from(parent.childNodes).some((node) => node.nodeType === Node.TEXT_NODE && (node.textContent ?? '').trim().length > 0);
       const text = (target.textContent ?? '').trim().slice(0, 30) || target.getAttribute('aria-label') || '';
       out.push({ what: `${target.tagName.toLowerCase()}.${String(target.className).split(' ').join('.')} "${text}"`, width: Math.round(box.width), height: Math.round(box.height), inText });
     }

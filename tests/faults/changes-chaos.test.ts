@@ -222,10 +222,7 @@ async function chaos() {
   // Every client converges on the server's state.
   const expected = new Map<string, Awaited<ReturnType<typeof snapshot>>>();
   for (const client of clients) expected.set(client.name, await snapshot(client.api, pins, client.name.startsWith('signed-in')));
-  const convergedMs = await timeUntil(BOUNDS.eventMs * 2, () =>
-    clients.every((c) => JSON.stringify(shown(c.model, pins)) === JSON.stringify(expected.get(c.name))),
-    stoppedAt,
-  );
+  const convergedMs = await timeUntil(BOUNDS.eventMs * 2, () => clients.every((c) => JSON.stringify(shown(c.model, pins)) === JSON.stringify(expected.get(c.name))), stoppedAt);
   const head = Number((await cluster.query<{ seq: string }>('select max(seq) as seq from changes'))[0]?.seq);
   console.log(
     `changes chaos: ${writes} writes (${failures} failed), log head ${head}, converged ${formatMs(convergedMs, BOUNDS.eventMs * 2)} after the writers stopped; ` +

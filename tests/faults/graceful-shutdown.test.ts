@@ -61,8 +61,7 @@ async function stopOneInstanceUnderLoad() {
         const title = `term-${++n}`;
         // With an Idempotency-Key, as the web client sends: nginx may then repeat the POST on the
         // other instance if the stopping one reset its connection (see deploy/nginx/pinboard.conf).
-        const create = () =>
-          client.request('POST', '/api/pins/', { json: { title, imageUrl: 'https://a.test/t.png' }, headers: { 'idempotency-key': `key-${title}` } });
+        const create = () => client.request('POST', '/api/pins/', { json: { title, imageUrl: 'https://a.test/t.png' }, headers: { 'idempotency-key': `key-${title}` } });
         sent.push({ kind: 'create pin', title, answer: await timed(create) });
       } else {
         sent.push({ kind: 'list pins', answer: await timed(() => client.get('/api/pins/')) });
@@ -74,11 +73,7 @@ async function stopOneInstanceUnderLoad() {
   terminatedAt = performance.now();
   leaving.child.kill('SIGTERM');
   // Waited for from the SIGTERM on, while the load goes on.
-  const allBack = timeUntil(
-    BOUNDS.socketReconnectMs,
-    () => disconnected.size >= onLeaving && reconnectMs.size >= disconnected.size && sockets.every((s) => s.connected),
-    terminatedAt,
-  );
+  const allBack = timeUntil(BOUNDS.socketReconnectMs, () => disconnected.size >= onLeaving && reconnectMs.size >= disconnected.size && sockets.every((s) => s.connected), terminatedAt);
   const exit = await leaving.exited;
   const exitMs = performance.now() - terminatedAt;
   await Promise.all(loops.map((loop) => loop.finish(ROUNDS_AFTER)));
@@ -90,8 +85,7 @@ test('no request through nginx fails while an instance stops', () => {
   const { sent } = scene;
   const failed = sent.filter((s) => s.answer.status < 200 || s.answer.status >= 300);
   console.log(
-    `SIGTERM under load: ${sent.length} requests, ${failed.length} failed; statuses ${JSON.stringify(histogram(sent.map((s) => s.answer)))}; ` +
-      `latency ${summary(sent.map((s) => s.answer.ms))}`,
+    `SIGTERM under load: ${sent.length} requests, ${failed.length} failed; statuses ${JSON.stringify(histogram(sent.map((s) => s.answer)))}; ` + `latency ${summary(sent.map((s) => s.answer.ms))}`,
   );
   for (const f of failed.slice(0, 10)) console.log(`  failed: ${f.kind} → ${f.answer.status} ${f.answer.error ?? JSON.stringify(f.answer.response?.body).slice(0, 200)}`);
   expect(failed.map((f) => `${f.kind} → ${f.answer.status} ${f.answer.error ?? ''}`)).toEqual([]);

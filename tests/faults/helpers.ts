@@ -40,35 +40,19 @@ export async function timed<T>(request: () => Promise<ApiResponse<T>>, limitMs =
 export async function signUpMany(baseUrl: string, count: number, prefix: string, concurrency = 4) {
   const users: Array<Awaited<ReturnType<typeof signUpUser>>> = [];
   for (let i = 0; i < count; i += concurrency) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(concurrency, count - i) }, () => signUpUser(baseUrl, prefix)),
-    );
+    const batch = await Promise.all(Array.from({ length: Math.min(concurrency, count - i) }, () => signUpUser(baseUrl, prefix)));
     users.push(...batch);
   }
   return users;
 }
 
-const USER_EVENTS = new Set<ServerEventName>([
-  'favorite:added',
-  'favorite:removed',
-  'board:created',
-  'board:updated',
-  'board:deleted',
-  'board:pin-added',
-  'board:pin-removed',
-  'session:ended',
-]);
+const USER_EVENTS = new Set<ServerEventName>(['favorite:added', 'favorite:removed', 'board:created', 'board:updated', 'board:deleted', 'board:pin-added', 'board:pin-removed', 'session:ended']);
 
 /**
  * The `user:` room events a socket received that are not its user's: board events for boards the
  * user does not own, favorite events when the user made none (`ownFavorites` false).
  */
-export function foreignUserEvents(
-  socket: TestSocket,
-  userId: number,
-  ownBoardIds: Set<number>,
-  ownFavorites = false,
-): Array<{ event: string; payload: unknown }> {
+export function foreignUserEvents(socket: TestSocket, userId: number, ownBoardIds: Set<number>, ownFavorites = false): Array<{ event: string; payload: unknown }> {
   return socket.received.filter(({ event, payload }) => {
     if (!USER_EVENTS.has(event as ServerEventName)) return false;
     const p = payload as { board?: { id: number; user_id: number }; boardId?: number };
@@ -83,7 +67,13 @@ export function foreignUserEvents(
 export function crashedInstances(apps: AppProcess[]): string[] {
   return apps
     .filter((app) => app.child.exitCode !== null || app.child.signalCode !== null)
-    .map((app) => `instance on port ${app.port} exited (${app.child.exitCode ?? app.child.signalCode}): ${app.logs.filter((line) => !line.startsWith('{')).slice(0, 5).join(' | ')}`);
+    .map(
+      (app) =>
+        `instance on port ${app.port} exited (${app.child.exitCode ?? app.child.signalCode}): ${app.logs
+          .filter((line) => !line.startsWith('{'))
+          .slice(0, 5)
+          .join(' | ')}`,
+    );
 }
 
 /** Maps with at most `limit` calls in flight. */

@@ -83,11 +83,7 @@ async function killOneInstanceUnderSockets() {
   killedAt = performance.now();
   first.child.kill('SIGKILL');
   // Waited for from the kill on, while the writes below are made.
-  const allBack = timeUntil(
-    BOUNDS.socketReconnectMs,
-    () => dropped.size === onFirst && reconnectMs.size === dropped.size && sockets.every((s) => s.connected),
-    killedAt,
-  );
+  const allBack = timeUntil(BOUNDS.socketReconnectMs, () => dropped.size === onFirst && reconnectMs.size === dropped.size && sockets.every((s) => s.connected), killedAt);
   await first.exited;
 
   // Changes while the dropped sockets are away, through nginx (requests that meet the dead

@@ -78,9 +78,7 @@ test('at most one write per writer fails: the one in flight on the killed instan
   // Failed writes may still have been stored (killed after the commit, before the answer): the
   // user saw an error and may retry; an Idempotency-Key makes that retry safe.
   const failedTitles = failed.map((f) => f.title);
-  const storedAnyway = failedTitles.length
-    ? (await cluster.query<{ title: string }>('select title from pins where title = any($1)', [failedTitles])).length
-    : 0;
+  const storedAnyway = failedTitles.length ? (await cluster.query<{ title: string }>('select title from pins where title = any($1)', [failedTitles])).length : 0;
   console.log(`${failed.length} writes failed (${storedAnyway} of them stored anyway)`);
   for (const f of failed) console.log(`  failed: ${f.title} at ${((f.sentAt - start) / 1000).toFixed(2)} s → ${f.answer.status} ${f.answer.error ?? JSON.stringify(f.answer.response?.body)}`);
   expect(failed.length).toBeLessThanOrEqual(WRITERS);

@@ -76,8 +76,7 @@ const isOk = (status: number) => status >= 200 && status < 300;
 test('every answer during the outage is a 2xx or a 503, within the bound', () => {
   const { sent, outageMs } = scene;
   const outage = sent.filter((s) => s.phase === 'outage');
-  const byKind = (phase: Phase) =>
-    JSON.stringify(Object.fromEntries(LOAD_KINDS.map((kind) => [kind, histogram(sent.filter((s) => s.phase === phase && s.kind === kind).map((s) => s.answer))])));
+  const byKind = (phase: Phase) => JSON.stringify(Object.fromEntries(LOAD_KINDS.map((kind) => [kind, histogram(sent.filter((s) => s.phase === phase && s.kind === kind).map((s) => s.answer))])));
   const bad = outage.filter((s) => s.answer.status !== 503 && !isOk(s.answer.status));
   console.log(`Postgres down for ${(outageMs / 1000).toFixed(1)} s: ${outage.length} requests sent meanwhile, latency ${summary(outage.map((s) => s.answer.ms))}`);
   console.log(`statuses during the outage: ${byKind('outage')}`);

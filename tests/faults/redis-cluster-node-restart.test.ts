@@ -194,7 +194,11 @@ test('no change is lost: every reader shows every acknowledged pin (events, or G
   const { readers, acknowledged, caughtUpMs } = scene;
   console.log(`every reader had all ${acknowledged.length} acknowledged pins ${formatMs(caughtUpMs, BOUNDS.eventMs)} after the node returned`);
   for (const r of readers) console.log(`  ${r.name}: ${acknowledged.filter((id) => r.live.has(id)).length} as live events, the rest from GET /api/changes`);
-  for (const reader of readers) expect(acknowledged.filter((id) => !reader.seen.has(id)), reader.name).toEqual([]);
+  for (const reader of readers)
+    expect(
+      acknowledged.filter((id) => !reader.seen.has(id)),
+      reader.name,
+    ).toEqual([]);
 });
 
 test('sockets stay connected, and no instance dies', () => {

@@ -131,9 +131,7 @@ test('no false 2xx: every write acknowledged during the outage is stored', async
 test('sign-ups work again by themselves once Redis is back', () => {
   const { signUpBackMs, signUpDirectMs } = scene;
   const bound = BOUNDS.redisRecoveryMs;
-  console.log(
-    `sign-up after Redis returned: through nginx ${formatMs(signUpBackMs, bound)} (straight to the instances: ${signUpDirectMs.map((ms) => formatMs(ms, bound)).join(', ')})`,
-  );
+  console.log(`sign-up after Redis returned: through nginx ${formatMs(signUpBackMs, bound)} (straight to the instances: ${signUpDirectMs.map((ms) => formatMs(ms, bound)).join(', ')})`);
   expect(signUpBackMs, 'through nginx').toBeDefined();
   for (const [i, ms] of signUpDirectMs.entries()) expect(ms, `straight to instance ${i + 1}`).toBeDefined();
 });

@@ -39,8 +39,7 @@ function join(socket: TestSocket, boardId: number): Promise<WatchAck> {
   });
 }
 
-const presences = (socket: TestSocket, boardId: number) =>
-  (eventsNamed(socket, 'board:presence') as Array<{ boardId: number; users: PresentUser[] }>).filter((p) => p.boardId === boardId);
+const presences = (socket: TestSocket, boardId: number) => (eventsNamed(socket, 'board:presence') as Array<{ boardId: number; users: PresentUser[] }>).filter((p) => p.boardId === boardId);
 const namesIn = (users: PresentUser[] | undefined) => (users ?? []).map((u) => u.username).sort();
 const names = (...users: User[]) => users.map((u) => u.username).sort();
 
@@ -66,7 +65,7 @@ describe.each([
   // In process, the one instance plays both parts.
   const app = redis ? useTwoInstances({ env: SLOW }) : bothParts(useTestServer({ db: 'pglite', env: SLOW }));
 
-  test('a removed member leaves the board\'s presence at once: no longer listed, hears nothing more, cannot join again', async () => {
+  test("a removed member leaves the board's presence at once: no longer listed, hears nothing more, cannot join again", async () => {
     const owner = await signUpUser(app.one.url, 'pmo');
     const removed = await signUpUser(app.two.url, 'pmr');
     const later = await signUpUser(app.one.url, 'pml');

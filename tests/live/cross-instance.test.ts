@@ -30,7 +30,7 @@ test('a socket on instance 2 gets feed, pin-room and user-room events caused by 
   expect(anonOnTwo.received.some((r) => r.event === 'board:created')).toBe(false);
 });
 
-test('logout through instance 1 disconnects the session\'s socket on instance 2', async () => {
+test("logout through instance 1 disconnects the session's socket on instance 2", async () => {
   const { client } = await signUpUser(app.one.url);
   const onTwo = await app.socket(app.two, client);
   const gone = new Promise<void>((resolve) => onTwo.once('disconnect', () => resolve()));

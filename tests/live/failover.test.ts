@@ -20,7 +20,14 @@ let scene: Awaited<ReturnType<typeof killOneInstance>>;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  const env = { DATABASE_URL: database.url, REDIS_URL, SOCKET_CHANNEL: `pinboard-test:${new URL(database.url).pathname.slice(1)}`, AUTO_MIGRATE: 'true', AUTO_SEED: 'false', AUTH_RATE_LIMIT_PER_IP: '100000' };
+  const env = {
+    DATABASE_URL: database.url,
+    REDIS_URL,
+    SOCKET_CHANNEL: `pinboard-test:${new URL(database.url).pathname.slice(1)}`,
+    AUTO_MIGRATE: 'true',
+    AUTO_SEED: 'false',
+    AUTH_RATE_LIMIT_PER_IP: '100000',
+  };
   one = await startAppProcess(env);
   two = await startAppProcess({ ...env, AUTO_MIGRATE: 'false' });
   balancer = await startTcpBalancer([one.port, two.port]);
@@ -93,9 +100,7 @@ test('every socket of the killed instance reconnects to the survivor and re-watc
   const { dropped, reconnectMs, rewatched, allBackMs } = scene;
   const sorted = [...reconnectMs].sort((a, b) => a - b);
   const times = sorted.length ? `p50 ${sorted[Math.floor(sorted.length / 2)]?.toFixed(0)} ms, max ${sorted.at(-1)?.toFixed(0)} ms` : 'none';
-  console.log(
-    `failover: ${sorted.length}/${dropped} dropped sockets reconnected (${times}); all back ${formatMs(allBackMs, BOUNDS.socketReconnectMs)} after the kill`,
-  );
+  console.log(`failover: ${sorted.length}/${dropped} dropped sockets reconnected (${times}); all back ${formatMs(allBackMs, BOUNDS.socketReconnectMs)} after the kill`);
   expect(sorted).toHaveLength(dropped);
   expect(sockets.filter((socket) => !socket.connected)).toHaveLength(0);
   expect(await Promise.all(rewatched)).toEqual(rewatched.map(() => ({ ok: true })));

@@ -163,8 +163,7 @@ describe('the shipped configs pass nginx -t', () => {
       mkdirSync(tls, { recursive: true });
       const openssl = spawnSync(
         'openssl',
-        ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost',
-          '-keyout', path.join(tls, 'privkey.pem'), '-out', path.join(tls, 'fullchain.pem')],
+        ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-keyout', path.join(tls, 'privkey.pem'), '-out', path.join(tls, 'fullchain.pem')],
         { encoding: 'utf8' },
       );
       expect(openssl.status, openssl.stderr).toBe(0);
@@ -175,8 +174,9 @@ describe('the shipped configs pass nginx -t', () => {
         .replaceAll('/etc/nginx/tls/', `${tls}/`)
         .replace(
           /^http \{$/m,
-          [`pid ${dir}/nginx.pid;`, 'http {', `  access_log ${dir}/access.log;`,
-            ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((temp) => `  ${temp}_temp_path ${dir}/${temp};`)].join('\n'),
+          [`pid ${dir}/nginx.pid;`, 'http {', `  access_log ${dir}/access.log;`, ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((temp) => `  ${temp}_temp_path ${dir}/${temp};`)].join(
+            '\n',
+          ),
         );
       const conf = path.join(dir, name);
       writeFileSync(conf, local);

@@ -40,7 +40,7 @@ test('a new data folder is made from the template, by the PGlite that made it, w
   }
 });
 
-test('an in-memory database (the test servers\') is made from the template too', async () => {
+test("an in-memory database (the test servers') is made from the template too", async () => {
   const pglite = await openPGlite(undefined);
   try {
     const { rows } = await pglite.query<{ version: string }>('select version()');

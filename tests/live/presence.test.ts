@@ -137,8 +137,7 @@ describe('board presence', () => {
     const collaboratorTab = await app.socket(app.two, collaborator.client);
     expect(await send(collaboratorTab, 'presence:join', { boardId: board.id })).toEqual({ ok: true });
     const both = [owner.user, collaborator.user].map(({ id, username }) => ({ id, username })).sort((a, b) => a.username.localeCompare(b.username));
-    const lastUsers = (socket: TestSocket) =>
-      (eventsNamed(socket, 'board:presence') as Array<{ boardId: number; users: PresentUser[] }>).filter((p) => p.boardId === board.id).at(-1)?.users;
+    const lastUsers = (socket: TestSocket) => (eventsNamed(socket, 'board:presence') as Array<{ boardId: number; users: PresentUser[] }>).filter((p) => p.boardId === board.id).at(-1)?.users;
     const sorted = (users: PresentUser[] | undefined) => [...(users ?? [])].sort((a, b) => a.username.localeCompare(b.username));
     expect(await timeUntil(CHANGE_MS, () => [ownerTab, collaboratorTab].every((s) => JSON.stringify(sorted(lastUsers(s))) === JSON.stringify(both)))).toBeDefined();
 

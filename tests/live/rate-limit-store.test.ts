@@ -72,51 +72,59 @@ describe('two instances sharing Redis', () => {
     ['reconciling every 200 ms and every P hits', undefined],
     ['reconciling only every P hits (the worst case of the bound)', HOUR],
   ] as const) {
-    test(`hits alternating between them, one at a time, ${label}: the first refusal comes past the limit by at most the stated tolerance`, async () => {
-      await awayFromWindowEnd(WINDOW, 60_000);
-      const name = uniqueName();
-      const pair = [await instance({ name, limit: LIMIT, flushMs }), await instance({ name, limit: LIMIT, flushMs })] as const;
-      const [first] = pair;
-      expect(first.reconcileAfter).toBe(4);
-      let firstRefused: number | undefined;
-      let admitted = 0;
-      const hits = 2 * LIMIT;
-      for (let hit = 1; hit <= hits; hit++) {
-        const { totalHits } = await pair[hit % 2]!.increment('203.0.113.9');
-        if (totalHits <= LIMIT) admitted += 1;
-        else firstRefused ??= hit;
-      }
-      console.log(`limit ${LIMIT}, 2 instances, P = ${first.reconcileAfter}: first refusal at hit ${firstRefused}, ${admitted} of ${hits} admitted`);
-      expect(firstRefused).toBeGreaterThan(LIMIT);
-      expect(firstRefused).toBeLessThanOrEqual(LIMIT + tolerance(first, 2) + 1);
-      expect(admitted).toBeLessThanOrEqual(LIMIT + tolerance(first, 2));
-      // Every hit reaches Redis: no count is lost in the batching.
-      await Promise.all(pair.map((store) => store.flush()));
-      expect(Number(await redis.get(redisKey(name, WINDOW, '203.0.113.9')))).toBe(hits);
-    }, 60_000 + TEST_MS);
+    test(
+      `hits alternating between them, one at a time, ${label}: the first refusal comes past the limit by at most the stated tolerance`,
+      async () => {
+        await awayFromWindowEnd(WINDOW, 60_000);
+        const name = uniqueName();
+        const pair = [await instance({ name, limit: LIMIT, flushMs }), await instance({ name, limit: LIMIT, flushMs })] as const;
+        const [first] = pair;
+        expect(first.reconcileAfter).toBe(4);
+        let firstRefused: number | undefined;
+        let admitted = 0;
+        const hits = 2 * LIMIT;
+        for (let hit = 1; hit <= hits; hit++) {
+          const { totalHits } = await pair[hit % 2]!.increment('203.0.113.9');
+          if (totalHits <= LIMIT) admitted += 1;
+          else firstRefused ??= hit;
+        }
+        console.log(`limit ${LIMIT}, 2 instances, P = ${first.reconcileAfter}: first refusal at hit ${firstRefused}, ${admitted} of ${hits} admitted`);
+        expect(firstRefused).toBeGreaterThan(LIMIT);
+        expect(firstRefused).toBeLessThanOrEqual(LIMIT + tolerance(first, 2) + 1);
+        expect(admitted).toBeLessThanOrEqual(LIMIT + tolerance(first, 2));
+        // Every hit reaches Redis: no count is lost in the batching.
+        await Promise.all(pair.map((store) => store.flush()));
+        expect(Number(await redis.get(redisKey(name, WINDOW, '203.0.113.9')))).toBe(hits);
+      },
+      60_000 + TEST_MS,
+    );
   }
 
-  test('a flood: 2 × 25 callers flat out admit at most limit + 2 × (P − 1), and Redis holds every hit', async () => {
-    await awayFromWindowEnd(WINDOW, 60_000);
-    const name = uniqueName();
-    const pair = [await instance({ name, limit: LIMIT }), await instance({ name, limit: LIMIT })];
-    let admitted = 0;
-    let hits = 0;
-    const caller = async (store: BatchedCounterStore) => {
-      for (let refused = 0; refused < 20; ) {
-        hits += 1;
-        if ((await store.increment('198.51.100.1')).totalHits <= LIMIT) admitted += 1;
-        else refused += 1;
-      }
-    };
-    await Promise.all(pair.flatMap((store) => Array.from({ length: 25 }, () => caller(store))));
-    console.log(`flood: ${admitted} of ${hits} hits admitted (limit ${LIMIT}, tolerance ${tolerance(pair[0]!, 2)})`);
-    expect(admitted).toBeLessThanOrEqual(LIMIT + tolerance(pair[0]!, 2));
-    await Promise.all(pair.map((store) => store.flush()));
-    expect(Number(await redis.get(redisKey(name, WINDOW, '198.51.100.1')))).toBe(hits);
-  }, 60_000 + TEST_MS);
+  test(
+    'a flood: 2 × 25 callers flat out admit at most limit + 2 × (P − 1), and Redis holds every hit',
+    async () => {
+      await awayFromWindowEnd(WINDOW, 60_000);
+      const name = uniqueName();
+      const pair = [await instance({ name, limit: LIMIT }), await instance({ name, limit: LIMIT })];
+      let admitted = 0;
+      let hits = 0;
+      const caller = async (store: BatchedCounterStore) => {
+        for (let refused = 0; refused < 20;) {
+          hits += 1;
+          if ((await store.increment('198.51.100.1')).totalHits <= LIMIT) admitted += 1;
+          else refused += 1;
+        }
+      };
+      await Promise.all(pair.flatMap((store) => Array.from({ length: 25 }, () => caller(store))));
+      console.log(`flood: ${admitted} of ${hits} hits admitted (limit ${LIMIT}, tolerance ${tolerance(pair[0]!, 2)})`);
+      expect(admitted).toBeLessThanOrEqual(LIMIT + tolerance(pair[0]!, 2));
+      await Promise.all(pair.map((store) => store.flush()));
+      expect(Number(await redis.get(redisKey(name, WINDOW, '198.51.100.1')))).toBe(hits);
+    },
+    60_000 + TEST_MS,
+  );
 
-  test('counters start again in the next window, and the past window\'s counter expires in Redis', async () => {
+  test("counters start again in the next window, and the past window's counter expires in Redis", async () => {
     const windowMs = 1_000;
     await awayFromWindowEnd(windowMs, 500);
     const name = uniqueName();
@@ -157,27 +165,31 @@ describe('while Redis is down', () => {
   });
   afterAll(() => privateRedis?.close());
 
-  test('each instance fails open but keeps counting alone, reports it, and sends its hits once Redis is back', async () => {
-    await awayFromWindowEnd(WINDOW, 5 * 60_000);
-    const name = uniqueName();
-    const errors: unknown[] = [];
-    const store = await instance({ name, limit: 10, onError: (error) => errors.push(error) }, privateRedis.url);
-    for (let hit = 0; hit < 5; hit++) await store.increment('k');
-    await store.flush();
+  test(
+    'each instance fails open but keeps counting alone, reports it, and sends its hits once Redis is back',
+    async () => {
+      await awayFromWindowEnd(WINDOW, 5 * 60_000);
+      const name = uniqueName();
+      const errors: unknown[] = [];
+      const store = await instance({ name, limit: 10, onError: (error) => errors.push(error) }, privateRedis.url);
+      for (let hit = 0; hit < 5; hit++) await store.increment('k');
+      await store.flush();
 
-    await privateRedis.stop();
-    const answers: number[] = [];
-    for (let hit = 0; hit < 7; hit++) answers.push((await store.increment('k')).totalHits);
-    // The local count goes on: the 11th hit is refused by this instance alone.
-    expect(answers).toEqual([6, 7, 8, 9, 10, 11, 12]);
-    expect(await timeUntil(BOUNDS.redisRecoveryMs, () => errors.length > 0)).toBeDefined();
+      await privateRedis.stop();
+      const answers: number[] = [];
+      for (let hit = 0; hit < 7; hit++) answers.push((await store.increment('k')).totalHits);
+      // The local count goes on: the 11th hit is refused by this instance alone.
+      expect(answers).toEqual([6, 7, 8, 9, 10, 11, 12]);
+      expect(await timeUntil(BOUNDS.redisRecoveryMs, () => errors.length > 0)).toBeDefined();
 
-    await privateRedis.start();
-    const direct = await client(privateRedis.url);
-    const key = redisKey(name, WINDOW, 'k');
-    const healed = await timeUntil(BOUNDS.redisRecoveryMs, async () => Number(await direct.get(key)) === 12);
-    console.log(`after Redis came back, the hits counted during the outage reached it in ${healed?.toFixed(0)} ms`);
-    expect(healed).toBeDefined();
-    expect((await store.increment('k')).totalHits).toBe(13);
-  }, 5 * 60_000 + TEST_MS);
+      await privateRedis.start();
+      const direct = await client(privateRedis.url);
+      const key = redisKey(name, WINDOW, 'k');
+      const healed = await timeUntil(BOUNDS.redisRecoveryMs, async () => Number(await direct.get(key)) === 12);
+      console.log(`after Redis came back, the hits counted during the outage reached it in ${healed?.toFixed(0)} ms`);
+      expect(healed).toBeDefined();
+      expect((await store.increment('k')).totalHits).toBe(13);
+    },
+    5 * 60_000 + TEST_MS,
+  );
 });

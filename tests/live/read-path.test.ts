@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 const app = useTwoInstances({ env: { REDIS_URL: REDIS_DB_URL } });
 
-test('a like on one instance is in the other\'s answer once its event arrives there, every time', async () => {
+test("a like on one instance is in the other's answer once its event arrives there, every time", async () => {
   const { client } = await signUpUser(app.one.url);
   const pin = await newPin(client, 'Cached');
   const onTwo = await app.socket(app.two);
@@ -59,7 +59,7 @@ test('a like on one instance is in the other\'s answer once its event arrives th
   }
 });
 
-test('a comment and a new pin made on one instance are in the other\'s cached lists once their events arrive', async () => {
+test("a comment and a new pin made on one instance are in the other's cached lists once their events arrive", async () => {
   const { client } = await signUpUser(app.one.url);
   const pin = await newPin(client, 'Commented');
   const onTwo = await app.socket(app.two);

@@ -133,9 +133,7 @@ describe('user rooms', () => {
     const control = await newPin(bob.client, 'public control');
     await nextEvent(anon, 'pin:created', (p) => p.pin.id === control.id);
     const privateEvents = ['favorite:added', 'favorite:removed', 'board:created', 'board:updated', 'board:deleted', 'board:pin-added', 'board:pin-removed'];
-    expect(bobSocket.received.filter((r) => privateEvents.includes(r.event))).toEqual([
-      { event: 'board:created', payload: { board: bobBoard, seq: expect.any(Number) } },
-    ]);
+    expect(bobSocket.received.filter((r) => privateEvents.includes(r.event))).toEqual([{ event: 'board:created', payload: { board: bobBoard, seq: expect.any(Number) } }]);
     expect(anon.received.filter((r) => privateEvents.includes(r.event))).toEqual([]);
     expect(eventsNamed(aliceTab1, 'board:created')).toEqual([{ board, seq: expect.any(Number) }]);
   });
@@ -183,7 +181,7 @@ describe('client messages', () => {
 });
 
 describe('sessions on sockets', () => {
-  test('logout sends session:ended and disconnects that session\'s sockets only', async () => {
+  test("logout sends session:ended and disconnects that session's sockets only", async () => {
     const { user, password } = await signUpUser(server.url);
     const laptop = new ApiClient(server.url);
     await laptop.post('/api/auth/login', { email: user.email, password });

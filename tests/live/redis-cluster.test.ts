@@ -56,8 +56,7 @@ function join(socket: TestSocket, pinId: number): Promise<WatchAck> {
   });
 }
 
-const lastViewers = (socket: TestSocket, pinId: number) =>
-  (eventsNamed(socket, 'presence') as Array<{ pinId: number; viewers: number }>).filter((p) => p.pinId === pinId).at(-1)?.viewers;
+const lastViewers = (socket: TestSocket, pinId: number) => (eventsNamed(socket, 'presence') as Array<{ pinId: number; viewers: number }>).filter((p) => p.pinId === pinId).at(-1)?.viewers;
 
 /** Each master's answer to a command, summed or listed by the caller. */
 function perMaster(...args: string[]): Promise<unknown[]> {
@@ -127,7 +126,15 @@ test('the presence store on a cluster: one heartbeat over many pins and boards a
   try {
     const store = new RedisPresenceStore(redis, { prefix: `store-test:${process.pid}:`, ttlMs: 60_000, listMax: 10 });
     const keys = Array.from({ length: 20 }, (_, i) => ({ kind: i % 2 ? ('board' as const) : ('pin' as const), id: i + 1 }));
-    const states = await store.refresh(keys.map((key, i) => ({ key, entries: [{ socketId: `s${i}`, userId: 7 }, { socketId: `a${i}`, userId: undefined }] })));
+    const states = await store.refresh(
+      keys.map((key, i) => ({
+        key,
+        entries: [
+          { socketId: `s${i}`, userId: 7 },
+          { socketId: `a${i}`, userId: undefined },
+        ],
+      })),
+    );
     expect(states.map((s) => s.count)).toEqual(keys.map(() => 2));
     expect(states.filter((_, i) => i % 2).every((s) => s.userIds.includes(7))).toBe(true);
     expect((await store.leave(keys[0]!, { socketId: 's0', userId: 7 })).count).toBe(1);

@@ -40,8 +40,7 @@ afterAll(async () => {
 
 const from = (response: { headers: Headers }) => response.headers.get('pinboard-read-from');
 const search = (client: ApiClient, word: string) => client.get<SearchResult>(`/api/search?q=${word}`);
-const newPin = (client: ApiClient, title: string, visibility: 'public' | 'private' = 'private') =>
-  client.post<Pin>('/api/pins/', { title, imageUrl: 'https://a.test/x.png', visibility });
+const newPin = (client: ApiClient, title: string, visibility: 'public' | 'private' = 'private') => client.post<Pin>('/api/pins/', { title, imageUrl: 'https://a.test/x.png', visibility });
 
 test('(a) 500 write-then-read pairs: every read shows its own write', async () => {
   const { ms, violations, answeredBy } = await writeThenReadPairs(app.url, { pairs: 500, writers: 5 });

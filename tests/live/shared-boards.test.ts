@@ -76,8 +76,6 @@ test('a removed member hears of the removal and stops receiving the board’s ev
   // Sentinel: published by instance 1 after the owner's changes, so it arrives after them.
   await collaborator.client.post('/api/boards/', { name: 'Sentinel' });
   await nextEvent(collaboratorOnTwo, 'board:created', (p) => p.board.name === 'Sentinel');
-  const afterRemoval = collaboratorOnTwo.received.filter(
-    (r) => ['board:pin-added', 'board:updated'].includes(r.event) && JSON.stringify(r.payload).includes(`${board.id}`),
-  );
+  const afterRemoval = collaboratorOnTwo.received.filter((r) => ['board:pin-added', 'board:updated'].includes(r.event) && JSON.stringify(r.payload).includes(`${board.id}`));
   expect(afterRemoval).toEqual([]);
 });

@@ -22,8 +22,7 @@ const connect = async () => {
   return socket;
 };
 /** The instance's answer, or a failure if it has exited (crashed) meanwhile. */
-const alive = <T>(answer: Promise<T>): Promise<T> =>
-  Promise.race([answer, app.exited.then((exit) => Promise.reject(new Error(`the instance exited: ${JSON.stringify(exit)}`)))]);
+const alive = <T>(answer: Promise<T>): Promise<T> => Promise.race([answer, app.exited.then((exit) => Promise.reject(new Error(`the instance exited: ${JSON.stringify(exit)}`)))]);
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -105,7 +104,10 @@ test('many CONNECT packets on one connection make no extra sockets and do not br
   // connections are given back as their TCP connections close.
   const burst = await vi.waitFor(
     async () => {
-      const result = await rawWebSocketBurst(app.url, Array.from({ length: 20 }, () => '40'));
+      const result = await rawWebSocketBurst(
+        app.url,
+        Array.from({ length: 20 }, () => '40'),
+      );
       expect(result.upgraded).toBe(true);
       return result;
     },

@@ -53,8 +53,7 @@ const closeAll = () => {
   for (const socket of sockets.splice(0)) socket.disconnect();
 };
 
-const listenForRefusals = (on: ServerView) =>
-  on.server.io.engine.on('connection_error', (error: { context?: { message?: string } }) => refusals.push(error.context?.message ?? ''));
+const listenForRefusals = (on: ServerView) => on.server.io.engine.on('connection_error', (error: { context?: { message?: string } }) => refusals.push(error.context?.message ?? ''));
 
 const server = useTestServer({ db: 'postgres', redis: true, env: { TRUST_PROXY: 'loopback', AUTH_RATE_LIMIT_PER_IP: '100000' } });
 beforeAll(async () => {

@@ -65,12 +65,11 @@ export const BOUNDS = Object.freeze({
  * (a performance.now() value: the fault, say; default: now) to success, or with undefined when the
  * bound passed first. A scenario records outcomes this way; its tests assert on them.
  */
-export async function timeUntil(
-  boundMs: number,
-  check: () => boolean | Promise<boolean>,
-  since = performance.now(),
-): Promise<number | undefined> {
-  const attempt = () => Promise.resolve().then(check).catch(() => false);
+export async function timeUntil(boundMs: number, check: () => boolean | Promise<boolean>, since = performance.now()): Promise<number | undefined> {
+  const attempt = () =>
+    Promise.resolve()
+      .then(check)
+      .catch(() => false);
   try {
     await vi.waitUntil(attempt, { timeout: boundMs, interval: 50 });
     return performance.now() - since;

@@ -94,19 +94,9 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     },
     async start() {
       if (redis.running) return;
-      child = spawn(
-        binary,
-        [
-          '--port', String(port),
-          '--bind', '127.0.0.1',
-          '--dir', dir,
-          '--appendonly', 'yes',
-          '--save', '',
-          '--logfile', path.join(dir, 'redis.log'),
-          '--daemonize', 'no',
-        ],
-        { stdio: 'ignore' },
-      );
+      child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--logfile', path.join(dir, 'redis.log'), '--daemonize', 'no'], {
+        stdio: 'ignore',
+      });
       const started = child;
       await waitUntil(
         `redis-server on port ${port}`,
@@ -164,7 +154,11 @@ export interface PrivatePostgres {
 function postgresBinDir(): string {
   if (process.env.PG_BIN) return process.env.PG_BIN;
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   const version = versions[0];
   if (version === undefined) throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql (set PG_BIN)');
   return path.join(root, version, 'bin');

@@ -72,7 +72,9 @@ function picture(width: number, height: number): Promise<Buffer> {
         for (let c = 0; c < 3; c++) pixels[(y * width + x) * 3 + c] = inSun ? (sun[c] as number) : Math.round(((from[c] as number) * (1 - t) + (to[c] as number) * t) * k);
       }
     }
-    made = sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg({ quality: 80 }).toBuffer();
+    made = sharp(pixels, { raw: { width, height, channels: 3 } })
+      .jpeg({ quality: 80 })
+      .toBuffer();
     pictures.set(key, made);
   }
   return made;
@@ -108,7 +110,10 @@ function sitePages(images: string, intranet: string): Record<string, { html: str
       html: page('Members area', `<h1>Members only</h1><img id="member" src="${images}/members/photo.jpg" alt="A members-only photo" width="400" height="300">`),
     },
     '/twenty.html': {
-      html: page('Twenty pictures', `<h1>Twenty pictures</h1>${twenty.map((p) => `<img src="${images}/photo/${p.w}x${p.h}.jpg" alt="Picture ${p.n}" width="${p.w / 2}" height="${p.h / 2}">`).join('\n')}`),
+      html: page(
+        'Twenty pictures',
+        `<h1>Twenty pictures</h1>${twenty.map((p) => `<img src="${images}/photo/${p.w}x${p.h}.jpg" alt="Picture ${p.n}" width="${p.w / 2}" height="${p.h / 2}">`).join('\n')}`,
+      ),
     },
     '/fallback.html': {
       html: page('Hotlinked', `<h1>Only for image tags</h1><img id="guarded" src="${images}/img-only/photo.jpg" alt="" width="320" height="240">`),

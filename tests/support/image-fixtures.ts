@@ -8,33 +8,50 @@ const noise = { type: 'gaussian', mean: 128, sigma: 40 } as const;
 
 /** A JPEG stored landscape (width × height) with EXIF orientation 6: it is seen rotated, height × width. */
 export function jpegRotated(width: number, height: number): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: '#000', noise } }).jpeg({ quality: 85 }).withMetadata({ orientation: 6 }).toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: '#000', noise } })
+    .jpeg({ quality: 85 })
+    .withMetadata({ orientation: 6 })
+    .toBuffer();
 }
 
 export function jpeg(width: number, height: number): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: '#000', noise } }).jpeg({ quality: 85 }).toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: '#000', noise } })
+    .jpeg({ quality: 85 })
+    .toBuffer();
 }
 
 /** A PNG with a half-transparent alpha channel. */
 export function pngWithAlpha(width: number, height: number): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 4, background: { r: 20, g: 120, b: 220, alpha: 0.5 } } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 4, background: { r: 20, g: 120, b: 220, alpha: 0.5 } } })
+    .png()
+    .toBuffer();
 }
 
 export function webp(width: number, height: number): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: '#000', noise } }).webp().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: '#000', noise } })
+    .webp()
+    .toBuffer();
 }
 
 export function avif(width: number, height: number): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: '#000', noise } }).avif({ effort: 0 }).toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: '#000', noise } })
+    .avif({ effort: 0 })
+    .toBuffer();
 }
 
 /** An animated GIF of `frames` frames, each width × height, each a different colour. */
 export async function animatedGif(width: number, height: number, frames = 3): Promise<Buffer> {
   const colours = ['#d33', '#3d3', '#33d', '#dd3'];
   const pages = await Promise.all(
-    Array.from({ length: frames }, (_, i) => sharp({ create: { width, height, channels: 4, background: colours[i % colours.length] as string } }).png().toBuffer()),
+    Array.from({ length: frames }, (_, i) =>
+      sharp({ create: { width, height, channels: 4, background: colours[i % colours.length] as string } })
+        .png()
+        .toBuffer(),
+    ),
   );
-  return sharp(pages, { join: { animated: true } }).gif({ delay: pages.map(() => 100), loop: 0 }).toBuffer();
+  return sharp(pages, { join: { animated: true } })
+    .gif({ delay: pages.map(() => 100), loop: 0 })
+    .toBuffer();
 }
 
 function pngChunk(type: string, data: Buffer): Buffer {

@@ -112,7 +112,9 @@ export function pinbackFile(host: string, pins: number, boards: number, badEvery
     lines.push(`<DT><H3 GUID="${escape(board)}" PRIVATE="false">${escape(board)}</H3>`, '<DL><p>');
     for (const item of list) {
       const image = item.image ? ` IMAGE="${escape(item.image)}"` : '';
-      lines.push(`<DT><A HREF="${escape(item.href)}" GUID="g" ORIGLINK="${escape(item.origLink)}"${image} TAGS="Sea,c++,${item.tags[0]}" COLOR="#cccccc" AUTHOR="me" PRIVATE="false" ADD_DATE="1700000000">${escape(item.title)}</A>`);
+      lines.push(
+        `<DT><A HREF="${escape(item.href)}" GUID="g" ORIGLINK="${escape(item.origLink)}"${image} TAGS="Sea,c++,${item.tags[0]}" COLOR="#cccccc" AUTHOR="me" PRIVATE="false" ADD_DATE="1700000000">${escape(item.title)}</A>`,
+      );
     }
     lines.push('</DL><p>');
   }

@@ -26,8 +26,6 @@ export interface OpenApiDocument {
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-
-
 // Both packages are CommonJS with `exports.default`; under NodeNext typing the default import is the
 // module object, whose `default` is the class / plugin (at run time it is the same function).
 const Ajv2020 = Ajv2020Module.default;
@@ -43,9 +41,7 @@ function rewriteRefs(node: unknown): unknown {
   return Object.fromEntries(
     Object.entries(node).map(([key, value]) => [
       key,
-      key === '$ref' && typeof value === 'string' && value.startsWith('#/components/schemas/')
-        ? SCHEMA_BASE + value.slice('#/components/schemas/'.length)
-        : rewriteRefs(value),
+      key === '$ref' && typeof value === 'string' && value.startsWith('#/components/schemas/') ? SCHEMA_BASE + value.slice('#/components/schemas/'.length) : rewriteRefs(value),
     ]),
   );
 }
@@ -162,7 +158,6 @@ export function concretePath(path: string, fixtures: Fixtures): string {
 }
 
 export const pinBody = (title = 'Documented pin') => ({ title, imageUrl: 'https://example.com/doc.png', description: 'Described.' });
-
 
 /** Reads the document the server serves and compiles its component schemas. */
 export async function loadDocument(url: string): Promise<void> {

@@ -34,8 +34,13 @@ export default class ProjectTimes implements Reporter {
   onTestRunEnd(): void {
     if (!this.spans.size) return;
     const seconds = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
-    const lines = [...this.spans].map(([name, span]) => `  ${name.padEnd(13)} ${String(span.files).padStart(4)} files  ${seconds(span.last - span.first).padStart(7)} from first to last  ${seconds(span.busy).padStart(7)} in files`);
-    const slowest = [...this.files].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST).map((file) => `  ${seconds(file.ms).padStart(7)}  ${file.name}`);
+    const lines = [...this.spans].map(
+      ([name, span]) => `  ${name.padEnd(13)} ${String(span.files).padStart(4)} files  ${seconds(span.last - span.first).padStart(7)} from first to last  ${seconds(span.busy).padStart(7)} in files`,
+    );
+    const slowest = [...this.files]
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, SLOWEST)
+      .map((file) => `  ${seconds(file.ms).padStart(7)}  ${file.name}`);
     console.log(['', 'Time per project:', ...lines, '', `The ${slowest.length} slowest files:`, ...slowest].join('\n'));
   }
 

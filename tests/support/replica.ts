@@ -41,7 +41,11 @@ export interface ReplicatedPostgres {
 function binDir(): string {
   if (process.env.PG_BIN) return process.env.PG_BIN;
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   if (versions[0] === undefined) throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql (set PG_BIN)');
   return path.join(root, versions[0], 'bin');
 }

@@ -65,11 +65,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   // Stored images (and imported ZIPs) get a folder per database, so a second instance on the same
   // data shares it (as instances on one host do) and test files never see each other's files.
   // Removed with the database.
-  const mediaDir = path.join(
-    tmpdir(),
-    'pinboard-test-media',
-    databaseUrl ? new URL(databaseUrl).pathname.slice(1) : `pglite-${process.pid}-${Date.now()}-${Math.floor(Math.random() * 1e9)}`,
-  );
+  const mediaDir = path.join(tmpdir(), 'pinboard-test-media', databaseUrl ? new URL(databaseUrl).pathname.slice(1) : `pglite-${process.pid}-${Date.now()}-${Math.floor(Math.random() * 1e9)}`);
   const ownsMedia = !options.databaseUrl;
   const config = loadConfig({
     NODE_ENV: 'test',

@@ -57,8 +57,7 @@ async function recordRun(data: z.output<typeof TestJobData>, ctx: JobContext): P
     insert into test_job_runs (key, job_id, retry_count, pid)
     values (${data.key}, ${ctx.job.id}, ${ctx.job.retryCount}, ${process.pid}) returning id`.execute(ctx.db);
   const runId = rows[0]?.id;
-  const finish = (outcome: string) =>
-    sql`update test_job_runs set ended_at = clock_timestamp(), outcome = ${outcome} where id = ${runId}`.execute(ctx.db);
+  const finish = (outcome: string) => sql`update test_job_runs set ended_at = clock_timestamp(), outcome = ${outcome} where id = ${runId}`.execute(ctx.db);
   if (data.sleepMs > 0) {
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, data.sleepMs);

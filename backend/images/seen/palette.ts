@@ -38,11 +38,7 @@ interface Group {
 }
 
 export async function paletteOf(image: Sharp): Promise<PaletteEntry[]> {
-  const { data, info } = await image
-    .flatten({ background: '#ffffff' })
-    .resize({ width: SAMPLE_SIDE, height: SAMPLE_SIDE, fit: 'inside' })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const { data, info } = await image.flatten({ background: '#ffffff' }).resize({ width: SAMPLE_SIDE, height: SAMPLE_SIDE, fit: 'inside' }).raw().toBuffer({ resolveWithObject: true });
   const bins = histogramOf(data, info.channels);
   const total = info.width * info.height;
   const groups = mergeAlike(kMeans(bins));

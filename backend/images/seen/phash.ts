@@ -30,12 +30,7 @@ export interface PerceptualHashes {
  * colours (often black) do not decide the hash.
  */
 export async function phashOf(image: Sharp): Promise<PerceptualHashes> {
-  const grey = await image
-    .flatten({ background: '#ffffff' })
-    .greyscale()
-    .resize({ width: SIDE, height: SIDE, fit: 'fill' })
-    .raw()
-    .toBuffer();
+  const grey = await image.flatten({ background: '#ffffff' }).greyscale().resize({ width: SIDE, height: SIDE, fit: 'fill' }).raw().toBuffer();
   const mirrored = Buffer.alloc(grey.length);
   for (let y = 0; y < SIDE; y++) {
     for (let x = 0; x < SIDE; x++) mirrored[y * SIDE + x] = grey[y * SIDE + (SIDE - 1 - x)] ?? 0;

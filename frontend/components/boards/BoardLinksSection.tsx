@@ -63,9 +63,7 @@ export function BoardLinksSection({ boardId }: { boardId: number }) {
       <h3 id="share-links-title" className="field__label">
         Secret links
       </h3>
-      <p className="field__hint">
-        Anyone with a link can view this board and all its pins, private ones included, without signing in. They cannot change anything.
-      </p>
+      <p className="field__hint">Anyone with a link can view this board and all its pins, private ones included, without signing in. They cannot change anything.</p>
       {fresh ? <FreshLink address={fresh.address} /> : null}
       {error ? (
         <p className="form-error" role="alert">

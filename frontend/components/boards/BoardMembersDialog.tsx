@@ -97,17 +97,9 @@ export function BoardMembersDialog({ board, onClose, onLeft }: Props) {
                 {member.username}
                 {member.id === me?.id ? ' (you)' : ''}
               </span>
-              <span className="member-list__role">
-                {member.role === 'owner' ? 'Owner' : `Collaborator${adderOf(member) ? ` · added by ${adderOf(member)?.username}` : ''}`}
-              </span>
+              <span className="member-list__role">{member.role === 'owner' ? 'Owner' : `Collaborator${adderOf(member) ? ` · added by ${adderOf(member)?.username}` : ''}`}</span>
               {isOwner && member.role === 'collaborator' ? (
-                <button
-                  type="button"
-                  className="link-button link-button--danger"
-                  onClick={() => void remove(member)}
-                  disabled={busyId === member.id}
-                  aria-label={`Remove ${member.username}`}
-                >
+                <button type="button" className="link-button link-button--danger" onClick={() => void remove(member)} disabled={busyId === member.id} aria-label={`Remove ${member.username}`}>
                   Remove
                 </button>
               ) : null}
@@ -123,12 +115,7 @@ export function BoardMembersDialog({ board, onClose, onLeft }: Props) {
       ) : null}
       <div className="modal__actions">
         {!isOwner && me ? (
-          <button
-            type="button"
-            className="button button--danger"
-            onClick={() => void remove({ id: me.id, username: me.username, role: 'collaborator', added_by: null })}
-            disabled={busyId === me.id}
-          >
+          <button type="button" className="button button--danger" onClick={() => void remove({ id: me.id, username: me.username, role: 'collaborator', added_by: null })} disabled={busyId === me.id}>
             Leave board
           </button>
         ) : null}

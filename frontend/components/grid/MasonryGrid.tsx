@@ -5,7 +5,22 @@
 // fetched while the reader is still a couple of screens away from the end; and the layout is kept
 // when the page goes away, so Back returns to the same card at the same place (./grid-memory.ts).
 import { usePositioner, useScroller, type Positioner } from 'masonic';
-import { createContext, memo, useContext, useEffect, useId, useLayoutEffect, useMemo, useReducer, useRef, useState, type CSSProperties, type ReactNode, type RefObject, type SyntheticEvent } from 'react';
+import {
+  createContext,
+  memo,
+  useContext,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useReducer,
+  useRef,
+  useState,
+  type CSSProperties,
+  type ReactNode,
+  type RefObject,
+  type SyntheticEvent,
+} from 'react';
 import type { ListStatus } from '../../state/lists.ts';
 import { DEFAULT_ASPECT } from './aspect.ts';
 import { CardFocus, CardFocusScope, CardIdScope } from './card-focus.tsx';
@@ -153,10 +168,7 @@ function Layout({ ids, renderCard, hasMore, status, loadMore, restoreKey, box, h
   const next = useMemo(() => reconcileSlots(slots, ids, columns.count, !hasMore), [slots, ids, columns.count, hasMore]);
   if (next !== slots) setSlots(next); // derived state, settled before anything is committed
 
-  const positioner = usePositioner(
-    { width: box.width, columnCount: columns.count, columnGutter: columns.gutter, rowGutter: columns.gutter },
-    [slots.generation],
-  );
+  const positioner = usePositioner({ width: box.width, columnCount: columns.count, columnGutter: columns.gutter, rowGutter: columns.gutter }, [slots.generation]);
   // Back with the same columns: the heights measured last time give the very same layout at once.
   if (saved && !seeded.has(positioner) && positioner.size() === 0 && saved.slots.generation === slots.generation) {
     seeded.add(positioner);

@@ -51,10 +51,7 @@ const noSubscription = () => () => undefined;
 function useIsActiveCard(): boolean | null {
   const scope = useContext(ScopeContext);
   const id = useContext(CardIdContext);
-  const active = useSyncExternalStore(
-    scope && id !== null ? (listener) => scope.focus.subscribe(id, listener) : noSubscription,
-    () => (scope && id !== null ? scope.focus.current() === id : true),
-  );
+  const active = useSyncExternalStore(scope && id !== null ? (listener) => scope.focus.subscribe(id, listener) : noSubscription, () => (scope && id !== null ? scope.focus.current() === id : true));
   return scope && id !== null ? active : null;
 }
 

@@ -116,7 +116,10 @@ export function useGridMemory(restoreKey: string, saved: GridSnapshot | undefine
         slots: s,
         columns: c.count,
         columnWidth: p.columnWidth,
-        heights: p.all().slice(0, p.size()).map((item) => item.height),
+        heights: p
+          .all()
+          .slice(0, p.size())
+          .map((item) => item.height),
         anchor: anchorAt(p, s, b, y),
         scrollY: y,
         focus: touched.current,

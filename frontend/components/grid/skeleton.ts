@@ -47,8 +47,9 @@ export function staticShellHtml(): string {
   const card = (column: number, row: number) =>
     `<div class="skeleton-card" data-testid="skeleton-card"><div class="skeleton-card__image" style="aspect-ratio:${skeletonShape(column, row)}"></div>` +
     '<div class="skeleton-card__line"></div><div class="skeleton-card__line skeleton-card__line--short"></div></div>';
-  const columns = Array.from({ length: SKELETON_COLUMNS }, (_, column) =>
-    `<div class="skeleton-grid__column">${Array.from({ length: SKELETON_ROWS }, (_, row) => card(column, row)).join('')}</div>`,
+  const columns = Array.from(
+    { length: SKELETON_COLUMNS },
+    (_, column) => `<div class="skeleton-grid__column">${Array.from({ length: SKELETON_ROWS }, (_, row) => card(column, row)).join('')}</div>`,
   ).join('');
   return (
     `<header class="nav">${navFrameHtml()}</header>` +

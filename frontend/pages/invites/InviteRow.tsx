@@ -35,14 +35,7 @@ export function InviteRow({ invite, now, onRevoke }: { invite: Invite; now: numb
   return (
     <li className={`invite-row${usable ? '' : ' invite-row--spent'}`}>
       <div className="invite-row__link">
-        <input
-          ref={field}
-          className="field__input invite-row__address"
-          readOnly
-          value={address}
-          aria-label={`Invite link, ${text}`}
-          onFocus={(event) => event.currentTarget.select()}
-        />
+        <input ref={field} className="field__input invite-row__address" readOnly value={address} aria-label={`Invite link, ${text}`} onFocus={(event) => event.currentTarget.select()} />
         {usable ? (
           <button type="button" className="button" onClick={() => void copy()}>
             Copy

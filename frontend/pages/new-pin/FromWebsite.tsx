@@ -63,9 +63,7 @@ export function FromWebsite({ id, selected, onPick }: Props) {
         </p>
       ) : null}
       {loading ? <PagePictureChoices pictures={[]} loading selected={selected} onChoose={() => undefined} onBroken={onBroken} /> : null}
-      {found && pictures.length > 0 ? (
-        <PagePictureChoices pictures={pictures} loading={false} selected={selected} onChoose={(url) => onPick(url, found.page)} onBroken={onBroken} />
-      ) : null}
+      {found && pictures.length > 0 ? <PagePictureChoices pictures={pictures} loading={false} selected={selected} onChoose={(url) => onPick(url, found.page)} onBroken={onBroken} /> : null}
     </div>
   );
 }

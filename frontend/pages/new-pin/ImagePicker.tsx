@@ -130,7 +130,14 @@ export function ImagePicker({ upload, error, status, urlPreview, onUrlPreviewFai
 
   return (
     <div className="upload">
-      <div className={`form-card__preview upload__zone${dragging ? ' upload__zone--over' : ''}`} onDragOver={onDragOver} onDragEnter={onDragOver} onDragLeave={onDragLeave} onDrop={onDrop} data-testid="image-drop-zone">
+      <div
+        className={`form-card__preview upload__zone${dragging ? ' upload__zone--over' : ''}`}
+        onDragOver={onDragOver}
+        onDragEnter={onDragOver}
+        onDragLeave={onDragLeave}
+        onDrop={onDrop}
+        data-testid="image-drop-zone"
+      >
         <Preview upload={upload} urlPreview={urlPreview} onUrlPreviewFailed={onUrlPreviewFailed} touch={touch} onChoose={() => input.current?.click()} />
       </div>
       {children}

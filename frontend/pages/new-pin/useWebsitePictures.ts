@@ -12,11 +12,7 @@ import { pageAddress } from './page-address.ts';
 
 export const OFFLINE_SEARCH = "You're offline — the pictures will be looked for when you're back.";
 
-export type WebsiteSearch =
-  | { phase: 'idle' }
-  | { phase: 'loading'; address: string }
-  | { phase: 'failed'; address: string; message: string; offline: boolean }
-  | { phase: 'found'; page: PageImages };
+export type WebsiteSearch = { phase: 'idle' } | { phase: 'loading'; address: string } | { phase: 'failed'; address: string; message: string; offline: boolean } | { phase: 'found'; page: PageImages };
 
 /** The words for a refused search: the server's for the address, else its message. */
 export function searchFailure(error: unknown): { message: string; offline: boolean } {

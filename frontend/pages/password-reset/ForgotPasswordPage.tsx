@@ -46,7 +46,11 @@ export function ForgotPasswordPage() {
       <form className="form-card" onSubmit={onSubmit} noValidate aria-labelledby="forgot-title">
         <h1 id="forgot-title">Forgot your password?</h1>
         <p className="form-card__hint">Enter the email of your account and we will send you a link to choose a new password.</p>
-        {errors.server ? <p className="form-error" role="alert">{errors.server}</p> : null}
+        {errors.server ? (
+          <p className="form-error" role="alert">
+            {errors.server}
+          </p>
+        ) : null}
         <FormField label="Email" type="email" autoComplete="email" maxLength={LIMITS.email} {...field('email')} error={errors.email} />
         <button type="submit" className="button button--block" disabled={busy}>
           {busy ? 'Sending…' : 'Send reset link'}

@@ -59,7 +59,11 @@ export function ResetPasswordPage() {
             {linkProblem} <Link to="/forgot-password">Ask for a new link</Link>
           </p>
         ) : null}
-        {errors.server ? <p className="form-error" role="alert">{errors.server}</p> : null}
+        {errors.server ? (
+          <p className="form-error" role="alert">
+            {errors.server}
+          </p>
+        ) : null}
         <FormField
           label="New password"
           type="password"

@@ -55,7 +55,11 @@ describe('the pin builder', () => {
     // A typed address is chosen over any of them.
     await ui.clear(imageUrl());
     await ui.type(imageUrl(), 'https://elsewhere.example/x.png');
-    expect(within(group).getAllByRole<HTMLInputElement>('radio').some((radio) => radio.checked)).toBe(false);
+    expect(
+      within(group)
+        .getAllByRole<HTMLInputElement>('radio')
+        .some((radio) => radio.checked),
+    ).toBe(false);
   });
 
   it('says it is looking while the page is read, with the link’s picture already there', async () => {

@@ -56,7 +56,7 @@ describe('the pin builder: a picture saved already', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/pins/4'));
   });
 
-  it("a shared picture, uploaded first, is checked by its own address", async () => {
+  it('a shared picture, uploaded first, is checked by its own address', async () => {
     const uploaded = '/media/ab/' + 'ab'.repeat(32) + '.jpg';
     const { ui, sent } = renderApp(link(uploaded), { user: alice, handlers: server((url) => (url === uploaded ? [{ pin: saved, boards: [] }] : [])) });
     expect(await screen.findByText('You saved this on March 3, 2026', {}, SHOWS)).toBeTruthy();

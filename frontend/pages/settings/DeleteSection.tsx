@@ -49,11 +49,13 @@ export function DeleteSection() {
   return (
     <section className="settings-card settings-card--danger" aria-labelledby="settings-delete-title">
       <h2 id="settings-delete-title">Delete my account</h2>
-      <p className="settings-card__about">
-        Your pins, boards, comments and favorites are deleted, your tokens stop working, and you are signed out everywhere. This cannot be undone.
-      </p>
+      <p className="settings-card__about">Your pins, boards, comments and favorites are deleted, your tokens stop working, and you are signed out everywhere. This cannot be undone.</p>
       <form onSubmit={onSubmit} noValidate className="settings-card__form">
-        {errors.server ? <p className="form-error" role="alert">{errors.server}</p> : null}
+        {errors.server ? (
+          <p className="form-error" role="alert">
+            {errors.server}
+          </p>
+        ) : null}
         <FormField label="Password" type="password" autoComplete="current-password" maxLength={LIMITS.passwordMax} {...field('password')} error={errors.password} />
         <button type="submit" className="button button--danger settings-card__submit" disabled={busy}>
           {busy ? 'Deleting…' : 'Delete my account'}

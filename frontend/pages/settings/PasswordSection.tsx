@@ -40,7 +40,11 @@ export function PasswordSection({ onChanged }: { onChanged: () => void }) {
       <h2 id="settings-password-title">Password</h2>
       <p className="settings-card__about">Changing it signs you out on every other device.</p>
       <form onSubmit={onSubmit} noValidate className="settings-card__form">
-        {errors.server ? <p className="form-error" role="alert">{errors.server}</p> : null}
+        {errors.server ? (
+          <p className="form-error" role="alert">
+            {errors.server}
+          </p>
+        ) : null}
         <FormField label="Current password" type="password" autoComplete="current-password" maxLength={LIMITS.passwordMax} {...field('currentPassword')} error={errors.currentPassword} />
         <FormField
           label="New password"

@@ -48,7 +48,11 @@ export function ProfileSection({ user, onSaved }: { user: User; onSaved: (user: 
     <section className="settings-card" aria-labelledby="settings-profile-title">
       <h2 id="settings-profile-title">Username and email</h2>
       <form onSubmit={onSubmit} noValidate className="settings-card__form">
-        {errors.server ? <p className="form-error" role="alert">{errors.server}</p> : null}
+        {errors.server ? (
+          <p className="form-error" role="alert">
+            {errors.server}
+          </p>
+        ) : null}
         <FormField label="Username" autoComplete="username" maxLength={LIMITS.usernameMax} {...field('username')} error={errors.username} />
         <FormField label="Email" type="email" autoComplete="email" maxLength={LIMITS.email} {...field('email')} error={errors.email} />
         <FormField

@@ -15,8 +15,8 @@ export function Bookmarklet() {
     <section className="bookmarklet" aria-labelledby="bookmarklet-title">
       <h2 id="bookmarklet-title">Save from any page</h2>
       <p>
-        Drag this button to your bookmarks bar. On any page, click it: a window opens with the page’s largest image chosen, its other
-        pictures to pick from, a board to save into, and the page it came from filled in. It closes by itself once the pin is saved.
+        Drag this button to your bookmarks bar. On any page, click it: a window opens with the page’s largest image chosen, its other pictures to pick from, a board to save into, and the page it came
+        from filled in. It closes by itself once the pin is saved.
       </p>
       <a ref={link} className="button bookmarklet__link" draggable onClick={(event) => event.preventDefault()} title="Drag me to your bookmarks bar">
         Save to Pinboard

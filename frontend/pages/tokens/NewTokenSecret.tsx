@@ -24,18 +24,11 @@ export function NewTokenSecret({ created, onDone }: { created: TokenCreated; onD
     <section className="token-secret" aria-labelledby="token-secret-title">
       <h2 id="token-secret-title">Copy your new token now</h2>
       <p>
-        “{created.token.name}” is ready. This is the only time it is shown: store it somewhere safe, such as your password manager. Anyone
-        with it can act as you{created.token.scope === 'read' ? ' (read only)' : ''}.
+        “{created.token.name}” is ready. This is the only time it is shown: store it somewhere safe, such as your password manager. Anyone with it can act as you
+        {created.token.scope === 'read' ? ' (read only)' : ''}.
       </p>
       <div className="token-secret__row">
-        <input
-          ref={field}
-          className="field__input token-secret__value"
-          readOnly
-          value={created.secret}
-          aria-label="New token"
-          onFocus={(event) => event.currentTarget.select()}
-        />
+        <input ref={field} className="field__input token-secret__value" readOnly value={created.secret} aria-label="New token" onFocus={(event) => event.currentTarget.select()} />
         <button type="button" className="button" onClick={() => void copy()}>
           Copy
         </button>

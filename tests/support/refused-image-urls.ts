@@ -1,0 +1,27 @@
+// Image addresses a pin must refuse (400, fields.imageUrl): scripts, data and other schemes,
+// addresses on another origin written to look like paths, and what is no address at all.
+export const REFUSED_IMAGE_URLS = [
+  'javascript:alert(1)',
+  'JavaScript:alert(document.cookie)',
+  ' javascript:alert(1)',
+  'java\tscript:alert(1)',
+  'vbscript:msgbox(1)',
+  'data:image/png;base64,iVBORw0KGgo=',
+  'data:text/html,<script>alert(1)</script>',
+  'ftp://example.com/a.png',
+  'file:///etc/passwd',
+  'blob:https://example.com/0b1c',
+  'mailto:someone@example.com',
+  '//evil.com/x',
+  ' //evil.com/x',
+  '/\\evil.com/x',
+  '\\\\evil.com\\x',
+  // A browser drops tabs and newlines from URLs, so these are "//evil.com/x", not same-origin paths.
+  '/\t/evil.com/x',
+  '/\n/evil.com/x',
+  '/\r/evil.com/x',
+  'http://',
+  'https://',
+  'example.com/a.png',
+  'not a url',
+];
