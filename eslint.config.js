@@ -30,7 +30,7 @@ const FEATURES = [
   'uploads',
 ];
 /** The backend's infrastructure: it knows no feature. */
-const INFRASTRUCTURE = ['http', 'jobs', 'events', 'paging', 'idempotency'];
+const INFRASTRUCTURE = ['http', 'jobs', 'bus', 'transactions', 'paging', 'idempotency'];
 /** The assembly (its files, and server/'s parts): it imports every feature, so reaching it reaches all of them. */
 const ASSEMBLY = ['app', 'server', 'main', 'routes', 'route-deps', 'job-handlers', 'openapi'];
 /** The client's store and API calls, and what sits on them (screens, the socket client, styles, test helpers). */

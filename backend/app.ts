@@ -19,7 +19,7 @@ import { linkShowsImage, shownPublicly } from './images/link-media.ts';
 import { sessionOf } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
 import type { ServiceContext } from './context.ts';
-import type { EventBus } from './events/event-bus.ts';
+import type { EventBus } from './bus/event-bus.ts';
 import type { AppJobs } from './job-catalog.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import { createCsrf } from './http/csrf.ts';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import type { EventPublisher } from './events/event-bus.ts';
+import type { EventPublisher } from './bus/event-bus.ts';
 import type { AppJobs } from './job-catalog.ts';
 import type { JobSender } from './jobs/define.ts';
 

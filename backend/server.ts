@@ -6,7 +6,7 @@ import type { ClientToServerEvents, ServerToClientEvents } from '../contract/eve
 import type { Database } from '../db/connect.ts';
 import { configurePasswordHashing } from './auth/passwords.ts';
 import type { Config } from './config.ts';
-import { EventBus } from './events/event-bus.ts';
+import { EventBus } from './bus/event-bus.ts';
 import { createImageBudget, type ImageBudget } from './images/image-budget.ts';
 import { configureImageProcessing } from './images/process.ts';
 import { configureTextReading, stopTextReading } from './images/seen/read-text.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Store } from 'express-session';
-import type { EventPublisher } from '../events/event-bus.ts';
+import type { EventPublisher } from '../bus/event-bus.ts';
 import { sessionDirectory } from '../http/session.ts';
 import type { ListedSession } from '../http/session-directory.ts';
 

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import type { EventPublisher } from '../events/event-bus.ts';
+import type { EventPublisher } from '../bus/event-bus.ts';
 
 // Disabled accounts (docs/site-access.md). The operator's command ends a disabled account's
 // sessions, sockets and tokens at once where it can reach them (Redis sessions, every instance

@@ -1,9 +1,9 @@
 import { type Kysely, sql } from 'kysely';
 import type { ChangeData, ChangeEventName } from '../../contract/events.ts';
 import type { DB } from '../../db/schema.ts';
-import type { Audience, Change } from '../events/bus-events.ts';
-import type { EventPublisher } from '../events/event-bus.ts';
-import { afterCommit, beforeCommit, transaction } from '../events/transaction.ts';
+import type { Audience, Change } from '../bus/bus-events.ts';
+import type { EventPublisher } from '../bus/event-bus.ts';
+import { afterCommit, beforeCommit, transaction } from '../transactions/transaction.ts';
 import { POSITION_BITS, transactionBase } from './position.ts';
 
 /** What write() needs: the database (or the caller's transaction) and the bus. */

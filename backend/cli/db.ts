@@ -4,7 +4,7 @@ import { replaceDemoPassword, seedDemoData } from '../../db/seed.ts';
 import { pino } from 'pino';
 import { hashMatches, hashPassword } from '../auth/passwords.ts';
 import { DEV_DEMO_PASSWORD, loadConfig } from '../config.ts';
-import { EventBus } from '../events/event-bus.ts';
+import { EventBus } from '../bus/event-bus.ts';
 import { queueImports } from '../pins/image-import-job.ts';
 import { createMediaStorage } from '../images/create-storage.ts';
 import { appJobs } from '../job-handlers.ts';

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { endSessionsOf } from '../account/end-sessions.ts';
 import type { Config } from '../config.ts';
-import { EventBus } from '../events/event-bus.ts';
+import { EventBus } from '../bus/event-bus.ts';
 import { CachedSessionStore } from '../http/cached-session-store.ts';
 import { ReadCache } from '../http/read-cache.ts';
 import { createSessionStore } from '../http/session.ts';

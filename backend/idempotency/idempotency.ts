@@ -6,7 +6,7 @@ import { LIMITS } from '../../contract/limits.ts';
 import { MSG } from '../../contract/messages.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../context.ts';
-import { transaction } from '../events/transaction.ts';
+import { transaction } from '../transactions/transaction.ts';
 import { HttpError } from '../errors.ts';
 
 // Idempotent writes (contract/idempotency.ts): the creates, and every write the web client's outbox

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../context.ts';
-import { transaction } from '../events/transaction.ts';
+import { transaction } from '../transactions/transaction.ts';
 import { type HostCooldown, hostOf } from '../images/host-cooldown.ts';
 import { storeImage } from '../images/images.service.ts';
 import type { MediaStorage } from '../images/storage.ts';

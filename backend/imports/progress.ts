@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Import, ImportProgress } from '../../contract/imports.ts';
 import { IMPORT_LIMITS } from '../../contract/import-rules.ts';
 import type { DB } from '../../db/schema.ts';
-import type { EventPublisher } from '../events/event-bus.ts';
+import type { EventPublisher } from '../bus/event-bus.ts';
 
 // An import's counts, kept on its row and told to its user's sockets (`import:progress`) at most
 // once a second per import, whichever instance runs its batches: the row's `progress_at` says when

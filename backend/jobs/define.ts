@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { DB } from '../../db/schema.ts';
-import type { EventPublisher } from '../events/event-bus.ts';
+import type { EventPublisher } from '../bus/event-bus.ts';
 
 // The typed side of the job queue: which jobs exist (a catalog: name → payload schema and retry
 // policy) and what runs them (handlers, given when the queue starts). The two are apart on purpose:

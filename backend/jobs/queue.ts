@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Database } from '../../db/connect.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Config } from '../config.ts';
-import type { EventPublisher } from '../events/event-bus.ts';
+import type { EventPublisher } from '../bus/event-bus.ts';
 import { kyselyDatabase, poolDatabase } from './adapters.ts';
 import type { JobCatalog, JobContext, JobHandler, JobSender, JobSetup, JobType, SendOptions } from './define.ts';
 

@@ -1,5 +1,5 @@
-import type { Change } from '../events/bus-events.ts';
-import type { EventBus } from '../events/event-bus.ts';
+import type { Change } from '../bus/bus-events.ts';
+import type { EventBus } from '../bus/event-bus.ts';
 import type { CachedSessionStore } from '../http/cached-session-store.ts';
 import { cacheTags, type ReadCache } from '../http/read-cache.ts';
 import type { IO } from './gateway.ts';

@@ -1,6 +1,6 @@
 import { viewsForReaders } from '../changes/reader-view.ts';
-import type { Change } from '../events/bus-events.ts';
-import type { EventBus } from '../events/event-bus.ts';
+import type { Change } from '../bus/bus-events.ts';
+import type { EventBus } from '../bus/event-bus.ts';
 import type { IO } from './gateway.ts';
 import { FEED_ROOM, pinRoom, sessionRoom, userRoom } from './rooms.ts';
 

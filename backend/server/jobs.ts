@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import type { EventBus } from '../events/event-bus.ts';
+import type { EventBus } from '../bus/event-bus.ts';
 import type { ImageBudget } from '../images/image-budget.ts';
 import type { MediaStorage } from '../images/storage.ts';
 import type { AppJobs } from '../job-catalog.ts';

@@ -5,7 +5,7 @@ import { PRESENCE_LIMITS } from '../../contract/presence.ts';
 import { attachRedisAdapter } from '../realtime/adapter.ts';
 import { startHeadAnnouncer } from '../realtime/head.ts';
 import type { Config } from '../config.ts';
-import type { EventBus } from '../events/event-bus.ts';
+import type { EventBus } from '../bus/event-bus.ts';
 import { startCacheRelay } from '../realtime/cache-relay.ts';
 import { createGateway } from '../realtime/gateway.ts';
 import { boardMemberships, isBoardMember, presentUsers } from '../realtime/presence-access.ts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { createApp } from '../app.ts';
 import type { Config } from '../config.ts';
-import type { EventBus } from '../events/event-bus.ts';
+import type { EventBus } from '../bus/event-bus.ts';
 import { CachedSessionStore } from '../http/cached-session-store.ts';
 import { answerExpectContinue } from '../http/expect-continue.ts';
 import { ReadCache } from '../http/read-cache.ts';

@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import type { Audience } from '../events/bus-events.ts';
+import type { Audience } from '../bus/bus-events.ts';
 
 // Who sees a pin (docs/who-sees-what.md): a public pin, everyone; a private pin, its owner and the
 // members (owner and collaborators) of the boards that hold it — for everyone else it does not

@@ -8,7 +8,7 @@ import { MSG } from '../../contract/messages.ts';
 import type { Pin } from '../../contract/pins.ts';
 import { pruneChanges, readHead } from '../../backend/changes/changes.service.ts';
 import { write } from '../../backend/changes/write.ts';
-import { beforeCommit } from '../../backend/events/transaction.ts';
+import { beforeCommit } from '../../backend/transactions/transaction.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { newPin } from '../support/factories.ts';
 import { testDatabaseKind } from '../support/server.ts';

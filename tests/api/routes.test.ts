@@ -9,7 +9,7 @@ import { createCursorCodec } from '../../backend/paging/cursor.ts';
 import { LocalMediaStorage } from '../../backend/images/local-storage.ts';
 import { ReadCache } from '../../backend/http/read-cache.ts';
 import { loadConfig } from '../../backend/config.ts';
-import { EventBus } from '../../backend/events/event-bus.ts';
+import { EventBus } from '../../backend/bus/event-bus.ts';
 import { createCsrf } from '../../backend/http/csrf.ts';
 import { errorHandler } from '../../backend/http/error-handler.ts';
 import type { OriginPolicy } from '../../backend/http/origin.ts';
