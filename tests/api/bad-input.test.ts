@@ -1,5 +1,4 @@
 import { gzipSync } from 'node:zlib';
-import { sql } from 'kysely';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Board } from '../../contract/boards.ts';
 import type { Comment } from '../../contract/comments.ts';
@@ -11,6 +10,7 @@ import type { User } from '../../contract/users.ts';
 import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
 import { type FieldSpec, ROUTES, routeAt, type TestRoute, wrongQueryValues } from '../support/routes.ts';
 import { REFUSED_IMAGE_URLS } from '../support/refused-image-urls.ts';
+import { tableSnapshot } from '../support/table-snapshot.ts';
 import { useTestServer } from '../support/use-test-server.ts';
 
 // docs/operations.md: "Bad input of every kind gets the error shape and changes nothing". Every API
@@ -75,16 +75,7 @@ beforeAll(async () => {
 const TABLES = ['users', 'pins', 'boards', 'board_pins', 'favorites', 'comments', 'images', 'api_tokens', 'invites'] as const;
 type Snapshot = Record<(typeof TABLES)[number], string[]>;
 
-/** Every row of every table, as sorted JSON lines: a changed, added or removed row shows up. */
-async function snapshot(): Promise<Snapshot> {
-  const entries = await Promise.all(
-    TABLES.map(async (table) => {
-      const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(server.server.database.db);
-      return [table, rows.map((row) => JSON.stringify(row)).sort()] as const;
-    }),
-  );
-  return Object.fromEntries(entries) as Snapshot;
-}
+const snapshot = (): Promise<Snapshot> => tableSnapshot(server.server.database.db, TABLES);
 
 const counts = (s: Snapshot) => Object.fromEntries(TABLES.map((t) => [t, s[t].length]));
 

@@ -10,6 +10,7 @@ import { pruneChanges, readHead } from '../../backend/changes/changes.service.ts
 import { write } from '../../backend/changes/write.ts';
 import { beforeCommit } from '../../backend/transactions/transaction.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
+import { eventually } from '../support/eventually.ts';
 import { newPin } from '../support/factories.ts';
 import { testDatabaseKind } from '../support/server.ts';
 import { useTestServer } from '../support/use-test-server.ts';
@@ -198,6 +199,13 @@ describe('GET /api/changes', () => {
           await client.delete(`/api/favorites/${fav.body.id}`);
         }
       }),
+    );
+    // A favorite that found its pin's row busy has its pin:likes change recorded by the settle job
+    // after its commit (docs/data-model.md, "pin:likes and likes_version"): the writes are done
+    // once those jobs are.
+    await eventually(
+      async () => (await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name = 'pins.likes-settle' and state < 'completed'`.execute(db())).rows[0]?.n,
+      (n) => n === 0,
     );
     writing = false;
     const rounds = await poll;

@@ -12,6 +12,7 @@ import type { User } from '../../contract/users.ts';
 import { type DemoImage, demoImages, demoImageUrl } from '../../db/demo-catalog.ts';
 import { ApiClient, type ApiResponse, signUpUser } from '../support/client.ts';
 import { type FieldSpec, ROUTES, targetOf } from '../support/routes.ts';
+import { tableSnapshot } from '../support/table-snapshot.ts';
 import { useTestServer } from '../support/use-test-server.ts';
 
 // Property-based robustness (docs/operations.md, quality bars): generated bodies, query strings,
@@ -127,21 +128,7 @@ async function ensureAnonymous(): Promise<void> {
 
 const TABLES = ['users', 'pins', 'boards', 'board_pins', 'favorites', 'comments', 'images', 'api_tokens'] as const;
 
-/**
- * Written by background jobs, not by the request under test: an import that gives up keeps why on
- * its pin (backend/pins/image-import-job.ts) whenever it happens to run.
- */
-const JOB_COLUMNS = new Set(['image_failure']);
-
-async function snapshot(): Promise<Record<string, string[]>> {
-  const entries = await Promise.all(
-    TABLES.map(async (table) => {
-      const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db());
-      return [table, rows.map((row) => JSON.stringify(Object.entries(row).filter(([column]) => !JOB_COLUMNS.has(column)))).sort()] as const;
-    }),
-  );
-  return Object.fromEntries(entries);
-}
+const snapshot = () => tableSnapshot(db(), TABLES);
 
 // ---------------------------------------------------------------------------------------------
 // Routes
