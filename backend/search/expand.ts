@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import { type LexemeShares, lexemeShares } from './frequency.ts';
 import { type ParsedQuery, plainWord, type Term } from './query.ts';
 
 // Turns a parsed query into text-search queries (tsquery), in one round trip. Each term becomes
@@ -9,7 +10,10 @@ import { type ParsedQuery, plainWord, type Term } from './query.ts';
 // - look-alikes, when it is not a word any pin uses: up to TYPO_ALTERNATIVES words of the
 //   vocabulary (search_words) with the most trigrams in common and about its length ("cofee" →
 //   coffee). Word by word, never against a whole title.
-// - a prefix, when it is the last word (the reader may still be typing it: "mount" → mountains).
+// - a prefix, when it is the last word (the reader may still be typing it: "mount" → mountains),
+//   unless it is a complete word and the words it begins are common (./frequency.ts): a prefix
+//   cannot skip through the index's lists as a word does, so `home:*` would collect every pin of
+//   every word starting with "home" (18 % of a million pins), for pins the word itself mostly finds.
 // - the users it names: a word that is a username also matches that user's pins (ranked lowest).
 // The pieces come back as tsquery text (Postgres' output, so valid tsquery syntax) and are joined
 // here with `|`, `&` and `!`; the user's text itself never becomes tsquery syntax.
@@ -26,6 +30,11 @@ const TYPO_SIMILARITY = 0.3;
 const TYPO_LENGTH_DIFFERENCE = 2;
 const TYPO_MIN_LENGTH = 4;
 const PREFIX_MIN_LENGTH = 3;
+/**
+ * A complete last word is not also a prefix when the words it begins are held by this share of
+ * the pins or more (at a million pins, 10,000 pins' entries for the index to collect).
+ */
+export const PREFIX_COMMON_SHARE = 0.01;
 
 /** One condition: a pin matches its tsquery, or (when it names users) is by one of them. */
 export interface ExpandedClause {
@@ -57,7 +66,16 @@ interface TermRow {
   exact: string;
   similar: string | null;
   prefix: string | null;
+  /** Whether the word is one the pins use (search_words): typed whole, not half-way. */
+  known: boolean;
   authors: number[];
+}
+
+/** The share of pins holding a word that begins with `word`, as far as the statistics know. */
+function prefixShare(stats: LexemeShares, word: string): number {
+  let share = 0;
+  for (const [lexeme, held] of stats.shares) if (lexeme.startsWith(word)) share += held;
+  return share;
 }
 
 export async function expandQuery(db: Kysely<DB>, parsed: ParsedQuery): Promise<ExpandedQuery> {
@@ -89,15 +107,24 @@ export async function expandQuery(db: Kysely<DB>, parsed: ParsedQuery): Promise<
         ) as alike
       ) end as similar,
       case when t.prefix then to_tsquery('simple', t.word || ':*')::text end as prefix,
+      t.word is not null and exists (select 1 from search_words s where s.word = t.word) as known,
       case when t.word is null then '{}'::int[] else array(select u.id from users u where lower(u.username) = t.word) end as authors
     -- The limit tells the planner how many terms there are (a function's rows are guessed at 100),
     -- which keeps its cost estimate, hence JIT compiling (half a second), out of a few-term query.
     from (select * from jsonb_to_recordset(${JSON.stringify(inputs)}::jsonb) as t (i integer, term text, phrase boolean, word text, typo boolean, prefix boolean) limit ${inputs.length}) as t
     order by t.i`.execute(db);
 
+  const stats = await lexemeShares(db);
+  // A stop word ("but") finds nothing itself, yet is complete: its prefix is the same bet.
+  const complete = (row: TermRow) => row.known || row.exact === '';
+  const prefixOf = (row: TermRow) => {
+    const word = inputs[row.i]?.word;
+    if (row.prefix === null || !word || !stats || !complete(row)) return row.prefix;
+    return prefixShare(stats, word) >= PREFIX_COMMON_SHARE ? null : row.prefix;
+  };
   const termQuery = (row: TermRow | undefined) =>
     row
-      ? [row.exact, row.similar, row.prefix]
+      ? [row.exact, row.similar, prefixOf(row)]
           .filter((part): part is string => !!part)
           .map((part) => `(${part})`)
           .join(' | ')

@@ -84,3 +84,22 @@ describe('the plan follows how common the words are; the results do not', () => 
     expect(res.body.pins.map((pin) => pin.id)).toEqual((await walk('heron')).ids.slice(0, 40));
   });
 });
+
+// Last: it adds pins. A prefix of a common word cannot skip through the index as the word does
+// (backend/search/expand.ts): a complete last word whose words are common is not also a prefix.
+describe('the last word as a prefix, from how common the words it begins are', () => {
+  test('a common complete word is only itself; a rare one and a half-typed one are prefixes too', async () => {
+    const { client } = await signUpUser(server.url, 'prefixes');
+    const make = async (title: string) => (await client.post<{ id: number }>('/api/pins/', { title, imageUrl: 'https://example.com/plans.png' })).body.id;
+    const heronry = await make('Heronry by the lake');
+    const hide = await make('Bitternhide at dawn');
+    const found = async (q: string) => (await walk(q)).ids;
+    // "heron" is in a third of the pins: the heronry is not among its matches, but "heronr"
+    // (half-typed) still finds it (first: the look-alike "heron" brings the herons after it).
+    expect(await found('heron')).not.toContain(heronry);
+    expect((await found('heronr'))[0]).toBe(heronry);
+    // "bittern" is in ten pins: still a prefix too.
+    expect(await found('bittern')).toContain(hide);
+    expect(await found('bittern')).toHaveLength(PINS / 300 + 1);
+  });
+});
