@@ -8,7 +8,7 @@ import { forbidden, notFound } from '../errors.ts';
 import { imageOf, toPinImage } from '../images/media-urls.ts';
 import type { CursorCodec } from '../paging/cursor.ts';
 import { keyset } from '../paging/keyset.ts';
-import { canSeePin, visibleTo } from '../visibility/pin-access.ts';
+import { visibleTo } from '../visibility/pin-access.ts';
 import { likesCountOfPins } from '../pins/likes-count.ts';
 import { announceLikes, type LikesAfter } from './likes.ts';
 
@@ -46,15 +46,15 @@ type FavoriteRemoveRow = ({ outcome: 'removed'; pin_id: number } & LikesAfter) |
  */
 export async function addFavorite(ctx: ServiceContext, userId: number, pinId: number): Promise<Favorite | undefined> {
   return write(ctx, async (db, record) => {
-    // A pin the user may not see is one that does not exist.
-    if (!(await canSeePin(db, userId, pinId))) throw notFound('Pin');
-    // The function predates stored images; their fields are one primary-key read more (an add is
-    // rare next to reads), not a change of the function's signature.
+    // A pin the user may not see is one that does not exist. The function predates stored images:
+    // their fields come with this check, not through a change of the function's signature.
     const image = await db
       .selectFrom('pins')
       .select((eb) => [imageOf(eb).as('image'), 'pins.visibility'])
       .where('pins.id', '=', pinId)
+      .where(visibleTo(userId))
       .executeTakeFirst();
+    if (!image) throw notFound('Pin');
     const { rows } = await sql<FavoriteAddRow>`select * from favorite_add(${userId}, ${pinId})`.execute(db);
     const row = rows[0];
     if (row?.outcome === 'already') return undefined;
@@ -64,10 +64,10 @@ export async function addFavorite(ctx: ServiceContext, userId: number, pinId: nu
       pin_id: pinId,
       title: row.title,
       image_url: row.image_url,
-      image: image?.image ? toPinImage(image.image) : null,
+      image: image.image ? toPinImage(image.image) : null,
       likes_count: row.likes_count,
       likes_version: row.likes_version,
-      visibility: image?.visibility ?? 'public',
+      visibility: image.visibility,
     };
     record('favorite:added', { favorite }, { userIds: [userId] });
     await announceLikes(ctx, db, record, pinId, row);
