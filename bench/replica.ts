@@ -1,7 +1,7 @@
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { startAppProcess } from '../scripts/lib/processes.ts';
-import { startReplicatedPostgres, writeThenReadPairs } from '../tests/support/replica.ts';
+import { replicaAppEnv, startReplicatedPostgres, writeThenReadPairs } from '../tests/support/replica.ts';
 
 // `npm run bench:replica [-- --pairs 10000 --writers 10]`: read-your-writes over a read replica
 // (docs/operations.md#a-read-replica). A private primary and its streaming replica
@@ -19,17 +19,8 @@ const pairs = Number(values.pairs);
 const writers = Number(values.writers);
 
 const databases = await startReplicatedPostgres();
-const app = await startAppProcess({
-  DATABASE_URL: databases.databaseUrl,
-  DATABASE_REPLICA_URL: databases.replica.url,
-  REDIS_URL: undefined,
-  AUTO_MIGRATE: 'false',
-  AUTO_SEED: 'false',
-  AUTH_RATE_LIMIT_PER_IP: '1000000',
-  API_RATE_LIMIT_PER_IP: '1000000',
-  IMPORT_PENDING_PER_USER: '1000000',
-  JOB_WORKERS: 'false',
-});
+const app = await startAppProcess(replicaAppEnv(databases, { JOB_WORKERS: 'false' }));
+
 try {
   const { ms, violations, answeredBy } = await writeThenReadPairs(app.url, { pairs, writers });
   console.log(`${pairs} write-then-read pairs, ${writers} writers at once: ${(ms / 1000).toFixed(1)} s (${((pairs * 1000) / ms).toFixed(0)} pairs/s; load ${loadavg()[0]?.toFixed(1)})`);

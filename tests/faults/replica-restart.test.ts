@@ -4,7 +4,7 @@ import type { SearchResult } from '../../contract/search.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { percentile, queryOnce } from '../support/faults.ts';
 import { type AppProcess, startAppProcess } from '../support/processes.ts';
-import { type ReplicatedPostgres, startReplicatedPostgres } from '../support/replica.ts';
+import { replicaAppEnv, type ReplicatedPostgres, startReplicatedPostgres } from '../support/replica.ts';
 import { sleep } from './helpers.ts';
 
 // The read replica restarts (`pg_ctl stop -m fast`, ~3 s down, start) under a stream of reads and
@@ -19,20 +19,7 @@ let scene: Awaited<ReturnType<typeof restartReplicaUnderLoad>>;
 
 beforeAll(async () => {
   databases = await startReplicatedPostgres();
-  app = await startAppProcess(
-    {
-      DATABASE_URL: databases.databaseUrl,
-      DATABASE_REPLICA_URL: databases.replica.url,
-      REDIS_URL: undefined,
-      AUTO_MIGRATE: 'false',
-      AUTO_SEED: 'false',
-      AUTH_RATE_LIMIT_PER_IP: '1000000',
-      API_RATE_LIMIT_PER_IP: '1000000',
-      IMPORT_PENDING_PER_USER: '1000000',
-      JOB_WORKERS: 'false',
-    },
-    { name: 'app', echo: false },
-  );
+  app = await startAppProcess(replicaAppEnv(databases, { JOB_WORKERS: 'false' }), { name: 'app', echo: false });
   scene = await restartReplicaUnderLoad();
 }, 120_000);
 

@@ -4,7 +4,7 @@ import type { SearchResult } from '../../contract/search.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { eventually } from '../support/eventually.ts';
 import { type AppProcess, startAppProcess } from '../support/processes.ts';
-import { type ReplicatedPostgres, startReplicatedPostgres, writeThenReadPairs } from '../support/replica.ts';
+import { replicaAppEnv, type ReplicatedPostgres, startReplicatedPostgres, writeThenReadPairs } from '../support/replica.ts';
 
 // Reads from a streaming replica with read-your-writes (docs/operations.md#a-read-replica): a
 // private primary and its replica (tests/support/replica.ts), one instance reading from both. The
@@ -14,19 +14,8 @@ let databases: ReplicatedPostgres;
 let app: AppProcess;
 const extra: AppProcess[] = [];
 
-const envFor = (maxLagMs: number) => ({
-  DATABASE_URL: databases.databaseUrl,
-  DATABASE_REPLICA_URL: databases.replica.url,
-  // A paused replica must stay in use for (b): its lag is the age of its last replayed commit.
-  REPLICA_MAX_LAG_MS: String(maxLagMs),
-  REDIS_URL: undefined,
-  AUTO_MIGRATE: 'false',
-  AUTO_SEED: 'false',
-  AUTH_RATE_LIMIT_PER_IP: '1000000',
-  API_RATE_LIMIT_PER_IP: '1000000',
-  IMPORT_PENDING_PER_USER: '1000000',
-  JOB_WORKERS: 'false',
-});
+// A paused replica must stay in use for (b): its lag is the age of its last replayed commit.
+const envFor = (maxLagMs: number) => replicaAppEnv(databases, { REPLICA_MAX_LAG_MS: String(maxLagMs), JOB_WORKERS: 'false' });
 
 beforeAll(async () => {
   databases = await startReplicatedPostgres();

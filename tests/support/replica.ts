@@ -75,6 +75,25 @@ function runTool(tool: string, args: string[], logFile: string): Promise<void> {
   });
 }
 
+/**
+ * An app process on the primary that reads from the replica: already migrated (by
+ * startReplicatedPostgres), sessions in memory, and the limits out of the way of a test's or a
+ * benchmark's crowd of writers from one address. `extra` adds or overrides.
+ */
+export function replicaAppEnv(databases: ReplicatedPostgres, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return {
+    DATABASE_URL: databases.databaseUrl,
+    DATABASE_REPLICA_URL: databases.replica.url,
+    REDIS_URL: undefined,
+    AUTO_MIGRATE: 'false',
+    AUTO_SEED: 'false',
+    AUTH_RATE_LIMIT_PER_IP: '1000000',
+    API_RATE_LIMIT_PER_IP: '1000000',
+    IMPORT_PENDING_PER_USER: '1000000',
+    ...extra,
+  };
+}
+
 /** A fresh primary with the app's database migrated, and a streaming replica of it. */
 export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
   const primary = await startPrivatePostgres();
