@@ -9,6 +9,7 @@ import { upsertFavorites } from '../state/favorites.ts';
 import { upsertPins } from '../state/pins.ts';
 import { setSessionUser } from '../state/session.ts';
 import { createEventApplier } from './apply.ts';
+import { favoriteOf as fav } from '../test-support/favorites.ts';
 
 function setup() {
   const store = createStore();
@@ -17,15 +18,6 @@ function setup() {
   return { store, applier, send };
 }
 
-const fav = (id: number, pinId: number, likes = 1, version = likes) => ({
-  id,
-  pin_id: pinId,
-  title: `Pin ${pinId}`,
-  image_url: `/seed-images/${pinId}.svg`,
-  image: null,
-  likes_count: likes,
-  likes_version: version,
-});
 const later = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
 
 describe('server events → store', () => {

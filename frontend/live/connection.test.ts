@@ -5,16 +5,8 @@ import { boardsByIdAtom, favoritesByIdAtom, liveStatusAtom, pinsByIdAtom, sessio
 import { upsertFavorites } from '../state/favorites.ts';
 import { clearSession, setSessionUser } from '../state/session.ts';
 import { liveClientFor } from './client.ts';
+import { favoriteOf as fav } from '../test-support/favorites.ts';
 
-const fav = (id: number, pinId: number, likes = 1, version = likes) => ({
-  id,
-  pin_id: pinId,
-  title: `Pin ${pinId}`,
-  image_url: `/seed-images/${pinId}.svg`,
-  image: null,
-  likes_count: likes,
-  likes_version: version,
-});
 
 describe('live connection: socket lifecycle', () => {
   it('opens one socket after the session check, not before', async () => {

@@ -9,15 +9,8 @@ import { loadFirstPage, refreshFirstPage, type ListSource } from '../state/list-
 import { getList, LIST } from '../state/lists.ts';
 import { upsertPin, upsertPins } from '../state/pins.ts';
 import { setSessionUser } from '../state/session.ts';
+import { favoriteOf as fav } from '../test-support/favorites.ts';
 
-const fav = (id: number, pinId: number, likes = 1, version = likes) => ({
-  id,
-  pin_id: pinId,
-  title: `Pin ${pinId}`,
-  image_url: `/seed-images/${pinId}.svg`,
-  likes_count: likes,
-  likes_version: version,
-});
 
 /** The favorites list as the favorites screen pages it. */
 const favoritesSource = (userId: number): ListSource<Favorite> => ({

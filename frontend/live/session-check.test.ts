@@ -4,16 +4,8 @@ import { setupLive } from '../test-support/fakeSocket.ts';
 import { favoritesByIdAtom, liveStatusAtom, sessionUserAtom } from '../state/atoms.ts';
 import { upsertFavorites } from '../state/favorites.ts';
 import { loadHeartFavorites } from '../hooks/useFavoriteToggle.ts';
+import { favoriteOf as fav } from '../test-support/favorites.ts';
 
-const fav = (id: number, pinId: number, likes = 1, version = likes) => ({
-  id,
-  pin_id: pinId,
-  title: `Pin ${pinId}`,
-  image_url: `/seed-images/${pinId}.svg`,
-  image: null,
-  likes_count: likes,
-  likes_version: version,
-});
 
 describe('live connection: a socket the server closed', () => {
   it('asks for the session and, still signed in, reconnects with a resync', async () => {
