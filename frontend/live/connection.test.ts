@@ -7,7 +7,6 @@ import { clearSession, setSessionUser } from '../state/session.ts';
 import { liveClientFor } from './client.ts';
 import { favoriteOf as fav } from '../test-support/favorites.ts';
 
-
 describe('live connection: socket lifecycle', () => {
   it('opens one socket after the session check, not before', async () => {
     const { store, sockets, checkSession, client } = setupLive();

@@ -11,7 +11,6 @@ import { upsertPin, upsertPins } from '../state/pins.ts';
 import { setSessionUser } from '../state/session.ts';
 import { favoriteOf as fav } from '../test-support/favorites.ts';
 
-
 /** The favorites list as the favorites screen pages it. */
 const favoritesSource = (userId: number): ListSource<Favorite> => ({
   key: LIST.favorites(userId),

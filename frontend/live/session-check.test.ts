@@ -6,7 +6,6 @@ import { upsertFavorites } from '../state/favorites.ts';
 import { loadHeartFavorites } from '../hooks/useFavoriteToggle.ts';
 import { favoriteOf as fav } from '../test-support/favorites.ts';
 
-
 describe('live connection: a socket the server closed', () => {
   it('asks for the session and, still signed in, reconnects with a resync', async () => {
     const api = mockApi({ 'GET /api/auth/': { body: { user: alice } }, 'GET /api/favorites/': { body: { pins: [] } } });
