@@ -80,7 +80,9 @@ export function topLevelConfig(options: NginxOptions, dir: string, sharedConfig 
     `worker_processes ${options.workers ?? 1};`,
     `pid ${dir}/nginx.pid;`,
     `error_log ${dir}/error.log warn;`,
-    'events { worker_connections 4096; }',
+    // A socket through nginx holds two connections (the client's, the upstream's): bench:cluster's
+    // 2,000 sockets and its HTTP clients need more than 4,096.
+    'events { worker_connections 16384; }',
     'http {',
     `  log_format upstream '$time_iso8601 $request_method $request_uri $status $request_time upstream=$upstream_addr:$upstream_status';`,
     `  access_log ${dir}/access.log upstream;`,
