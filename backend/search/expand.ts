@@ -98,7 +98,7 @@ export async function expandQuery(db: Kysely<DB>, parsed: ParsedQuery): Promise<
   const { rows } = await sql<TermRow>`
     select t.i,
       (case when t.phrase then phraseto_tsquery('english', t.term) else plainto_tsquery('english', t.term) end)::text as exact,
-      case when t.typo and not exists (select 1 from search_words s where s.word = t.word) then (
+      case when t.typo and not k.known then (
         select to_tsquery('english', string_agg(alike.word, ' | '))::text
         from (
           select s.word from search_words s
@@ -107,11 +107,13 @@ export async function expandQuery(db: Kysely<DB>, parsed: ParsedQuery): Promise<
         ) as alike
       ) end as similar,
       case when t.prefix then to_tsquery('simple', t.word || ':*')::text end as prefix,
-      t.word is not null and exists (select 1 from search_words s where s.word = t.word) as known,
+      k.known,
       case when t.word is null then '{}'::int[] else array(select u.id from users u where lower(u.username) = t.word) end as authors
     -- The limit tells the planner how many terms there are (a function's rows are guessed at 100),
     -- which keeps its cost estimate, hence JIT compiling (half a second), out of a few-term query.
     from (select * from jsonb_to_recordset(${JSON.stringify(inputs)}::jsonb) as t (i integer, term text, phrase boolean, word text, typo boolean, prefix boolean) limit ${inputs.length}) as t
+    -- Whether the word is in the vocabulary: read once, for the look-alikes and for the prefix.
+    cross join lateral (select t.word is not null and exists (select 1 from search_words s where s.word = t.word) as known) as k
     order by t.i`.execute(db);
 
   const stats = await lexemeShares(db);
