@@ -69,8 +69,13 @@ describe('a page whose code cannot be loaded', () => {
     expect(screen.queryByText('Unexpected Application Error!')).toBeNull();
     expect(reload).not.toHaveBeenCalled();
     online = true;
-    act(() => {
-      window.dispatchEvent(new Event('online'));
+    // The listener is added by an effect, which a loaded machine may run a little after the heading
+    // shows: the browser says "online" until the page hears it.
+    await vi.waitFor(() => {
+      act(() => {
+        window.dispatchEvent(new Event('online'));
+      });
+      expect(reload).toHaveBeenCalled();
     });
     expect(reload).toHaveBeenCalledTimes(1);
   });

@@ -323,7 +323,7 @@ describe('GET and HEAD /media/…', () => {
       `/media/${other.slice(0, 2)}/${other}.jpg`, // a well-formed key nobody stored
       `/media/${sha.slice(0, 2)}/${sha}.png`, // the right hash with another format
       `/media/${sha.slice(0, 2)}/${sha}-100.webp`, // a width that is not made
-      `/media/00/${sha}.jpg`, // the wrong folder for the hash
+      `/media/${sha.startsWith('00') ? '01' : '00'}/${sha}.jpg`, // the wrong folder for the hash
       `/media/${sha.slice(0, 2)}/${sha.toUpperCase()}.jpg`,
       `/media/${sha.slice(0, 2)}/`,
       `/media/${sha.slice(0, 2)}`,
