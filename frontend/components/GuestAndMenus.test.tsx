@@ -26,6 +26,8 @@ describe('signed-out navigation bar', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/signup'));
     await ui.click(screen.getAllByRole('link', { name: 'Log in' })[0] as HTMLElement); // the bar's
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    // The log-in form, not the sign-up form it replaces (whose fields have the same labels).
+    await screen.findByRole('button', { name: 'Log In' });
     await ui.type(screen.getByLabelText('Email'), 'alice@example.com');
     await ui.type(screen.getByLabelText('Password'), 'password1');
     await ui.click(screen.getByRole('button', { name: 'Log In' }));

@@ -70,7 +70,7 @@ describe('Login page', () => {
       handlers: { 'POST /api/auth/login': { body: alice }, 'GET /api/boards/': { body: { boards: [] } } },
     });
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
-    await ui.type(screen.getByLabelText('Email'), 'alice@example.com');
+    await ui.type(await screen.findByLabelText('Email'), 'alice@example.com');
     await ui.type(screen.getByLabelText('Password'), 'secret-123');
     await ui.click(screen.getByRole('button', { name: 'Log In' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/boards'));
