@@ -79,7 +79,7 @@ export default defineConfig({
           name: 'api-postgres',
           environment: 'node',
           // One module graph per worker, not one per file: importing the server again for each
-          // file was a third of these suites' time.
+          // file was a quarter of these suites' time.
           isolate: false,
           include: ['tests/api/**/*.test.ts'],
           env: { PINBOARD_TEST_DB: 'postgres' },
@@ -93,15 +93,14 @@ export default defineConfig({
           name: 'api-pglite',
           environment: 'node',
           // One module graph per worker, not one per file: importing the server again for each
-          // file was a third of these suites' time.
+          // file was a quarter of these suites' time.
           isolate: false,
           include: ['tests/api/**/*.test.ts'],
           // Suites that do not depend on the database (the HTTP layer: validation, CSRF, login
           // limits, the OpenAPI shapes; the route table; the demo pictures; the SSRF guard; config)
           // behave the same on either and spend their time hashing passwords and parsing: they run
-          // once, on Postgres above, which keeps CI near its 20-minute budget. Everything that reads
-          // or writes data (queries, paging, counts, constraints, jobs, the change log,
-          // idempotency, images) runs on both.
+          // once, on Postgres above. Everything that reads or writes data (queries, paging, counts,
+          // constraints, jobs, the change log, idempotency, images) runs on both.
           exclude: ['tests/api/{bad-input,fuzz,openapi,csrf,login-throttle,auth-floods,routes,demo-catalog,demo-pictures-seen,safe-fetch,config}.test.ts'],
           env: { PINBOARD_TEST_DB: 'pglite' },
           testTimeout: 30_000,

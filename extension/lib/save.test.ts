@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Pin } from '../../contract/pins.ts';
 import type { DuplicatePin, ImageUploaded } from '../../contract/duplicates.ts';
+import { LIMITS } from '../../contract/limits.ts';
 import type { PinboardApi } from './pinboard-api.ts';
 import { saveImages } from './save.ts';
 import { forgetShownImages, previewImage } from './shown-images.ts';
@@ -117,6 +118,15 @@ describe('a picture saved already, and the alt text (docs/duplicates.md)', () =>
     const again = await saveImages(asApi, [{ ...image, saveAnyway: true }], PAGE, null);
     expect(again.saved).toEqual([{ id: 7, src: SRC, via: 'upload' }]);
     expect(api.createPin).toHaveBeenCalledWith(expect.objectContaining({ imageUrl: '/media/abc.jpg', altText: 'A grey kitten asleep' }));
+  });
+
+  it("a page's alt text longer than a pin's is cut to its start", async () => {
+    const long = `A kite over the hill ${'and further '.repeat(60)}`;
+    await saveImages(asApi, [{ src: SRC, alt: long, altText: long, shown: null }], PAGE, null);
+    const { altText } = api.createPin.mock.calls.at(-1)?.[0] as { altText: string };
+    expect(altText.length).toBeLessThanOrEqual(LIMITS.altText);
+    expect(altText.length).toBeGreaterThanOrEqual(LIMITS.altText - 1); // a space at the cut is trimmed
+    expect(long.startsWith(altText)).toBe(true);
   });
 
   it('without bytes, the server checks the address; a failed check lets the save go on', async () => {

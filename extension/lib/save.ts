@@ -5,6 +5,7 @@
 // already (the upload's answer, or the server's check of the address: docs/duplicates.md) is not
 // made a pin unless the save says `saveAnyway`: the picker and the popup show the warning instead.
 import type { DuplicatePin } from '../../contract/duplicates.ts';
+import { LIMITS } from '../../contract/limits.ts';
 import { fetchImageBytes, type ImageBytes } from './image-bytes.ts';
 import { PinboardError, type PinboardApi } from './pinboard-api.ts';
 import { importableUrl, pinTitle, sourceUrlOf } from './pin-text.ts';
@@ -106,7 +107,8 @@ async function saveOne(api: PinboardApi, image: ImageToSave, page: PageRef, boar
   const { imageUrl, via, duplicates } = await imageUrlFor(api, image, page.url);
   const [duplicate] = duplicates;
   if (duplicate && !image.saveAnyway) return { src: image.src, duplicate };
-  const altText = image.altText?.trim();
+  // A page's alt attribute can be longer than a pin's alt text: its start is kept.
+  const altText = image.altText?.trim().slice(0, LIMITS.altText).trim();
   const title = image.title?.trim() ? pinTitle(image.title, '', page.url) : pinTitle(image.alt, page.title, page.url);
   // Made in its board in one call: all or nothing, and private when the board is (docs/who-sees-what.md).
   const pin = await api.createPin({ title, imageUrl, description: '', sourceUrl: sourceUrlOf(page.url), boardId: board?.id, ...(altText ? { altText } : {}) });

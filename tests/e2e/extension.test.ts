@@ -277,7 +277,7 @@ describe('the browser extension', () => {
     await page.close();
   });
 
-  it('the popup lists the page’s pictures largest first and saves all twenty at once to a new board, each with the page as its source', async () => {
+  it('the popup lists the page’s pictures largest first and saves all twenty at once to a new board, each with the page as its source and its alt text', async () => {
     const page = await openSite('twenty.html');
     const pageUrl = `${sites.site}/twenty.html`;
     const tabId = await tabIdOf(pageUrl);
@@ -314,6 +314,8 @@ describe('the browser extension', () => {
     expect(pins).toHaveLength(20);
     expect(new Set(pins.map((p) => p.source_url))).toEqual(new Set([pageUrl]));
     expect(new Set(pins.map((p) => p.title))).toEqual(new Set(Array.from({ length: 20 }, (_, i) => `Picture ${i + 1}`)));
+    // Each picture's alt attribute on the page is its pin's alt text.
+    expect(pins.every((p) => p.alt_text === p.title)).toBe(true);
     expect(pins.every(isStoredCopy)).toBe(true);
     const boards = (await (await app.request.get(`${server.url}/api/boards/`)).json()) as { boards: BoardPage[] };
     expect(boards.boards.find((b) => b.name === 'Twenty at once')?.pin_count).toBe(20);

@@ -119,7 +119,8 @@ function showImages({ page, images }: ImageList, status: Status) {
 
   async function onSave(event: Event) {
     event.preventDefault();
-    const chosen = tiles.filter((t) => selected.has(t.image.src) && t.preview).map((t) => ({ src: t.image.src, alt: t.image.alt, shown: t.preview?.shown ?? null }));
+    // Each picture's own description on its page goes with its pin as alt text.
+    const chosen = tiles.filter((t) => selected.has(t.image.src) && t.preview).map((t) => ({ src: t.image.src, alt: t.image.alt, altText: t.image.alt, shown: t.preview?.shown ?? null }));
     if (!chosen.length || chosen.length < selected.size) return;
     await saveChosen(chosen);
   }
