@@ -13,7 +13,9 @@ function newestMtime(dir: string): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(full));
+    // frontend/node_modules holds Vite's and Vitest's caches (the client's root is frontend/), which
+    // every test run writes: not sources.
+    if (entry.isDirectory()) newest = entry.name === 'node_modules' ? newest : Math.max(newest, newestMtime(full));
     else if (!/\.test\.tsx?$/.test(entry.name)) newest = Math.max(newest, statSync(full).mtimeMs);
   }
   return newest;
