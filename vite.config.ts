@@ -57,8 +57,7 @@ export default defineConfig({
     reporters: ['default', './tests/support/project-times.ts'],
     // Vitest's default worker count is the cores less one: one file at a time on the 2-core CI
     // machine. Two workers (and one module graph per API worker) took the four parallel projects
-    // from 1,577 s to 1,197 s here, but in a full CI run the e2e files after them ran 1.7× slower
-    // each (1,455 s) and a rate-limit window ran out mid-test: not on until that is understood.
+    // from 1,577 s to 1,197 s here; one full CI run with them is not yet clean (docs/performance.md).
     projects: [
       {
         extends: true,
