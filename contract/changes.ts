@@ -21,7 +21,8 @@ export const Change = z.object({ seq: z.number().int().positive(), event: z.stri
 /**
  * The changes with `seq > since` this reader may see, oldest first, at most CHANGES_PAGE_MAX.
  *
- * `lastSeq` is the log's newest seq, read in the same snapshot as the changes (docs/change-log.md), and
+ * `lastSeq` is the log's newest seq, read in the same snapshot as the changes (docs/change-log.md), or
+ * `since` when that is further (the newest seq can step back; a reader's cursor never does), and
  * the rule a client follows is `afterPage` below:
  *   - an answer with fewer than CHANGES_PAGE_MAX changes is complete up to `lastSeq` (every change
  *     up to it that this reader may see is in the answer, and an empty answer still moves the

@@ -61,7 +61,11 @@ export async function readChanges(db: Kysely<DB>, userId: number | undefined, si
     const data = userId === undefined ? row.data : changeForReader(row.event, row.data, userId);
     changes.push({ seq: Number(row.seq), event: row.event, data } as ChangeEntry);
   }
-  return { changes, lastSeq: head };
+  // Never behind the reader's own cursor: the horizon can fall back between two reads (a transaction
+  // of another database that ended before it could be told apart counts as open, position.ts), and
+  // so can the head (a deletion); a page complete up to a head below `since` has nothing to add to
+  // what the reader holds, and a cursor moved back would read changes it already has again.
+  return { changes, lastSeq: Math.max(head, since) };
 }
 
 /** The log's head (`changes:head`): a plain read, it waits for no writer. */
