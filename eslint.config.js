@@ -207,5 +207,23 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
+  {
+    // The Node test projects share one module graph per worker (vite.config.ts, isolate: false): a
+    // file must leave no module or process state behind for the next one.
+    files: ['tests/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name='vi'][callee.property.name=/^(mock|doMock|stubEnv|stubGlobal)$/]",
+          message: 'The Node test suites share modules between files: give the file its own server settings (useTestServer({ env })) instead of replacing a module or a global.',
+        },
+        {
+          selector: "AssignmentExpression > MemberExpression.left[object.object.name='process'][object.property.name='env']",
+          message: 'The Node test suites share a process between files: give the file its own server settings (useTestServer({ env })) instead of changing process.env.',
+        },
+      ],
+    },
+  },
   ...unclassified,
 );

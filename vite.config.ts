@@ -55,9 +55,10 @@ export default defineConfig({
   test: {
     // The usual report, then each project's time (tests/support/project-times.ts).
     reporters: ['default', './tests/support/project-times.ts'],
-    // Vitest's default worker count is the cores less one: one file at a time on the 2-core CI
-    // machine. Two workers (and one module graph per API worker) took the four parallel projects
-    // from 1,577 s to 1,197 s here; one full CI run with them is not yet clean (docs/performance.md).
+    // A file per core, all projects in one queue. Vitest's own default is one less than the cores:
+    // one file at a time on the 2-core CI machine, 3,400 s of tests; this way ~950 s (three workers:
+    // ~890 s, with the CPU saturated and every file slower; docs/performance.md, "CI time").
+    maxWorkers: '100%',
     projects: [
       {
         extends: true,
@@ -78,6 +79,9 @@ export default defineConfig({
         test: {
           name: 'api-postgres',
           environment: 'node',
+          // One module graph per worker, not one per file: importing the server again for each
+          // file was a third of these suites' time.
+          isolate: false,
           include: ['tests/api/**/*.test.ts'],
           env: { PINBOARD_TEST_DB: 'postgres' },
           testTimeout: 30_000,
@@ -89,6 +93,9 @@ export default defineConfig({
         test: {
           name: 'api-pglite',
           environment: 'node',
+          // One module graph per worker, not one per file: importing the server again for each
+          // file was a third of these suites' time.
+          isolate: false,
           include: ['tests/api/**/*.test.ts'],
           // Suites that do not depend on the database (the HTTP layer: validation, CSRF, login
           // limits, the OpenAPI shapes; the route table; the demo pictures; the SSRF guard; config)
@@ -107,6 +114,8 @@ export default defineConfig({
           // Socket.IO, scale-out and fault tests: real Postgres, Redis, sockets, processes.
           name: 'live',
           environment: 'node',
+          // Like the API projects, and the fault and browser tests below: one module graph per worker.
+          isolate: false,
           include: ['tests/live/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
@@ -116,30 +125,27 @@ export default defineConfig({
         root: repoRoot,
         test: {
           // Fault tests: a private Postgres and Redis that get restarted, instances that get killed,
-          // Debian's nginx in front (tests/support/faults.ts). Timing-sensitive, so one file at a
-          // time and in a group of their own: `sequence.groupOrder: 1` runs them after the parallel
-          // projects (group 0) have finished, and the e2e project (fileParallelism: false, which
-          // Vitest 4 runs as a last, one-file-at-a-time group) only starts after them.
+          // Debian's nginx in front (tests/support/faults.ts), each on ports of its own: they run
+          // beside the other projects' files, which is load they must survive anyway.
           name: 'faults',
           environment: 'node',
+          isolate: false,
           include: ['tests/faults/**/*.test.ts'],
           testTimeout: 90_000,
           hookTimeout: 90_000,
-          fileParallelism: false,
-          sequence: { groupOrder: 1 },
         },
       },
       {
         root: repoRoot,
         test: {
+          // The system Chromium against the built client (tests/support/use-browser-server.ts).
+          // They run beside the other files too: a file waits on its page a third of the time.
           name: 'e2e',
           environment: 'node',
+          isolate: false,
           include: ['tests/e2e/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          // One file at a time: each keeps a core busy with Chromium; two at once on two cores made
-          // a file three times as slow (phone-ergonomics: 206 s instead of 63 s).
-          fileParallelism: false,
         },
       },
     ],
