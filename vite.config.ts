@@ -79,8 +79,8 @@ export default defineConfig({
         test: {
           name: 'api-postgres',
           environment: 'node',
-          // One module graph per worker, not one per file: importing the server again for each
-          // file was a third of these suites' time.
+          // One module graph per worker, not one per file (here, in api-pglite, live, faults and
+          // e2e): importing the server again for each file was a third of these suites' time.
           isolate: false,
           include: ['tests/api/**/*.test.ts'],
           env: { PINBOARD_TEST_DB: 'postgres' },
@@ -93,8 +93,6 @@ export default defineConfig({
         test: {
           name: 'api-pglite',
           environment: 'node',
-          // One module graph per worker, not one per file: importing the server again for each
-          // file was a third of these suites' time.
           isolate: false,
           include: ['tests/api/**/*.test.ts'],
           // Suites that do not depend on the database (the HTTP layer: validation, CSRF, login
@@ -114,7 +112,6 @@ export default defineConfig({
           // Socket.IO, scale-out and fault tests: real Postgres, Redis, sockets, processes.
           name: 'live',
           environment: 'node',
-          // Like the API projects, and the fault and browser tests below: one module graph per worker.
           isolate: false,
           include: ['tests/live/**/*.test.ts'],
           testTimeout: 60_000,
