@@ -136,12 +136,16 @@ const TEXTS = [
   'Rainy #city streets at night #noir',
 ];
 
-/** `count` pins of the named users in turn, every third private, with the #tags of their descriptions. */
+/**
+ * `count` pins of the named users in turn, every third private, with the #tags of their descriptions,
+ * inserted in the order of `n`: the ids two databases give them must not depend on how each plans the join.
+ */
 function pinsOf(usernames: string[], count: number, offset = 0): RawBuilder<unknown> {
   const rows = Array.from({ length: count }, (_, i) => {
     const n = i + offset;
     const description = TEXTS[n % TEXTS.length] ?? '';
     return {
+      n,
       username: usernames[n % usernames.length],
       title: `Pin number ${n} of the batch`,
       image_url: `https://a.test/${n}.png`,
@@ -153,8 +157,9 @@ function pinsOf(usernames: string[], count: number, offset = 0): RawBuilder<unkn
   return sql`
     insert into pins (user_id, title, image_url, description, tags, visibility)
     select u.id, x.title, x.image_url, x.description, x.tags, x.visibility
-    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x (username text, title text, image_url text, description text, tags text[], visibility text)
-    join users u on u.username = x.username`;
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x (n integer, username text, title text, image_url text, description text, tags text[], visibility text)
+    join users u on u.username = x.username
+    order by x.n`;
 }
 
 /** New descriptions (and their tags) for the pins with these ids. */
@@ -191,7 +196,8 @@ const STEPS: Step[] = [
       await sql`
         insert into boards (user_id, name)
         select u.id, b.name from (values ('ann', 'ann 1'), ('ann', 'ann 2'), ('ben', 'ben 1'), ('cat', 'cat 1'), ('dan', 'dan 1')) as b (owner, name)
-        join users u on u.username = b.owner`.execute(db);
+        join users u on u.username = b.owner
+        order by b.name`.execute(db);
     },
   },
   { name: 'insert 120 pins of four users in one statement (a third private, #tags)', run: (db) => pinsOf(['ann', 'ben', 'cat', 'dan'], 120).execute(db) },

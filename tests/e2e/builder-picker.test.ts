@@ -83,7 +83,7 @@ async function clickBookmark(page: Page, href: string): Promise<void> {
 /** A screenshot of the window as it is (the window's own size), beside the suite's others. */
 async function windowShot(page: Page, name: string): Promise<void> {
   const size = await page.evaluate(() => `${window.innerWidth}x${window.innerHeight}`);
-  await page.screenshot({ path: `artifacts/screenshots/${name}-${size}.png` });
+  await page.screenshot({ path: `artifacts/screenshots/${name}-${size}.jpg`, type: 'jpeg', quality: 85 });
 }
 
 /** The page's widths: the header's content against its box, and the document against the window. */
