@@ -46,6 +46,17 @@ async function pullAll(client: ApiClient, since: number): Promise<{ changes: Cha
 
 const head = () => readHead(db());
 
+/**
+ * A favorite that found its pin's row busy (a counters fold, another favorite) has its pin:likes
+ * change recorded by the settle job after its commit (backend/favorites/likes.ts): the writes are
+ * all in the log once those jobs are done.
+ */
+const likesSettled = () =>
+  eventually(
+    async () => (await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name = 'pins.likes-settle' and state < 'completed'`.execute(db())).rows[0]?.n,
+    (n) => n === 0,
+  );
+
 describe('GET /api/changes', () => {
   test('answers the changes after `since` oldest first, as their socket events carried them (without seq)', async () => {
     const start = await head();
@@ -77,6 +88,7 @@ describe('GET /api/changes', () => {
     const pin = await newPin(owner.client);
     const favorite = (await fan.client.post<Favorite>('/api/favorites/', { pin_id: pin.id })).body;
     await fan.client.delete(`/api/favorites/${favorite.id}`);
+    await likesSettled();
 
     const events = async (client: ApiClient) => (await pullAll(client, start)).changes.map((c) => c.event);
     const publicOnly = ['pin:created', 'pin:likes', 'pin:likes'];
@@ -200,13 +212,7 @@ describe('GET /api/changes', () => {
         }
       }),
     );
-    // A favorite that found its pin's row busy has its pin:likes change recorded by the settle job
-    // after its commit (docs/data-model.md, "pin:likes and likes_version"): the writes are done
-    // once those jobs are.
-    await eventually(
-      async () => (await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name = 'pins.likes-settle' and state < 'completed'`.execute(db())).rows[0]?.n,
-      (n) => n === 0,
-    );
+    await likesSettled();
     writing = false;
     const rounds = await poll;
     const expected = await db().selectFrom('changes').select('seq').where('seq', '>', String(start)).where('public', '=', true).orderBy('seq').execute();
