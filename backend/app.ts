@@ -93,7 +93,7 @@ export function createApp(deps: AppDeps): PinboardApp {
     db: database.db,
     events,
     jobs: deps.jobs.sender,
-    imports: { allow: { cidrs: config.imports.allowCidrs, ports: config.imports.allowPorts }, headersTimeoutMs: config.imports.headersTimeoutMs, pendingPerUser: config.imports.pendingPerUser },
+    fetching: { allow: { cidrs: config.fetching.allowCidrs, ports: config.fetching.allowPorts }, headersTimeoutMs: config.fetching.headersTimeoutMs, pendingPerUser: config.fetching.pendingPerUser },
   };
   const app = express();
   app.set('trust proxy', config.trustProxy);

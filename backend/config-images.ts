@@ -2,7 +2,7 @@ import { tmpdir } from 'node:os';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
-// The image settings of backend/config.ts (stored images, uploads, imports by URL, processing and
+// The image settings of backend/config.ts (stored images, uploads, picture fetches by URL, processing and
 // the per-user image budget), read from the same environment and validated the same way. Their
 // contract is docs/images.md.
 
@@ -11,22 +11,38 @@ export class ImageConfigError extends Error {}
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
-export const IMAGE_ENV = {
-  // Image imports by URL (backend/images/safe-fetch.ts) refuse non-unicast addresses and ports
-  // other than 80/443. Tests and special deployments only (an intranet image host): CIDRs and ports
-  // allowed all the same. Comma-separated, empty by default.
-  IMPORT_ALLOW_CIDRS: z.string().default(''),
-  IMPORT_ALLOW_PORTS: z.string().default(''),
+/**
+ * Fetching by URL (a pin's picture, a page's pictures, a bulk import's items; backend/images/safe-fetch.ts).
+ * Each is read as FETCH_<name> and under its former name, IMPORT_<name> ("import" now means the bulk
+ * imports only); the FETCH_ one wins. Their defaults are applied in imageConfig.
+ */
+const FETCH_SETTINGS = {
+  // The guard refuses non-unicast addresses and ports other than 80/443. Tests and special
+  // deployments only (an intranet image host): CIDRs and ports allowed all the same.
+  // Comma-separated, empty by default.
+  ALLOW_CIDRS: z.string().optional(),
+  ALLOW_PORTS: z.string().optional(),
   // A remote server gets this long to send its answer's headers (a host that accepts connections
-  // and never answers costs an import slot this long, not the whole fetch deadline), and a host
-  // that timed out is not asked again for IMPORT_HOST_COOLDOWN_SECONDS (its imports wait instead).
-  IMPORT_HEADERS_TIMEOUT_SECONDS: z.coerce.number().min(1).max(60).default(5),
-  IMPORT_HOST_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
-  // Imports one user may have waiting in the queue (more pins with remote images answer 429), and
-  // how many of one user's imports run at once across all instances (the rest of the workers stay
+  // and never answers costs a fetch slot this long, not the whole fetch deadline), and a host
+  // that timed out is not asked again for HOST_COOLDOWN_SECONDS (its fetches wait instead).
+  HEADERS_TIMEOUT_SECONDS: z.coerce.number().min(1).max(60).optional(),
+  HOST_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
+  // Fetches one user may have waiting in the queue (more pins with remote images answer 429), and
+  // how many of one user's fetches run at once across all instances (the rest of the workers stay
   // free for everybody else).
-  IMPORT_PENDING_PER_USER: positiveInt(1000),
-  IMPORT_CONCURRENCY_PER_USER: positiveInt(1),
+  PENDING_PER_USER: z.coerce.number().int().positive().optional(),
+  CONCURRENCY_PER_USER: z.coerce.number().int().positive().optional(),
+};
+
+type Prefixed<P extends string, T> = { [K in keyof T & string as `${P}${K}`]: T[K] };
+
+function prefixed<P extends string, T extends Record<string, z.ZodType>>(prefix: P, shape: T): Prefixed<P, T> {
+  return Object.fromEntries(Object.entries(shape).map(([name, type]) => [`${prefix}${name}`, type])) as Prefixed<P, T>;
+}
+
+export const IMAGE_ENV = {
+  ...prefixed('FETCH_', FETCH_SETTINGS),
+  ...prefixed('IMPORT_', FETCH_SETTINGS),
   // Stored images no pin uses (an upload never pinned, a deleted pin's image) are deleted after
   // this long, by the images.sweep job each instance sends this often (backend/images/sweep.ts).
   IMAGE_SWEEP_GRACE_HOURS: positiveInt(24),
@@ -50,7 +66,7 @@ export const IMAGE_ENV = {
   IMAGE_PROCESS_CONCURRENCY: z.coerce.number().int().positive().optional(),
   IMAGE_PROCESS_QUEUE: positiveInt(20),
   IMAGE_PROCESS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(300).default(10),
-  // The per-user image budget: images (uploads and imports by URL alike) per window.
+  // The per-user image budget: images (uploads and picture fetches by URL alike) per window.
   // UPLOAD_RATE_LIMIT_PER_USER is its former name, still read.
   IMAGE_BUDGET_PER_USER: z.coerce.number().int().positive().optional(),
   UPLOAD_RATE_LIMIT_PER_USER: z.coerce.number().int().positive().optional(),
@@ -67,12 +83,12 @@ type ImageEnv = z.output<z.ZodObject<typeof IMAGE_ENV>>;
 
 export interface ImageConfig {
   /**
-   * Image imports by URL: addresses (CIDRs) and ports allowed although the SSRF guard refuses them
+   * Fetches by URL (a pin's picture, a page's pictures): addresses (CIDRs) and ports allowed although the SSRF guard refuses them
    * (tests and special deployments only: every entry opens the server's own network to user
    * URLs), the remote headers deadline, how long a host that timed out is left alone, and the
    * per-user queue cap and concurrency.
    */
-  imports: { allowCidrs: string[]; allowPorts: number[]; headersTimeoutMs: number; hostCooldownMs: number; pendingPerUser: number; concurrencyPerUser: number };
+  fetching: { allowCidrs: string[]; allowPorts: number[]; headersTimeoutMs: number; hostCooldownMs: number; pendingPerUser: number; concurrencyPerUser: number };
   /** Stored images no pin uses: kept this long, then deleted by a job sent this often. */
   imageSweep: { graceHours: number; intervalMs: number };
   /** Where stored images are kept: a folder, or an S3-compatible bucket. */
@@ -105,7 +121,7 @@ function splitList(value: string): string[] {
 
 function parseCidrs(value: string): string[] {
   return splitList(value).map((cidr) => {
-    if (!ipaddr.isValidCIDR(cidr)) throw new ImageConfigError(`IMPORT_ALLOW_CIDRS: "${cidr}" is not a CIDR (e.g. 10.1.2.0/24, fd00::/8)`);
+    if (!ipaddr.isValidCIDR(cidr)) throw new ImageConfigError(`FETCH_ALLOW_CIDRS: "${cidr}" is not a CIDR (e.g. 10.1.2.0/24, fd00::/8)`);
     return cidr;
   });
 }
@@ -113,7 +129,7 @@ function parseCidrs(value: string): string[] {
 function parsePorts(value: string): number[] {
   return splitList(value).map((item) => {
     const port = /^\d+$/.test(item) ? Number(item) : NaN;
-    if (!(port >= 1 && port <= 65535)) throw new ImageConfigError(`IMPORT_ALLOW_PORTS: "${item}" is not a port (1-65535)`);
+    if (!(port >= 1 && port <= 65535)) throw new ImageConfigError(`FETCH_ALLOW_PORTS: "${item}" is not a port (1-65535)`);
     return port;
   });
 }
@@ -142,13 +158,13 @@ function parseMedia(e: ImageEnv): ImageConfig['media'] {
 export function imageConfig(e: ImageEnv, mode: { embedded: boolean }): ImageConfig {
   if (e.UPLOADS_IN_FLIGHT_PER_USER > e.UPLOADS_IN_FLIGHT) throw new ImageConfigError('UPLOADS_IN_FLIGHT_PER_USER cannot be more than UPLOADS_IN_FLIGHT');
   return {
-    imports: {
-      allowCidrs: parseCidrs(e.IMPORT_ALLOW_CIDRS),
-      allowPorts: parsePorts(e.IMPORT_ALLOW_PORTS),
-      headersTimeoutMs: Math.round(e.IMPORT_HEADERS_TIMEOUT_SECONDS * 1000),
-      hostCooldownMs: e.IMPORT_HOST_COOLDOWN_SECONDS * 1000,
-      pendingPerUser: e.IMPORT_PENDING_PER_USER,
-      concurrencyPerUser: e.IMPORT_CONCURRENCY_PER_USER,
+    fetching: {
+      allowCidrs: parseCidrs(e.FETCH_ALLOW_CIDRS ?? e.IMPORT_ALLOW_CIDRS ?? ''),
+      allowPorts: parsePorts(e.FETCH_ALLOW_PORTS ?? e.IMPORT_ALLOW_PORTS ?? ''),
+      headersTimeoutMs: Math.round((e.FETCH_HEADERS_TIMEOUT_SECONDS ?? e.IMPORT_HEADERS_TIMEOUT_SECONDS ?? 5) * 1000),
+      hostCooldownMs: (e.FETCH_HOST_COOLDOWN_SECONDS ?? e.IMPORT_HOST_COOLDOWN_SECONDS ?? 60) * 1000,
+      pendingPerUser: e.FETCH_PENDING_PER_USER ?? e.IMPORT_PENDING_PER_USER ?? 1000,
+      concurrencyPerUser: e.FETCH_CONCURRENCY_PER_USER ?? e.IMPORT_CONCURRENCY_PER_USER ?? 1,
     },
     imageSweep: { graceHours: e.IMAGE_SWEEP_GRACE_HOURS, intervalMs: e.IMAGE_SWEEP_INTERVAL_SECONDS * 1000 },
     media: parseMedia(e),

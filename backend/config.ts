@@ -125,7 +125,7 @@ export const EnvSchema = z.object({
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   MAIL_FROM: z.string().min(3).default('Pinboard <no-reply@pinboard.invalid>'),
   PASSWORD_RESETS_PER_EMAIL: positiveInt(5),
-  // Stored images, uploads, imports by URL, image processing and the image budget.
+  // Stored images, uploads, picture fetches by URL, image processing and the image budget.
   ...IMAGE_ENV,
   // The languages text in pictures is read in: Tesseract codes joined by + (eng+fra), each from its
   // installed npm package @tesseract.js-data/<code> (docs/images.md "What is seen in a picture").

@@ -15,13 +15,13 @@ export interface ServiceContext {
   db: Kysely<DB>;
   events: EventPublisher;
   jobs: JobSender<AppJobs>;
-  /** Imports by URL: what the SSRF guard lets through besides the public internet, and the per-user queue cap. */
-  imports: ImportSettings;
+  /** Fetches by URL (a pin's picture, a page's pictures): what the SSRF guard lets through besides the public internet, and the per-user queue cap. */
+  fetching: FetchSettings;
 }
 
-export interface ImportSettings {
+export interface FetchSettings {
   allow: { cidrs: string[]; ports: number[] };
-  /** How long a remote server may take to send its answer's headers (IMPORT_HEADERS_TIMEOUT_SECONDS). */
+  /** How long a remote server may take to send its answer's headers (FETCH_HEADERS_TIMEOUT_SECONDS). */
   headersTimeoutMs?: number;
   pendingPerUser: number;
 }

@@ -33,7 +33,7 @@ export function unlessNotFound(error: unknown): undefined {
   throw error;
 }
 
-/** Why an image was refused; every way in (upload, import by URL, seed) refuses with these. */
+/** Why an image was refused; every way in (upload, fetch by URL, seed) refuses with these. */
 export type ImageRefusal = 'empty' | 'too-large' | 'not-an-image' | 'damaged' | 'too-many-pixels' | 'too-long' | 'too-narrow' | 'too-slow';
 
 const IMAGE_REFUSALS: Record<ImageRefusal, { status: number; message: string }> = {

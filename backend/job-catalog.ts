@@ -7,23 +7,30 @@ import { defineJobs } from './jobs/define.ts';
  * (`jobSetup(JOBS, { name: handler })`, which requires one for every job listed here). Kept
  * beside the assembly, not in jobs/: the queue knows no feature.
  */
+const PICTURE_FETCH = {
+  data: z.object({
+    pinId: z.number().int().positive(),
+    url: z.string().min(1).max(2048),
+    userId: z.number().int().positive().optional(),
+    attempt: z.number().int().min(0).max(100).optional(),
+  }),
+  retryLimit: 2,
+  retryDelaySeconds: 30,
+};
+
 export const JOBS = defineJobs({
   /**
    * Fetch a pin's remote image (SSRF-guarded), store it with its thumbnails, point the pin at it.
    * Sent in its owner's group (`user:<id>`, the seed's `seed`). A passing failure is retried as a
-   * new job (backend/pins/image-import-job.ts), so the queue's own retries only cover a crash or a
+   * new job (backend/pins/image-fetch-job.ts), so the queue's own retries only cover a crash or a
    * lease that ran out.
    */
-  'image.import': {
-    data: z.object({
-      pinId: z.number().int().positive(),
-      url: z.string().min(1).max(2048),
-      userId: z.number().int().positive().optional(),
-      attempt: z.number().int().min(0).max(100).optional(),
-    }),
-    retryLimit: 2,
-    retryDelaySeconds: 30,
-  },
+  'image.fetch': PICTURE_FETCH,
+  /**
+   * image.fetch's former name: a job an older version queued under it still runs (its retries are
+   * sent as image.fetch). Nothing sends it any more; it can go once no deployment has one waiting.
+   */
+  'image.import': PICTURE_FETCH,
   /**
    * Announce a pin's exact likes count with a new version (backend/favorites/likes.ts): sent by a
    * favorite added or removed while another transaction held the pin's row, in its transaction, so

@@ -1,6 +1,6 @@
 import { pruneChanges } from './changes/changes.service.ts';
 import { HostCooldown } from './images/host-cooldown.ts';
-import { importImage, type ImportDeps } from './pins/image-import-job.ts';
+import { fetchImage, type FetchDeps } from './pins/image-fetch-job.ts';
 import { readStoredText } from './images/read-text-job.ts';
 import { imagesLeftToSee, seeStoredImages } from './images/see-job.ts';
 import { stripStoredMetadata } from './images/strip-job.ts';
@@ -19,15 +19,16 @@ const SEE_PROGRESS_COUNT_UP_TO = 10_000;
 /**
  * The app's job handlers, one per job of job-catalog.ts (jobSetup checks that none is missing and that
  * each takes its job's payload), with their dependencies. The server runs them; `npm run db:seed`
- * builds the same setup to queue the demo's imports without running any.
+ * builds the same setup to queue the demo's picture fetches without running any.
  */
-export function appJobs(deps: Omit<ImportDeps, 'cooldown'> & { changeRetentionHours: number; imageSweepGraceHours: number }): JobSetup {
+export function appJobs(deps: Omit<FetchDeps, 'cooldown'> & { changeRetentionHours: number; imageSweepGraceHours: number }): JobSetup {
   // Per instance: a host that timed out here is left alone here (host-cooldown.ts).
-  const imports: ImportDeps = { ...deps, cooldown: new HostCooldown(deps.imports.hostCooldownMs) };
+  const fetches: FetchDeps = { ...deps, cooldown: new HostCooldown(deps.fetching.hostCooldownMs) };
   return jobSetup(JOBS, {
-    'image.import': (data, ctx) => importImage(imports, data, ctx),
+    'image.fetch': (data, ctx) => fetchImage(fetches, data, ctx),
+    'image.import': (data, ctx) => fetchImage(fetches, data, ctx),
     // Each item of a bulk import takes one image from the same per-user budget (image-budget.ts).
-    'imports.run': (data, ctx) => runImport({ storage: deps.storage, imports: deps.imports, takeImage: (userId) => deps.budget.take(userId), cooldown: imports.cooldown }, data, ctx),
+    'imports.run': (data, ctx) => runImport({ storage: deps.storage, fetching: deps.fetching, takeImage: (userId) => deps.budget.take(userId), cooldown: fetches.cooldown }, data, ctx),
     'pins.likes-settle': (data, ctx) => settleLikesJob(ctx, data.pinId),
     'counters.fold': async (_data, ctx) => {
       const folded = await foldCounters(ctx.db);

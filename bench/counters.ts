@@ -106,7 +106,7 @@ async function main(): Promise<void> {
     },
     pending: async () => 0,
   };
-  const ctx: ServiceContext = { db, events: { publish: () => undefined }, jobs, imports: { allow: { cidrs: [], ports: [] }, pendingPerUser: 1 } };
+  const ctx: ServiceContext = { db, events: { publish: () => undefined }, jobs, fetching: { allow: { cidrs: [], ports: [] }, pendingPerUser: 1 } };
   rates.service = await timed('service', async (worker) => {
     const favorite = await addFavorite(ctx, userOf(worker), pinId);
     if (favorite) await removeFavorite(ctx, userOf(worker), favorite.id);

@@ -98,14 +98,14 @@ const app = await startAppProcess(
     AUTO_MIGRATE: 'true',
     AUTO_SEED: 'false',
     MEDIA_DIR: mediaDir,
-    IMPORT_ALLOW_CIDRS: '127.0.0.1/32',
-    IMPORT_ALLOW_PORTS: String(originPort),
+    FETCH_ALLOW_CIDRS: '127.0.0.1/32',
+    FETCH_ALLOW_PORTS: String(originPort),
     API_RATE_LIMIT_PER_IP: '1000000000',
     IMAGE_BUDGET_PER_USER: '1000000',
     // One user makes every pin here: the per-user import fairness limits would measure one user's
     // share, not the pipeline.
-    IMPORT_PENDING_PER_USER: '100000',
-    IMPORT_CONCURRENCY_PER_USER: '2',
+    FETCH_PENDING_PER_USER: '100000',
+    FETCH_CONCURRENCY_PER_USER: '2',
     LOG_LEVEL: 'warn',
   },
   { name: 'app' },

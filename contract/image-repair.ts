@@ -1,19 +1,19 @@
 import { z } from 'zod';
 
-// Mending a pin whose image never arrived (docs/image-repair.md). An import by URL that gives up
+// Mending a pin whose image never arrived (docs/image-repair.md). A fetch of its picture by URL that gives up
 // for good stores why on the pin (a reason code); the pin's owner — and only they — reads it with
 // GET /api/pins/{id}/image-status, and replaces the image with PUT /api/pins/{id} and `imageUrl`.
 
 /**
- * Why an import gave up: a refusal of the address or of the answer (backend/images/safe-fetch.ts:
+ * Why a picture fetch gave up: a refusal of the address or of the answer (backend/images/safe-fetch.ts:
  * `http_status:<code>` for a status), of the bytes (backend/errors.ts ImageRefusal), or a failure
  * that lasted through every retry (`timeout`, `network`).
  */
-export type ImportFailure = string;
+export type FetchFailure = string;
 
 export const ImageStatus = z
   .object({
-    /** `stored`: the image is in; `importing`: not yet (queued or retrying); `failed`: given up. */
+    /** `stored`: the image is in; `importing`: not yet (its fetch is queued or retrying; the value keeps its first name, scripts read it); `failed`: given up. */
     status: z.enum(['stored', 'importing', 'failed']),
     /** The reason code when `failed`, else null. */
     reason: z.string().nullable(),
@@ -33,8 +33,8 @@ function hostOf(url: string): string {
   }
 }
 
-/** The owner's message for a failed import of `url`. */
-export function importFailureMessage(reason: ImportFailure, url: string): string {
+/** The owner's message for a failed fetch of `url`. */
+export function fetchFailureMessage(reason: FetchFailure, url: string): string {
   const host = hostOf(url);
   const status = /^http_status:(\d{3})$/.exec(reason);
   if (status) {

@@ -53,7 +53,7 @@ export const MSG = {
   passwordPublic: 'That password is publicly known. Choose another.',
   sessionsPerAddress: 'Too many sessions are signed in from your network. Sign out elsewhere and try again.',
   demoUnavailable: 'Demo login is not available.',
-  // Images (docs/images.md): uploads, imports by URL and the seed refuse with these.
+  // Images (docs/images.md): uploads, picture fetches by URL and the seed refuse with these.
   imageNotAnImage: 'That file is not an image.',
   imageEmpty: 'The file is empty.',
   imageDamaged: 'That image is damaged or incomplete.',

@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { hashMatches, hashPassword } from '../auth/passwords.ts';
 import { DEV_DEMO_PASSWORD, loadConfig } from '../config.ts';
 import { EventBus } from '../bus/event-bus.ts';
-import { queueImports } from '../pins/image-import-job.ts';
+import { queueFetches } from '../pins/image-fetch-job.ts';
 import { createMediaStorage } from '../images/create-storage.ts';
 import { appJobs } from '../job-handlers.ts';
 import { startJobQueue } from '../jobs/queue.ts';
@@ -35,7 +35,7 @@ try {
         // No handler runs here (no workers), so no budget is ever asked.
         setup: appJobs({
           storage,
-          imports: config.imports,
+          fetching: config.fetching,
           budget: { take: async () => ({ ok: true }) },
           changeRetentionHours: config.changes.retentionHours,
           imageSweepGraceHours: config.imageSweep.graceHours,
@@ -44,7 +44,7 @@ try {
         logger,
         config: { ...config.jobs, workers: false },
       });
-      await queueImports(jobs.sender, database.db, seeded.pins);
+      await queueFetches(jobs.sender, database.db, seeded.pins);
       await jobs.stop(0);
     }
     console.log(seeded ? `Seeded demo data: ${seeded.pins.length} pins (demo login: ${config.demo.email}).` : 'Demo data already present.');

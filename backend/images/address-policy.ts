@@ -3,7 +3,7 @@ import type { LookupAddress, LookupOptions } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
-// Which addresses a server-side fetch (an image import) may connect to: plain unicast only, so a
+// Which addresses a server-side fetch (a pin's picture, a page's pictures) may connect to: plain unicast only, so a
 // pin's URL can't reach loopback, the private network, link-local metadata services
 // (169.254.169.254), multicast or the unspecified address (0.0.0.0 reaches this host).
 
@@ -49,7 +49,7 @@ function parse(address: string): IP | null {
 /**
  * `allowCidrs` lets through addresses that would otherwise be refused: for tests (a local server)
  * and special deployments (an intranet image host) only. Invalid CIDRs are a programming or
- * configuration error (backend/config.ts validates IMPORT_ALLOW_CIDRS) and throw.
+ * configuration error (backend/config.ts validates FETCH_ALLOW_CIDRS) and throw.
  */
 export function addressPolicy(allowCidrs: readonly string[] = []): AddressPolicy {
   const allowed = allowCidrs.map((cidr) => ipaddr.parseCIDR(cidr));

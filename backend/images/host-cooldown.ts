@@ -1,6 +1,6 @@
 // Hosts that just timed out are left alone for a while: asked again at once, a host that accepts
-// connections and never answers would hold an import worker for every pin that names it. Their
-// imports wait instead (backend/pins/image-import-job.ts, and a bulk import's items:
+// connections and never answers would hold a fetch worker for every pin that names it. Their
+// fetches wait instead (backend/pins/image-fetch-job.ts, and a bulk import's items:
 // backend/imports/import-item.ts), without taking a worker. Kept per instance (each instance
 // learns it from one timeout of its own), bounded in size.
 

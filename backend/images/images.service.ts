@@ -10,7 +10,7 @@ import { processImage } from './process.ts';
 import { seenColumns } from './seen/see.ts';
 import type { MediaStorage } from './storage.ts';
 
-// The one pipeline every way in uses (docs/images.md): an upload, an import by URL, the demo seed.
+// The one pipeline every way in uses (docs/images.md): an upload, an fetch by URL, the demo seed.
 
 export interface StoreDeps {
   db: Kysely<DB>;
@@ -25,7 +25,7 @@ export interface StoredImageResult {
   image: StoredImage;
 }
 
-/** What to store: bytes in memory (an import), or an upload's temporary file with what was learnt receiving it. */
+/** What to store: bytes in memory (a fetch by URL), or an upload's temporary file with what was learnt receiving it. */
 export type ImageSource = { bytes: Buffer } | { path: string; size: number; sha256: string };
 
 /** The one group of images.read-text jobs: one reading at a time across the instances (on top of one per process). */

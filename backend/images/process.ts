@@ -101,7 +101,7 @@ export function imageProcessingStats(): { cacheBytes: number; cacheItems: number
 }
 
 /**
- * Reads, checks and derives an image: bytes in memory (an import) or an uploaded file on disk.
+ * Reads, checks and derives an image: bytes in memory (a fetch by URL) or an uploaded file on disk.
  * Refusals (not an image, damaged, truncated, too many pixels, too long or narrow, too slow, not
  * what its bytes claimed) are ImageRefusedError.
  */

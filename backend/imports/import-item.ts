@@ -19,11 +19,11 @@ import { ItemData } from './items.ts';
 
 export interface ImportItemDeps {
   storage: MediaStorage;
-  /** Imports by URL's settings: what the SSRF guard lets through besides the public internet, the remote headers deadline. */
-  imports: ImageConfig['imports'];
+  /** The fetch settings: what the SSRF guard lets through besides the public internet, the remote headers deadline. */
+  fetching: ImageConfig['fetching'];
   /** One image from the user's budget, or how long to wait for one. */
   takeImage(userId: number): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }>;
-  /** Hosts that just timed out, shared with imports by URL: their items wait without a worker. */
+  /** Hosts that just timed out, shared with the fetches of pins' pictures: their items wait without a worker. */
   cooldown: HostCooldown;
 }
 
@@ -90,7 +90,7 @@ export async function importItem(
 
   // The pin's change is announced once this transaction, which its write joins, has committed.
   const made = await transaction(db, async (trx) => {
-    const service: ServiceContext = { db: trx, events: ctx.events, jobs: ctx.jobs, imports: serviceImports(deps.imports) };
+    const service: ServiceContext = { db: trx, events: ctx.events, jobs: ctx.jobs, fetching: serviceFetching(deps.fetching) };
     const pin = await createPin(service, imp.user_id, {
       title: data.title,
       imageUrl,
@@ -149,7 +149,7 @@ async function storedPicture(
   try {
     const budget = await deps.takeImage(imp.user_id);
     if (!budget.ok) return { kind: 'wait', seconds: budget.retryAfterSeconds };
-    const bytes = await loadItemImage(image, { archive, imports: deps.imports, signal: ctx.signal });
+    const bytes = await loadItemImage(image, { archive, fetching: deps.fetching, signal: ctx.signal });
     return (await storeImage({ db, storage: deps.storage, jobs: ctx.jobs }, { bytes })).image.url;
   } catch (error) {
     const failure = error instanceof ItemFailure ? error : storeFailure(error);
@@ -168,7 +168,7 @@ async function storedPicture(
 class DuplicateItem extends Error {}
 class ItemCalledOff extends Error {}
 
-/** The services' view of the import settings (the pin made here names a stored image: no import by URL follows). */
-export function serviceImports(imports: ImageConfig['imports']): ServiceContext['imports'] {
-  return { allow: { cidrs: imports.allowCidrs, ports: imports.allowPorts }, pendingPerUser: imports.pendingPerUser };
+/** The services' view of the import settings (the pin made here names a stored image: no fetch by URL follows). */
+export function serviceFetching(fetching: ImageConfig['fetching']): ServiceContext['fetching'] {
+  return { allow: { cidrs: fetching.allowCidrs, ports: fetching.allowPorts }, pendingPerUser: fetching.pendingPerUser };
 }

@@ -47,7 +47,7 @@ function fetchFailure(error: SafeFetchError): ItemFailure {
 export interface ImageLoadOptions {
   /** The entries of the import's ZIP (null for a bookmark file). */
   archive: ArchiveEntries | null;
-  imports: ImageConfig['imports'];
+  fetching: ImageConfig['fetching'];
   signal?: AbortSignal;
 }
 
@@ -63,7 +63,7 @@ export async function loadItemImage(image: { url: string } | { page: string } | 
       throw error instanceof EntryGone ? new ItemFailure(error.message) : error;
     });
   }
-  const { allowCidrs: cidrs, allowPorts: ports, headersTimeoutMs } = options.imports;
+  const { allowCidrs: cidrs, allowPorts: ports, headersTimeoutMs } = options.fetching;
   const fetchOptions = { headersTimeoutMs, ...(options.signal ? { signal: options.signal } : {}), allow: { cidrs, ports } };
   try {
     if ('url' in image) return (await safeFetch(image.url, { maxBytes: IMAGE_LIMITS.maxBytes, ...fetchOptions })).bytes;

@@ -5,7 +5,7 @@ import type { DB } from '../../db/schema.ts';
 import type { JobContext, JobSender } from '../jobs/define.ts';
 import type { AppJobs } from '../job-catalog.ts';
 import { applyPlacements } from './placement.ts';
-import { type ImportItemDeps, importItem, type ItemOutcome, serviceImports } from './import-item.ts';
+import { type ImportItemDeps, importItem, type ItemOutcome, serviceFetching } from './import-item.ts';
 import { recount, reportProgress } from './progress.ts';
 import { archiveEntries, dropArchive } from './files.ts';
 
@@ -113,7 +113,7 @@ export async function runImport(deps: ImportJobDeps, data: { importId: number },
 
 async function finishImport(deps: ImportJobDeps, imp: { id: number; user_id: number; kind: DB['imports']['kind']; files_dir: string | null; extra: unknown }, ctx: JobContext): Promise<void> {
   const { db } = ctx;
-  await applyPlacements({ db, events: ctx.events, jobs: ctx.jobs, imports: serviceImports(deps.imports) }, imp);
+  await applyPlacements({ db, events: ctx.events, jobs: ctx.jobs, fetching: serviceFetching(deps.fetching) }, imp);
   await recount(db, imp.id);
   const row = await db.selectFrom('imports').select(['done', 'failed']).where('id', '=', imp.id).executeTakeFirstOrThrow();
   // Nothing of it could be imported: the import failed (its failures say why).

@@ -33,7 +33,7 @@ const SCHEMA = 'pgboss';
 const DEFAULT_RETRY = { retryLimit: 3, retryDelaySeconds: 5, retryDelayMaxSeconds: 300 };
 /**
  * How long a finished job (completed or failed) is kept: a day to look into what happened.
- * pg-boss's default of a week would keep an import job row for every pin made that week.
+ * pg-boss's default of a week would keep a fetch job row for every pin made that week.
  */
 const FINISHED_JOBS_KEPT_SECONDS = 24 * 3600;
 /** After a send inside a transaction, wake the worker this much later: by then it has usually committed. */

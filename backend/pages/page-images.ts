@@ -7,7 +7,7 @@ import { picturesOfHtml } from './html-pictures.ts';
 
 // Reads a web page for its pictures (docs/page-images.md): GET /api/pages/images, and bookmark
 // imports for a link without an IMAGE attribute. The page is fetched through the SSRF guard
-// (safe-fetch.ts) with the image imports' allow-lists; at most 2 MB of its HTML is read, and the
+// (safe-fetch.ts) with the picture fetches' allow-lists; at most 2 MB of its HTML is read, and the
 // whole read takes at most 10 s. An address that answers a picture is that picture.
 
 export { picturesOfHtml } from './html-pictures.ts';
@@ -19,9 +19,9 @@ export type PageRead =
   | { kind: 'page'; url: string; title: string; images: PageImage[] };
 
 export interface PageReadOptions {
-  /** The image imports' allow-lists (IMPORT_ALLOW_CIDRS / IMPORT_ALLOW_PORTS): tests and special deployments only. */
+  /** The fetches' allow-lists (FETCH_ALLOW_CIDRS / FETCH_ALLOW_PORTS): tests and special deployments only. */
   allow?: { cidrs?: string[]; ports?: number[] };
-  /** How long the site may take to send its answer's headers (IMPORT_HEADERS_TIMEOUT_SECONDS). */
+  /** How long the site may take to send its answer's headers (FETCH_HEADERS_TIMEOUT_SECONDS). */
   headersTimeoutMs?: number;
   signal?: AbortSignal;
 }

@@ -52,7 +52,7 @@ export const pageRoutes: ApiRoute[] = [
     auth: 'user',
     errors: [422],
     handler: async ({ ctx, originPolicy, req, res, query, userId }) => {
-      const allow = ctx.imports.allow;
+      const allow = ctx.fetching.allow;
       if (refusedUpFront(query.url, allow) !== undefined) throw refused();
       const running = reading.get(userId) ?? 0;
       if (running >= READS_PER_USER) throw new HttpError(429, MSG.rateLimited, { retryAfterSeconds: 5 });
@@ -66,7 +66,7 @@ export const pageRoutes: ApiRoute[] = [
       try {
         const read = await readPage(query.url, {
           allow,
-          ...(ctx.imports.headersTimeoutMs !== undefined ? { headersTimeoutMs: ctx.imports.headersTimeoutMs } : {}),
+          ...(ctx.fetching.headersTimeoutMs !== undefined ? { headersTimeoutMs: ctx.fetching.headersTimeoutMs } : {}),
           signal: gone.signal,
         });
         const hosts = ownHosts(req, originPolicy);

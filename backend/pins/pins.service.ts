@@ -2,13 +2,13 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { LIMITS } from '../../contract/limits.ts';
 import type { PinListParams } from '../../contract/paging.ts';
-import { type ImageStatus, importFailureMessage } from '../../contract/image-repair.ts';
+import { type ImageStatus, fetchFailureMessage } from '../../contract/image-repair.ts';
 import type { Pin, PinList } from '../../contract/pins.ts';
 import { parseTags } from '../../contract/tags.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../context.ts';
 import { MSG } from '../../contract/messages.ts';
-import { importGroup, REFUSED_ADDRESS } from '../images/import-policy.ts';
+import { fetchGroup, REFUSED_ADDRESS } from '../images/fetch-policy.ts';
 import { imageOf, MEDIA_PATH, parseMediaKey, toPinImage } from '../images/media-urls.ts';
 import { refusedUpFront } from '../images/safe-fetch.ts';
 import { supersedeChanges } from '../changes/supersede.ts';
@@ -187,26 +187,26 @@ async function storedImageOf(db: Kysely<DB>, imageUrl: string): Promise<string |
 
 /**
  * How a pin takes an image address (creating it, or its owner replacing the image): a stored
- * /media/ image at once; an address the import guard refuses without connecting (a private IP, a
+ * /media/ image at once; an address the fetch guard refuses without connecting (a private IP, a
  * port or scheme it does not fetch, localhost) is never shown, since every viewer's browser would
  * fetch it, and is kept for the owner only (docs/images.md; addresses refused after a DNS lookup
- * are hidden by the import); any other remote address is imported by a job, within the user's
- * pending imports (429 beyond).
+ * are hidden by the fetch); any other remote address is fetched by a job, within the user's
+ * pending fetches (429 beyond).
  */
 async function imageIntake(ctx: ServiceContext, userId: number, imageUrl: string) {
   const stored = await storedImageOf(ctx.db, imageUrl);
   const remote = !stored && !imageUrl.startsWith(`${MEDIA_PATH}/`);
-  const refusal = remote ? refusedUpFront(imageUrl, ctx.imports.allow) : undefined;
+  const refusal = remote ? refusedUpFront(imageUrl, ctx.fetching.allow) : undefined;
   const refused = refusal !== undefined && REFUSED_ADDRESS.has(refusal) ? refusal : undefined;
-  const group = importGroup(userId);
-  if (remote && !refused && (await ctx.jobs.pending(ctx.db, 'image.import', group, ctx.imports.pendingPerUser)) >= ctx.imports.pendingPerUser) {
+  const group = fetchGroup(userId);
+  if (remote && !refused && (await ctx.jobs.pending(ctx.db, 'image.fetch', group, ctx.fetching.pendingPerUser)) >= ctx.fetching.pendingPerUser) {
     throw new HttpError(429, MSG.importsPending, { retryAfterSeconds: 60 });
   }
   return {
     columns: { image_url: refused ? '' : imageUrl, refused_image_url: refused ? imageUrl : null, image_sha256: stored ?? null, image_failure: refused ?? null },
-    /** Queues the import in the writing transaction, when there is one to run. */
+    /** Queues the fetch in the writing transaction, when there is one to run. */
     queue: async (db: Kysely<DB>, pinId: number) => {
-      if (remote && !refused) await ctx.jobs.send(db, 'image.import', { pinId, url: imageUrl, userId }, { group });
+      if (remote && !refused) await ctx.jobs.send(db, 'image.fetch', { pinId, url: imageUrl, userId }, { group });
     },
   };
 }
@@ -234,8 +234,8 @@ async function defaultVisibility(db: Kysely<DB>, boardId: number | undefined): P
 
 export async function createPin(ctx: ServiceContext, userId: number, input: PinInput): Promise<Pin> {
   const intake = await imageIntake(ctx, userId, input.imageUrl);
-  // The pin, its import job, its place on the board and its change-log rows commit together: no
-  // pin without its import or its board, no job for a pin that was never saved, no change that the
+  // The pin, its fetch job, its place on the board and its change-log rows commit together: no
+  // pin without its fetch or its board, no job for a pin that was never saved, no change that the
   // log does not have.
   return write(ctx, async (db, record) => {
     const wanted = input.visibility ?? (await defaultVisibility(db, input.boardId));
@@ -335,7 +335,7 @@ export async function imageStatus(db: Kysely<DB>, userId: number, id: number): P
   // without its image row it will not come.
   const address = row.refused_image_url ?? row.image_url;
   const reason = row.image_failure ?? (row.refused_image_url ? 'blocked_address' : row.image_url.startsWith(`${MEDIA_PATH}/`) ? 'not_stored' : null);
-  return reason === null ? { status: 'importing', reason: null, message: null } : { status: 'failed', reason, message: importFailureMessage(reason, address) };
+  return reason === null ? { status: 'importing', reason: null, message: null } : { status: 'failed', reason, message: fetchFailureMessage(reason, address) };
 }
 
 export async function deletePin(ctx: ServiceContext, userId: number, id: number): Promise<void> {

@@ -8,7 +8,7 @@ import { appJobs, SEE_GROUP } from '../job-handlers.ts';
 import { type JobSetup, mergeJobSetups } from '../jobs/define.ts';
 import { type JobQueue, startJobQueue } from '../jobs/queue.ts';
 import { sendRepeatedly } from '../jobs/repeat.ts';
-import { queueImports } from '../pins/image-import-job.ts';
+import { queueFetches } from '../pins/image-fetch-job.ts';
 import type { Data } from './data.ts';
 
 /** How often the counters' leftover deltas are folded: a read sums at most what was left since. */
@@ -33,15 +33,15 @@ interface JobsDeps {
 /**
  * The background queue with the app's handlers, after the migrations (handlers use the app's
  * tables; the queue installs its own schema), and the jobs every start sends: the metadata rewrite,
- * the seeded pictures' imports, and the housekeeping sent now and then.
+ * the seeded pictures' fetches, and the housekeeping sent now and then.
  */
 export async function startJobs(config: Config, { data, media, budget, events, logger, extra }: JobsDeps): Promise<Jobs> {
   const { database, seeded } = data;
-  const own = appJobs({ storage: media, imports: config.imports, budget, changeRetentionHours: config.changes.retentionHours, imageSweepGraceHours: config.imageSweep.graceHours });
+  const own = appJobs({ storage: media, fetching: config.fetching, budget, changeRetentionHours: config.changes.retentionHours, imageSweepGraceHours: config.imageSweep.graceHours });
   const setup = extra ? mergeJobSetups(own, extra) : own;
-  // One user's imports never hold every worker: at most IMPORT_CONCURRENCY_PER_USER at once; and
+  // One user's picture fetches never hold every worker: at most FETCH_CONCURRENCY_PER_USER at once; and
   // one batch of one user's bulk import at a time (backend/imports/run-import.ts).
-  const groupConcurrency = { 'image.import': config.imports.concurrencyPerUser, 'images.strip-metadata': 1, 'imports.run': 1, 'images.see': 1 };
+  const groupConcurrency = { 'image.fetch': config.fetching.concurrencyPerUser, 'image.import': config.fetching.concurrencyPerUser, 'images.strip-metadata': 1, 'imports.run': 1, 'images.see': 1 };
   const queue = await startJobQueue<AppJobs>({ database, setup, events, logger, config: config.jobs, groupConcurrency });
   // Originals stored before metadata was removed are rewritten without it (a no-op once done).
   await queue.sender.send(database.db, 'images.strip-metadata', {}, { group: 'strip' });
@@ -49,7 +49,7 @@ export async function startJobs(config: Config, { data, media, budget, events, l
   await queue.sender.send(database.db, 'images.see', {}, { group: SEE_GROUP });
   // The demo's pictures go through the same pipeline as any pin's image, in the background: the
   // pins show their /seed-images/ files at once and swap to stored thumbnails as each is done.
-  if (seeded) await queueImports(queue.sender, database.db, seeded.pins);
+  if (seeded) await queueFetches(queue.sender, database.db, seeded.pins);
   const stops = [
     sendRepeatedly(() => queue.sender.send(database.db, 'changes.prune', {}), {
       intervalMs: config.changes.pruneIntervalMs,

@@ -33,10 +33,10 @@ async function ownPicture(ctx: ServiceContext, path: string): Promise<PictureKey
 
 /** Another site's picture, fetched and seen; undefined when it cannot be had or is no image. */
 async function remotePicture(ctx: ServiceContext, url: string, signal: AbortSignal): Promise<PictureKey | undefined> {
-  const allow = ctx.imports.allow;
+  const allow = ctx.fetching.allow;
   if (refusedUpFront(url, allow) !== undefined) return undefined;
   try {
-    const { headersTimeoutMs } = ctx.imports;
+    const { headersTimeoutMs } = ctx.fetching;
     const fetched = await safeFetch(url, { maxBytes: IMAGE_LIMITS.maxBytes, allow, signal, ...(headersTimeoutMs !== undefined ? { headersTimeoutMs } : {}) });
     if (!(await detectImageFormat(fetched.bytes))) return undefined;
     // The hashes are of the picture's pixels, so they match the stored copy's (taken from its

@@ -39,8 +39,8 @@ afterAll(async () => {
 });
 const server = useTestServer(() => ({
   env: {
-    IMPORT_ALLOW_CIDRS: '127.0.0.1/32',
-    IMPORT_ALLOW_PORTS: `${(trickle.address() as AddressInfo).port},${good.port}`,
+    FETCH_ALLOW_CIDRS: '127.0.0.1/32',
+    FETCH_ALLOW_PORTS: `${(trickle.address() as AddressInfo).port},${good.port}`,
     IMAGE_BUDGET_PER_USER: '100000',
   },
 }));

@@ -107,7 +107,7 @@ test('an image that outlasts IMAGE_PROCESS_TIMEOUT_SECONDS → 400 "That image t
 
 test('uploads and imports by URL draw on one image budget per user (429 with Retry-After past it)', async () => {
   const port = new URL(originUrl).port;
-  await withTestServer({ env: { IMAGE_BUDGET_PER_USER: '3', IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: port } }, async (server) => {
+  await withTestServer({ env: { IMAGE_BUDGET_PER_USER: '3', FETCH_ALLOW_CIDRS: '127.0.0.1/32', FETCH_ALLOW_PORTS: port } }, async (server) => {
     const { client } = await signUpUser(server.url, 'budget');
     for (const size of [40, 41]) expect((await client.upload('/api/images/', { bytes: await jpeg(size, 30) })).status).toBe(201);
     const pin = await client.post<Pin>('/api/pins/', { title: 'Imported', imageUrl: `${originUrl}/photo.jpg` });

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ImageStatus } from '../../contract/image-repair.ts';
 import type { Pin } from '../../contract/pins.ts';
-import { IMPORT_ATTEMPTS } from '../../backend/pins/image-import-job.ts';
+import { FETCH_ATTEMPTS } from '../../backend/pins/image-fetch-job.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { jpeg } from '../support/image-fixtures.ts';
 import { useTestServer } from '../support/use-test-server.ts';
@@ -42,7 +42,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise<void>((resolve) => origin.close(() => resolve()));
 });
-const server = useTestServer(() => ({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: `${new URL(originUrl).port},${closedPort}` } }));
+const server = useTestServer(() => ({ env: { FETCH_ALLOW_CIDRS: '127.0.0.1/32', FETCH_ALLOW_PORTS: `${new URL(originUrl).port},${closedPort}` } }));
 beforeAll(async () => {
   ({ client: owner } = await signUpUser(server.url, 'mender'));
   ({ client: other } = await signUpUser(server.url, 'stranger'));
@@ -109,12 +109,12 @@ describe('a failed import, as its owner sees it', () => {
     const pin = await failedPin('nothing.jpg');
     const uploaded = await owner.upload<{ image: { url: string; width: number } }>('/api/images/', { bytes: await jpeg(640, 480), name: 'fix.jpg', type: 'image/jpeg' });
     expect(uploaded.status).toBe(201);
-    const { rows: jobsBefore } = await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name = 'image.import'`.execute(server.server.database.db);
+    const { rows: jobsBefore } = await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name = 'image.fetch'`.execute(server.server.database.db);
     const replaced = await owner.put<Pin>(`/api/pins/${pin.id}`, { title: pin.title, description: '', imageUrl: uploaded.body.image.url });
     expect(replaced.status).toBe(200);
     expect(replaced.body.image).toMatchObject({ width: 640, height: 480 });
     expect(replaced.body.image_url).toBe(uploaded.body.image.url);
-    const { rows: jobsAfter } = await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name = 'image.import'`.execute(server.server.database.db);
+    const { rows: jobsAfter } = await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name = 'image.fetch'`.execute(server.server.database.db);
     expect(jobsAfter[0]?.n).toBe(jobsBefore[0]?.n);
     expect((await status(pin.id)).body.status).toBe('stored');
   });
@@ -125,7 +125,7 @@ test('a failure that lasts through the last retry is kept too (the site could no
   const created = await owner.post<Pin>('/api/pins/', { title: 'Unreachable', imageUrl: url, description: '' });
   expect(created.status).toBe(201);
   // Retries wait longer each time: the last one is sent here at once, as the queue would send it.
-  await server.server.jobs.sender.send(server.server.database.db, 'image.import', { pinId: created.body.id, url, userId: created.body.user_id, attempt: IMPORT_ATTEMPTS - 1 });
+  await server.server.jobs.sender.send(server.server.database.db, 'image.fetch', { pinId: created.body.id, url, userId: created.body.user_id, attempt: FETCH_ATTEMPTS - 1 });
   expect(await settled(created.body.id)).toMatchObject({ status: 'failed', reason: 'network', message: expect.stringContaining('could not be reached') });
 });
 

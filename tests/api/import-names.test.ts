@@ -123,7 +123,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await host?.close();
 });
-const server = useTestServer(() => ({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: host.port, IMAGE_BUDGET_PER_USER: '1000' } }));
+const server = useTestServer(() => ({ env: { FETCH_ALLOW_CIDRS: '127.0.0.1/32', FETCH_ALLOW_PORTS: host.port, IMAGE_BUDGET_PER_USER: '1000' } }));
 
 async function imported(client: ApiClient, bytes: Buffer | string, name: string, type: string): Promise<ImportDetail> {
   const answer = await client.upload<{ import: { id: number } }>('/api/imports', { bytes: Buffer.from(bytes), name, type });

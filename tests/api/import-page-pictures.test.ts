@@ -42,7 +42,7 @@ beforeAll(async () => {
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise<void>((resolve) => site.close(() => resolve())));
-const server = useTestServer(() => ({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: new URL(siteUrl).port } }));
+const server = useTestServer(() => ({ env: { FETCH_ALLOW_CIDRS: '127.0.0.1/32', FETCH_ALLOW_PORTS: new URL(siteUrl).port } }));
 
 /** What a browser writes: folders and links, no IMAGE attribute. */
 const bookmarkFile = () =>

@@ -8,7 +8,7 @@ import { type TestSocket } from '../support/sockets.ts';
 import { useTestServer } from '../support/use-test-server.ts';
 
 // Imports of a Pinback-style bookmark file (docs/import-export.md): the images come from a local
-// host allowed for the test (IMPORT_ALLOW_CIDRS/PORTS); some answer 404, some are text, some items
+// host allowed for the test (FETCH_ALLOW_CIDRS/PORTS); some answer 404, some are text, some items
 // have no IMAGE. Every good item becomes a pin in its board, in the file's order; every bad one is
 // listed with its reason; importing the same file again makes nothing twice; undo removes what the
 // import made. 300 items in 10 boards here (a loaded CI machine); `npm run bench:imports` runs the
@@ -55,7 +55,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await host?.close();
 });
-const server = useTestServer(() => ({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: host.port, IMAGE_BUDGET_PER_USER: '100000' } }));
+const server = useTestServer(() => ({ env: { FETCH_ALLOW_CIDRS: '127.0.0.1/32', FETCH_ALLOW_PORTS: host.port, IMAGE_BUDGET_PER_USER: '100000' } }));
 beforeAll(async () => {
   ({
     client,

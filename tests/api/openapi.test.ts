@@ -466,7 +466,7 @@ describe('the pictures of a page match the document', () => {
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
     try {
-      await withTestServer({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: new URL(origin).port } }, async (other) => {
+      await withTestServer({ env: { FETCH_ALLOW_CIDRS: '127.0.0.1/32', FETCH_ALLOW_PORTS: new URL(origin).port } }, async (other) => {
         const { client } = await signUpUser(other.url, 'docpages');
         const read = (url: string, status: number) => call(client, 'GET', '/api/pages/images', { query: `url=${encodeURIComponent(url)}`, expect: status });
         await read(`${origin}/page`, 200);

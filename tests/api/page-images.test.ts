@@ -11,8 +11,8 @@ import { TokenClient } from '../support/token-client.ts';
 import { useTestServer } from '../support/use-test-server.ts';
 
 // GET /api/pages/images?url= (docs/page-images.md): the pictures of a web page, read through the
-// SSRF guard. The pages are served by a small local site, allowed explicitly (IMPORT_ALLOW_CIDRS /
-// IMPORT_ALLOW_PORTS) as image imports' tests allow theirs.
+// SSRF guard. The pages are served by a small local site, allowed explicitly (FETCH_ALLOW_CIDRS /
+// FETCH_ALLOW_PORTS) as image imports' tests allow theirs.
 
 const MB = 1024 * 1024;
 let site: Server;
@@ -120,7 +120,7 @@ function expectError(response: ApiResponse<PageImages & ErrorBody>, status: numb
 }
 
 describe('GET /api/pages/images', () => {
-  const server = useTestServer(() => ({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: new URL(origin).port, IMPORT_HEADERS_TIMEOUT_SECONDS: '1' } }));
+  const server = useTestServer(() => ({ env: { FETCH_ALLOW_CIDRS: '127.0.0.1/32', FETCH_ALLOW_PORTS: new URL(origin).port, FETCH_HEADERS_TIMEOUT_SECONDS: '1' } }));
   let client: ApiClient;
   beforeAll(async () => {
     ({ client } = await signUpUser(server.url, 'pages'));

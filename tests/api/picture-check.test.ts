@@ -71,7 +71,7 @@ afterAll(async () => {
 });
 
 describe('GET /api/images/duplicates', () => {
-  const server = useTestServer(() => ({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: new URL(origin).port, IMPORT_HEADERS_TIMEOUT_SECONDS: '1' } }));
+  const server = useTestServer(() => ({ env: { FETCH_ALLOW_CIDRS: '127.0.0.1/32', FETCH_ALLOW_PORTS: new URL(origin).port, FETCH_HEADERS_TIMEOUT_SECONDS: '1' } }));
   let ann: ApiClient;
   let bob: ApiClient;
   let pin: Pin;

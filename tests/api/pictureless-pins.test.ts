@@ -29,7 +29,7 @@ beforeAll(async () => {
   originUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise<void>((resolve) => origin.close(() => resolve())));
-const server = useTestServer(() => ({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: new URL(originUrl).port } }));
+const server = useTestServer(() => ({ env: { FETCH_ALLOW_CIDRS: '127.0.0.1/32', FETCH_ALLOW_PORTS: new URL(originUrl).port } }));
 
 /** What a visitor who is not the owner can find of the pin: its page, the home feed, the owner's list, search, the owner's count. */
 async function seenByOthers(pin: Pin, owner: { id: number; username: string }): Promise<{ page: number; home: boolean; profile: boolean; search: boolean; count: number }> {

@@ -108,7 +108,7 @@ describe('a declared route with a query string', () => {
         db,
         events: new EventBus(),
         jobs: { send: () => Promise.reject(new Error('no job queue here')), pending: () => Promise.reject(new Error('no job queue here')) },
-        imports: { allow: { cidrs: [], ports: [] }, pendingPerUser: 1 },
+        fetching: { allow: { cidrs: [], ports: [] }, pendingPerUser: 1 },
       },
       csrf: createCsrf(config.sessionSecret, originPolicy),
       limits: createRateLimiters(config.rateLimits, undefined, { warn: () => {} }),

@@ -359,21 +359,44 @@ describe('the address policy', () => {
   });
 });
 
-test('IMPORT_ALLOW_CIDRS and IMPORT_ALLOW_PORTS are empty by default', () => {
-  expect(loadConfig({}).imports).toMatchObject({ allowCidrs: [], allowPorts: [] });
+test('FETCH_ALLOW_CIDRS and FETCH_ALLOW_PORTS are empty by default', () => {
+  expect(loadConfig({}).fetching).toMatchObject({ allowCidrs: [], allowPorts: [] });
 });
 
-test('IMPORT_ALLOW_CIDRS and IMPORT_ALLOW_PORTS are read as lists and validated', () => {
-  expect(loadConfig({ IMPORT_ALLOW_CIDRS: '10.1.0.0/16, fd00::/8', IMPORT_ALLOW_PORTS: '8080,9000' }).imports).toMatchObject({ allowCidrs: ['10.1.0.0/16', 'fd00::/8'], allowPorts: [8080, 9000] });
-  expect(() => loadConfig({ IMPORT_ALLOW_CIDRS: '10.1.0.0' })).toThrow(ConfigError);
-  expect(() => loadConfig({ IMPORT_ALLOW_CIDRS: '10.1.0.0' })).toThrow(/IMPORT_ALLOW_CIDRS/);
-  expect(() => loadConfig({ IMPORT_ALLOW_PORTS: '80a' })).toThrow(/IMPORT_ALLOW_PORTS/);
-  expect(() => loadConfig({ IMPORT_ALLOW_PORTS: '70000' })).toThrow(/IMPORT_ALLOW_PORTS/);
+test('FETCH_ALLOW_CIDRS and FETCH_ALLOW_PORTS are read as lists and validated', () => {
+  expect(loadConfig({ FETCH_ALLOW_CIDRS: '10.1.0.0/16, fd00::/8', FETCH_ALLOW_PORTS: '8080,9000' }).fetching).toMatchObject({ allowCidrs: ['10.1.0.0/16', 'fd00::/8'], allowPorts: [8080, 9000] });
+  expect(() => loadConfig({ FETCH_ALLOW_CIDRS: '10.1.0.0' })).toThrow(ConfigError);
+  expect(() => loadConfig({ FETCH_ALLOW_CIDRS: '10.1.0.0' })).toThrow(/FETCH_ALLOW_CIDRS/);
+  expect(() => loadConfig({ FETCH_ALLOW_PORTS: '80a' })).toThrow(/FETCH_ALLOW_PORTS/);
+  expect(() => loadConfig({ FETCH_ALLOW_PORTS: '70000' })).toThrow(/FETCH_ALLOW_PORTS/);
 });
 
-test('the import, upload and image budget settings have their defaults', () => {
+test("the fetch settings' former names (IMPORT_*) are still read; the FETCH_* names win", () => {
+  const former = {
+    IMPORT_ALLOW_CIDRS: '10.1.0.0/16',
+    IMPORT_ALLOW_PORTS: '8080',
+    IMPORT_HEADERS_TIMEOUT_SECONDS: '7',
+    IMPORT_HOST_COOLDOWN_SECONDS: '30',
+    IMPORT_PENDING_PER_USER: '50',
+    IMPORT_CONCURRENCY_PER_USER: '2',
+  };
+  expect(loadConfig(former).fetching).toEqual({ allowCidrs: ['10.1.0.0/16'], allowPorts: [8080], headersTimeoutMs: 7_000, hostCooldownMs: 30_000, pendingPerUser: 50, concurrencyPerUser: 2 });
+  const both = {
+    ...former,
+    FETCH_ALLOW_CIDRS: '',
+    FETCH_ALLOW_PORTS: '9000',
+    FETCH_HEADERS_TIMEOUT_SECONDS: '3',
+    FETCH_HOST_COOLDOWN_SECONDS: '0',
+    FETCH_PENDING_PER_USER: '5',
+    FETCH_CONCURRENCY_PER_USER: '1',
+  };
+  expect(loadConfig(both).fetching).toEqual({ allowCidrs: [], allowPorts: [9000], headersTimeoutMs: 3_000, hostCooldownMs: 0, pendingPerUser: 5, concurrencyPerUser: 1 });
+  expect(() => loadConfig({ IMPORT_PENDING_PER_USER: '0' })).toThrow(ConfigError);
+});
+
+test('the fetch, upload and image budget settings have their defaults', () => {
   const config = loadConfig({});
-  expect(config.imports).toMatchObject({ headersTimeoutMs: 5_000, hostCooldownMs: 60_000, pendingPerUser: 1000, concurrencyPerUser: 1 });
+  expect(config.fetching).toMatchObject({ headersTimeoutMs: 5_000, hostCooldownMs: 60_000, pendingPerUser: 1000, concurrencyPerUser: 1 });
   expect(config.uploads).toMatchObject({ inFlight: 16, inFlightPerUser: 4, timeoutMs: 60_000 });
   expect(config.imageBudget).toEqual({ perUser: 1000, windowMs: 900_000 });
   // One image at a time in the embedded mode ({} has no DATABASE_URL); config.test.ts checks both modes.
@@ -387,5 +410,5 @@ test("the image budget's former name, UPLOAD_RATE_LIMIT_PER_USER, is still read;
 
 test('the import and upload settings are validated', () => {
   expect(() => loadConfig({ UPLOADS_IN_FLIGHT: '2', UPLOADS_IN_FLIGHT_PER_USER: '3' })).toThrow(ConfigError);
-  expect(() => loadConfig({ IMPORT_HEADERS_TIMEOUT_SECONDS: '0' })).toThrow(/IMPORT_HEADERS_TIMEOUT_SECONDS/);
+  expect(() => loadConfig({ FETCH_HEADERS_TIMEOUT_SECONDS: '0' })).toThrow(/FETCH_HEADERS_TIMEOUT_SECONDS/);
 });

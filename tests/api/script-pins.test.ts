@@ -7,7 +7,7 @@ import { useTestServer } from '../support/use-test-server.ts';
 
 // A script that moves someone in creates pins by image URL as fast as it can. It used to be refused
 // (429) at its 21st pin, once 20 imports waited. Now the pin is accepted and its picture queued
-// (at most IMPORT_PENDING_PER_USER waiting), and fairness comes from each user's imports running one
+// (at most FETCH_PENDING_PER_USER waiting), and fairness comes from each user's imports running one
 // at a time: another user's bulk import goes on beside the flood. Its time alone and during the flood
 // are printed; what must hold whatever the machine's speed: every request is answered 201, every
 // picture arrives, and the other user's import is done while the flood's pictures are still coming
@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(() => host?.close());
 
 // What a user may have waiting is the flood: its last pin is accepted at the limit.
-const server = useTestServer(() => ({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: host.port, IMPORT_PENDING_PER_USER: String(FLOOD) } }));
+const server = useTestServer(() => ({ env: { FETCH_ALLOW_CIDRS: '127.0.0.1/32', FETCH_ALLOW_PORTS: host.port, FETCH_PENDING_PER_USER: String(FLOOD) } }));
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -46,7 +46,7 @@ afterAll(async () => {
 });
 // The fixture sites stand for public ones: loopback addresses are otherwise never read or imported.
 const app = useBrowserServer(() => ({
-  env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: `${new URL(galleryOrigin).port},${sites.imagesPort}` },
+  env: { FETCH_ALLOW_CIDRS: '127.0.0.1/32', FETCH_ALLOW_PORTS: `${new URL(galleryOrigin).port},${sites.imagesPort}` },
 }));
 
 /** Makes a board through the app's own form; returns its id. */

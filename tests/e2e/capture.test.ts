@@ -47,7 +47,7 @@ afterAll(async () => {
   await new Promise((resolve) => fixtures?.close(resolve));
 });
 // The fixture site stands for a public one: a loopback address is otherwise never shown on a pin.
-const app = useBrowserServer(() => ({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: new URL(fixtureOrigin).port } }));
+const app = useBrowserServer(() => ({ env: { FETCH_ALLOW_CIDRS: '127.0.0.1/32', FETCH_ALLOW_PORTS: new URL(fixtureOrigin).port } }));
 
 async function apiAs(secret: string, path: string): Promise<number> {
   return (await fetch(app.url + path, { headers: { authorization: `Bearer ${secret}` } })).status;

@@ -44,7 +44,7 @@ afterAll(async () => {
 });
 // The fallback test lets the server import a picture from the fixture host (the SSRF guard
 // refuses loopback addresses otherwise).
-const server = useTestServer(() => ({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: String(sites.imagesPort) } }));
+const server = useTestServer(() => ({ env: { FETCH_ALLOW_CIDRS: '127.0.0.1/32', FETCH_ALLOW_PORTS: String(sites.imagesPort) } }));
 // Chromium with the unpacked extension, not useBrowserServer's plain one.
 beforeAll(async () => {
   ext = await launchWithExtension(server.url);

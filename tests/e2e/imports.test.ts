@@ -34,8 +34,8 @@ afterAll(async () => {
 });
 const app = useBrowserServer(() => ({
   env: {
-    IMPORT_ALLOW_CIDRS: '127.0.0.1/32',
-    IMPORT_ALLOW_PORTS: `${host.port},${(trickle.address() as AddressInfo).port}`,
+    FETCH_ALLOW_CIDRS: '127.0.0.1/32',
+    FETCH_ALLOW_PORTS: `${host.port},${(trickle.address() as AddressInfo).port}`,
     IMAGE_BUDGET_PER_USER: '5000',
     UPLOAD_RATE_LIMIT_PER_USER: '5000',
   },

@@ -26,7 +26,7 @@ afterAll(async () => {
 // The fixture site stands for a public one: loopback addresses are otherwise never read.
 const app = useBrowserServer(() => ({
   seed: { pins: DEMO_PINS },
-  env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: `${sites.sitePort},${sites.imagesPort}` },
+  env: { FETCH_ALLOW_CIDRS: '127.0.0.1/32', FETCH_ALLOW_PORTS: `${sites.sitePort},${sites.imagesPort}` },
 }));
 
 const UNEXPECTED = 'Unexpected Application Error!';

@@ -37,7 +37,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise<void>((resolve) => origin.close(() => resolve()));
 });
-const app = useBrowserServer(() => ({ seed: { pins: DEMO_PINS }, env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: new URL(originUrl).port } }));
+const app = useBrowserServer(() => ({ seed: { pins: DEMO_PINS }, env: { FETCH_ALLOW_CIDRS: '127.0.0.1/32', FETCH_ALLOW_PORTS: new URL(originUrl).port } }));
 
 beforeAll(async () => {
   const signed = await signUpUser(app.url, 'author');

@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 // The fixture sites stand for public ones: loopback addresses are otherwise never read or imported.
 const app = useBrowserServer(() => ({
-  env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: `${sites.sitePort},${sites.imagesPort}` },
+  env: { FETCH_ALLOW_CIDRS: '127.0.0.1/32', FETCH_ALLOW_PORTS: `${sites.sitePort},${sites.imagesPort}` },
 }));
 
 /**

@@ -58,7 +58,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => (site ? site.close(() => resolve()) : resolve()));
 });
 
-const app = useBrowserServer(() => ({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: new URL(origin).port } }));
+const app = useBrowserServer(() => ({ env: { FETCH_ALLOW_CIDRS: '127.0.0.1/32', FETCH_ALLOW_PORTS: new URL(origin).port } }));
 
 async function logIn(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/login');

@@ -43,7 +43,7 @@ beforeAll(async () => {
     AUTO_SEED: 'false',
     AUTH_RATE_LIMIT_PER_IP: '1000000',
     API_RATE_LIMIT_PER_IP: '1000000',
-    IMPORT_PENDING_PER_USER: '1000000',
+    FETCH_PENDING_PER_USER: '1000000',
   };
   apps.push(await startAppProcess({ ...env, AUTO_MIGRATE: 'true' }, { name: 'app1', echo: false }));
   apps.push(await startAppProcess({ ...env, AUTO_MIGRATE: 'false' }, { name: 'app2', echo: false }));

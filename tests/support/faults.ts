@@ -348,7 +348,7 @@ export async function startFaultCluster(options: FaultClusterOptions = {}): Prom
       API_RATE_LIMIT_PER_IP: '1000000',
       // Load loops make pins whose images wait to be imported faster than a loaded machine imports
       // them: the per-person cap (as in tests/support/server.ts) must not be what is measured.
-      IMPORT_PENDING_PER_USER: '1000000',
+      FETCH_PENDING_PER_USER: '1000000',
       ...options.env,
     };
     const count = options.instances ?? 2;

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 
 // A Pinback-style export (Pinterest boards as <H3>, pins as <A HREF IMAGE ORIGLINK ADD_DATE>) and
 // the image host its IMAGE addresses point to: a local server, allowed for the test through
-// IMPORT_ALLOW_CIDRS/IMPORT_ALLOW_PORTS. Every good address answers a distinct JPEG of at most
+// FETCH_ALLOW_CIDRS/FETCH_ALLOW_PORTS. Every good address answers a distinct JPEG of at most
 // 1200 px (a base picture whose pixels are made the item's own: pictureVariant), so no two items
 // store the same original; some answer 404, some text that is not an image, and some items have
 // no IMAGE at all.

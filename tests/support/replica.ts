@@ -89,7 +89,7 @@ export function replicaAppEnv(databases: ReplicatedPostgres, extra: Record<strin
     AUTO_SEED: 'false',
     AUTH_RATE_LIMIT_PER_IP: '1000000',
     API_RATE_LIMIT_PER_IP: '1000000',
-    IMPORT_PENDING_PER_USER: '1000000',
+    FETCH_PENDING_PER_USER: '1000000',
     ...extra,
   };
 }

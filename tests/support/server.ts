@@ -85,7 +85,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     // imported, than a person would; the limits' own tests set them.
     AUTH_RATE_LIMIT_PER_IP: '10000',
     SESSIONS_PER_ADDRESS: '100000',
-    IMPORT_PENDING_PER_USER: '10000',
+    FETCH_PENDING_PER_USER: '10000',
     // Both kinds of database process images two at a time, as the services mode does (the embedded
     // mode's default is one): the PGlite suites then see the same queue as the Postgres ones.
     IMAGE_PROCESS_CONCURRENCY: '2',

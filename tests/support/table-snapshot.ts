@@ -4,7 +4,7 @@ import type { DB } from '../../db/schema.ts';
 
 /**
  * Columns the server's jobs write whenever they run, not the request under test: why a pin's
- * picture could not be fetched (backend/pins/image-import-job.ts), and a pin's folded likes and
+ * picture could not be fetched (backend/pins/image-fetch-job.ts), and a pin's folded likes and
  * their version (counters.fold and pins.likes-settle: docs/data-model.md, "Hot counters are
  * deltas"). A pin's likes as a reader sees them (`likes_seen`, the folded count plus its pending
  * deltas) stay in, so a request that changes them still shows.

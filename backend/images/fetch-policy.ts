@@ -1,9 +1,9 @@
 import type { SafeFetchReason } from './safe-fetch.ts';
 
-// What pins (creating one) and the import job (running it) agree on about imports by URL.
+// What pins (creating one) and the fetch job (running it) agree on about fetching a pin's picture by URL.
 
-/** The queue group an import belongs to: its user's (the demo seed's pictures have their own). */
-export function importGroup(userId: number | undefined): string {
+/** The queue group a picture fetch belongs to: its user's (the demo seed's pictures have their own). */
+export function fetchGroup(userId: number | undefined): string {
   return userId === undefined ? 'seed' : `user:${userId}`;
 }
 

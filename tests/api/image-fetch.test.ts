@@ -3,17 +3,17 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Pin } from '../../contract/pins.ts';
-import { queueImports } from '../../backend/pins/image-import-job.ts';
+import { queueFetches } from '../../backend/pins/image-fetch-job.ts';
 import { ApiClient, signUpUser } from '../support/client.ts';
 import { describeImage, jpeg } from '../support/image-fixtures.ts';
 import { type ServerView } from '../support/server.ts';
 import { useTestServer, withTestServer } from '../support/use-test-server.ts';
 import { eventually } from '../support/eventually.ts';
 
-// Import by URL (docs/images.md): a pin created with a remote image is saved at once, then a
+// Fetching a pin's picture by URL (docs/images.md): a pin created with a remote image is saved at once, then a
 // background job fetches the image through the SSRF guard, stores it through the upload pipeline
 // and points the pin at it (`pin.updated` goes out). Refusals leave the pin as it was. The remote
-// site is a local server, allowed explicitly (IMPORT_ALLOW_CIDRS/PORTS) where a test needs a
+// site is a local server, allowed explicitly (FETCH_ALLOW_CIDRS/PORTS) where a test needs a
 // successful fetch.
 
 let origin: Server;
@@ -36,15 +36,15 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => origin.close(() => resolve())));
 
-/** The import jobs' states, as pg-boss keeps them. */
-async function importStates(server: ServerView): Promise<string[]> {
-  const { rows } = await sql<{ state: string }>`select state from pgboss.job where name = 'image.import' order by created_on`.execute(server.server.database.db);
+/** The fetch jobs' states, as pg-boss keeps them. */
+async function fetchStates(server: ServerView): Promise<string[]> {
+  const { rows } = await sql<{ state: string }>`select state from pgboss.job where name = 'image.fetch' order by created_on`.execute(server.server.database.db);
   return rows.map((row) => row.state);
 }
 
 describe('with the origin allowed', () => {
   let client: ApiClient;
-  const server = useTestServer(() => ({ env: { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', IMPORT_ALLOW_PORTS: new URL(originUrl).port } }));
+  const server = useTestServer(() => ({ env: { FETCH_ALLOW_CIDRS: '127.0.0.1/32', FETCH_ALLOW_PORTS: new URL(originUrl).port } }));
   beforeAll(async () => {
     ({ client } = await signUpUser(server.url, 'importer'));
   });
@@ -62,7 +62,7 @@ describe('with the origin allowed', () => {
       async () => (await client.get<Pin>(`/api/pins/${created.body.id}`)).body,
       (p) => p.image !== null,
     );
-    console.log(`import done after ${Math.round(performance.now() - started)} ms`);
+    console.log(`fetch done after ${Math.round(performance.now() - started)} ms`);
     expect(pin.image).toMatchObject({ width: 1600, height: 1000 });
     expect(pin.image?.placeholder).toMatch(/^[A-Za-z0-9+/=]{10,}$/);
     expect(pin.image_url).toMatch(/^\/media\/[0-9a-f]{2}\/[0-9a-f]{64}\.jpg$/);
@@ -78,14 +78,14 @@ describe('with the origin allowed', () => {
     );
   });
 
-  test('a pin made from an uploaded file has its image from the start, with no import job', async () => {
-    const before = (await importStates(server)).length;
+  test('a pin made from an uploaded file has its image from the start, with no fetch job', async () => {
+    const before = (await fetchStates(server)).length;
     const uploaded = await client.upload<{ image: { url: string } }>('/api/images/', { bytes: await jpeg(640, 480), name: 'mine.jpg', type: 'image/jpeg' });
     expect(uploaded.status).toBe(201);
     const created = await client.post<Pin>('/api/pins/', { title: 'Uploaded', imageUrl: uploaded.body.image.url, description: '' });
     expect(created.status).toBe(201);
     expect(created.body.image).toMatchObject({ width: 640, height: 480 });
-    expect((await importStates(server)).length).toBe(before);
+    expect((await fetchStates(server)).length).toBe(before);
   });
 
   test('an address that serves no image, or a 404, leaves the pin as it was; the job ends without retrying', async () => {
@@ -93,7 +93,7 @@ describe('with the origin allowed', () => {
       const created = await client.post<Pin>('/api/pins/', { title: file, imageUrl: `${originUrl}/${file}`, description: '' });
       expect(created.status).toBe(201);
       await eventually(
-        () => importStates(server),
+        () => fetchStates(server),
         (states) => !states.some((state) => state === 'created' || state === 'active' || state === 'retry'),
       );
       const pin = (await client.get<Pin>(`/api/pins/${created.body.id}`)).body;
@@ -103,7 +103,7 @@ describe('with the origin allowed', () => {
     }
   });
 
-  test('an address that redirects to a private one: the import is refused and no viewer is sent there any more', async () => {
+  test('an address that redirects to a private one: the fetch is refused and no viewer is sent there any more', async () => {
     const updates: Pin[] = [];
     // Without a picture the pin is its owner's until it has one (docs/who-sees-what.md): for the
     // others it is deleted, its owner gets it again without the address.
@@ -135,7 +135,7 @@ describe('with the origin allowed', () => {
     const created = await client.post<Pin>('/api/pins/', { title: 'No such file', imageUrl: '/seed-images/no-such-picture.jpg', description: '' });
     expect(created.status).toBe(201);
     const states = await eventually(
-      () => importStates(server),
+      () => fetchStates(server),
       (s) => !s.some((state) => state === 'created' || state === 'active' || state === 'retry'),
     );
     expect(states.at(-1)).toBe('completed');
@@ -144,9 +144,29 @@ describe('with the origin allowed', () => {
     expect(pin.image_url).toBe('/seed-images/no-such-picture.jpg');
   });
 
+  test('a job an older version left under the former name, image.import, still brings the picture in', async () => {
+    const created = await client.post<Pin>('/api/pins/', { title: 'Left waiting', imageUrl: '/seed-images/no-such-picture.jpg', description: '' });
+    expect(created.status).toBe(201);
+    await eventually(
+      () => fetchStates(server),
+      (s) => !s.some((state) => state === 'created' || state === 'active' || state === 'retry'),
+    );
+    // The pin as an older version left it: waiting for a remote picture whose job has the old name.
+    const url = `${originUrl}/photo.jpg`;
+    const { db } = server.server.database;
+    await db.updateTable('pins').set({ image_url: url, image_failure: null }).where('id', '=', created.body.id).execute();
+    await server.server.jobs.sender.send(db, 'image.import', { pinId: created.body.id, url });
+    const pin = await eventually(
+      async () => (await client.get<Pin>(`/api/pins/${created.body.id}`)).body,
+      (p) => p.image !== null,
+    );
+    expect(pin.image).toMatchObject({ width: 1600, height: 1000 });
+    expect(pin.image_url).toMatch(/^\/media\//);
+  });
+
   test("the demo seed's pictures come in through the same pipeline", async () => {
     await withTestServer({ seed: { pins: 3 } }, async (seeded) => {
-      await queueImports(seeded.server.jobs.sender, seeded.server.database.db, seeded.seeded?.pins ?? []);
+      await queueFetches(seeded.server.jobs.sender, seeded.server.database.db, seeded.seeded?.pins ?? []);
       const anonymous = new ApiClient(seeded.url);
       const page = await eventually(
         async () => (await anonymous.get<{ pins: Pin[] }>('/api/pins/?limit=3')).body.pins,
@@ -158,14 +178,14 @@ describe('with the origin allowed', () => {
 });
 
 describe('with the default guard', () => {
-  test('a pin whose image host does not exist is saved; the import ends at once, not retried', async () => {
+  test('a pin whose image host does not exist is saved; the fetch ends at once, not retried', async () => {
     await withTestServer({}, async (server) => {
       const { client } = await signUpUser(server.url, 'nohost');
       // .invalid never resolves (RFC 2606): DNS answers "no such name", which another try won't change.
       const created = await client.post<Pin>('/api/pins/', { title: 'Typo', imageUrl: 'https://images.does-not-exist.invalid/photo.jpg', description: '' });
       expect(created.status).toBe(201);
       const states = await eventually(
-        () => importStates(server),
+        () => fetchStates(server),
         (s) => s.length === 1 && s[0] === 'completed',
       );
       expect(states).toEqual(['completed']);
@@ -193,8 +213,8 @@ describe('with the default guard', () => {
         expect(row.refused_image_url).toBe(imageUrl);
       }
       expect(created.map((pin) => pin.image_url)).toEqual(addresses.map(() => ''));
-      // No import was even queued, and nothing was fetched.
-      expect(await importStates(server)).toEqual([]);
+      // No fetch was even queued, and nothing was fetched.
+      expect(await fetchStates(server)).toEqual([]);
       expect(requests.length).toBe(seen);
     });
   });
