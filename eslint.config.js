@@ -202,10 +202,11 @@ export default tseslint.config(
   },
   {
     // React's rules of hooks: called at the top of a component or hook only, with every value an
-    // effect or memo reads among its dependencies (a warning: a few effects run on purpose once).
+    // effect or memo reads among its dependencies (an effect that runs on purpose when only some of
+    // what it reads changes reads the rest through useEffectEvent).
     files: ['frontend/**/*.{ts,tsx}', 'extension/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
-    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
   {
     // The Node test projects share one module graph per worker (vite.config.ts, isolate: false): a

@@ -46,6 +46,8 @@ describe('bulk upload: pictures saved already, alt text', () => {
     expect(harbour.getByRole('link', { name: 'Open it: harbour.png' }).getAttribute('href')).toBe('/pins/4');
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(screen.getByText('1 of 2 pinned · 1 saved already')).toBeTruthy();
+    // The batch is over: one toast says what it came to.
+    expect(await screen.findByText('1 pin created, 1 saved already')).toBeTruthy();
     expect(sent('POST', '/api/pins/')).toHaveLength(1);
 
     await ui.click(harbour.getByRole('button', { name: 'Save anyway: harbour.png' }));

@@ -1,5 +1,5 @@
 import { useAtomValue, useStore } from 'jotai';
-import { type DragEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { type DragEvent, useCallback, useEffect, useEffectEvent, useId, useRef, useState } from 'react';
 import { IMPORT_LIMITS } from '../../contract/import-rules.ts';
 import { IMAGE_TYPES } from '../api/images.ts';
 import { updatePin } from '../api/pins.ts';
@@ -116,9 +116,13 @@ export function BulkUpload({ board }: { board?: { id: number; name: string } }) 
   const failed = items.filter((item) => item.phase === 'error').length;
   const seen = items.filter((item) => item.phase === 'seen').length;
   const finished = items.length > 0 && done + failed + seen === items.length;
+  // Once per batch that finishes, with the counts it finished with.
+  const announceBatch = useEffectEvent(() => {
+    if (done) showToast(store, `${done} pin${done === 1 ? '' : 's'} created${failed ? `, ${failed} failed` : ''}${seen ? `, ${seen} saved already` : ''}`);
+  });
   useEffect(() => {
-    if (finished && done) showToast(store, `${done} pin${done === 1 ? '' : 's'} created${failed ? `, ${failed} failed` : ''}${seen ? `, ${seen} saved already` : ''}`);
-  }, [finished]); // once per batch that finishes
+    if (finished) announceBatch();
+  }, [finished]);
 
   return (
     <section className="bulk" aria-labelledby={`${inputId}-title`}>

@@ -1,5 +1,5 @@
 import { useAtomValue, useStore } from 'jotai';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import type { Import, ImportDetail } from '../../contract/imports.ts';
 import { isImportOver } from '../../contract/import-rules.ts';
 import { isApiError } from '../api/client.ts';
@@ -64,10 +64,12 @@ export function ImportStatus({ id, onGone, onChanged }: { id: number; onGone: ()
     };
   }, [id, finished]);
 
-  useEffect(() => {
+  // On each new count: a sample for the rate, and the parent told (with its latest onChanged).
+  const countChanged = useEffectEvent(() => {
     samples.current = [...samples.current.filter((sample) => Date.now() - sample.at < 60_000), { at: Date.now(), processed: done + failed }];
     if (base && status) onChanged({ ...base, status, total, done, failed });
-  }, [done, failed, status]); // on each new count
+  });
+  useEffect(() => countChanged(), [done, failed, status]);
 
   if (!base || !status)
     return (

@@ -273,17 +273,19 @@ function Layout({ ids, renderCard, hasMore, status, loadMore, restoreKey, box, h
  * and measured when it first mounts (not on every render, as a fresh callback would be).
  */
 function useCellRefs(positioner: Positioner, observer: ResizeObserver): (index: number) => (element: HTMLElement | null) => void {
-  const refs = useMemo(() => new Map<number, (element: HTMLElement | null) => void>(), [positioner, observer]);
-  return (index) => {
-    let ref = refs.get(index);
-    if (!ref) {
-      ref = (element) => {
-        if (!element) return;
-        observer.observe(element);
-        if (positioner.get(index) === undefined) positioner.set(index, element.offsetHeight);
-      };
-      refs.set(index, ref);
-    }
-    return ref;
-  };
+  return useMemo(() => {
+    const refs = new Map<number, (element: HTMLElement | null) => void>();
+    return (index: number) => {
+      let ref = refs.get(index);
+      if (!ref) {
+        ref = (element) => {
+          if (!element) return;
+          observer.observe(element);
+          if (positioner.get(index) === undefined) positioner.set(index, element.offsetHeight);
+        };
+        refs.set(index, ref);
+      }
+      return ref;
+    };
+  }, [positioner, observer]);
 }
