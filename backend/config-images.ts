@@ -2,9 +2,9 @@ import { tmpdir } from 'node:os';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
-// The image settings of backend/config.ts (stored images, uploads, picture fetches by URL, processing and
-// the per-user image budget), read from the same environment and validated the same way. Their
-// contract is docs/images.md.
+// The image settings of backend/config.ts (stored images, uploads, picture fetches by URL,
+// processing and the per-user image budget), read from the same environment and validated the same
+// way. Their contract is docs/images.md.
 
 /** A configuration value that cannot work; config.ts reports it like its own. */
 export class ImageConfigError extends Error {}
@@ -12,8 +12,8 @@ export class ImageConfigError extends Error {}
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 /**
- * Fetching by URL (a pin's picture, a page's pictures, a bulk import's items; backend/images/safe-fetch.ts).
- * Each is read as FETCH_<name> and under its former name, IMPORT_<name> ("import" now means the bulk
+ * Fetching by URL (a pin's picture, a page's pictures, a bulk import's items; safe-fetch.ts). Each
+ * is read as FETCH_<name> and under its former name, IMPORT_<name> ("import" now means the bulk
  * imports only); the FETCH_ one wins. Their defaults are applied in imageConfig.
  */
 const FETCH_SETTINGS = {
@@ -83,10 +83,10 @@ type ImageEnv = z.output<z.ZodObject<typeof IMAGE_ENV>>;
 
 export interface ImageConfig {
   /**
-   * Fetches by URL (a pin's picture, a page's pictures): addresses (CIDRs) and ports allowed although the SSRF guard refuses them
-   * (tests and special deployments only: every entry opens the server's own network to user
-   * URLs), the remote headers deadline, how long a host that timed out is left alone, and the
-   * per-user queue cap and concurrency.
+   * Fetches by URL (a pin's picture, a page's pictures): addresses (CIDRs) and ports allowed
+   * although the SSRF guard refuses them (tests and special deployments only: every entry opens
+   * the server's own network to user URLs), the remote headers deadline, how long a host that
+   * timed out is left alone, and the per-user queue cap and concurrency.
    */
   fetching: { allowCidrs: string[]; allowPorts: number[]; headersTimeoutMs: number; hostCooldownMs: number; pendingPerUser: number; concurrencyPerUser: number };
   /** Stored images no pin uses: kept this long, then deleted by a job sent this often. */

@@ -4,7 +4,7 @@ import { MSG } from '../../contract/messages.ts';
 import { HttpError } from '../errors.ts';
 import { counterStore } from '../http/rate-limits.ts';
 
-// One budget of images per user, whatever way they come in: an upload, an fetch by URL, and (in
+// One budget of images per user, whatever way they come in: an upload, a fetch by URL, and (in
 // time) each item of a bulk import. Every image costs a fetch or a body, a processing slot of up to
 // IMAGE_PROCESS_TIMEOUT_SECONDS and storage, so the budget counts images, each capped in cost by
 // the processing limits (docs/images.md). Counted in Redis when there is one (every instance

@@ -10,7 +10,7 @@ import { processImage } from './process.ts';
 import { seenColumns } from './seen/see.ts';
 import type { MediaStorage } from './storage.ts';
 
-// The one pipeline every way in uses (docs/images.md): an upload, an fetch by URL, the demo seed.
+// The one pipeline every way in uses (docs/images.md): an upload, a fetch by URL, the demo seed.
 
 export interface StoreDeps {
   db: Kysely<DB>;

@@ -168,7 +168,7 @@ async function storedPicture(
 class DuplicateItem extends Error {}
 class ItemCalledOff extends Error {}
 
-/** The services' view of the import settings (the pin made here names a stored image: no fetch by URL follows). */
+/** The services' view of the fetch settings (the pin made here names a stored image: no fetch by URL follows). */
 export function serviceFetching(fetching: ImageConfig['fetching']): ServiceContext['fetching'] {
   return { allow: { cidrs: fetching.allowCidrs, ports: fetching.allowPorts }, pendingPerUser: fetching.pendingPerUser };
 }

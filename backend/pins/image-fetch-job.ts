@@ -21,11 +21,11 @@ import { fetchGroup, REFUSED_ADDRESS } from '../images/fetch-policy.ts';
 import { SafeFetchError, safeFetch } from '../images/safe-fetch.ts';
 import type { MediaStorage } from '../images/storage.ts';
 
-// Fetching a pin's picture by URL (docs/images.md). Fair to everybody: each user's fetches form a group of which at
-// most FETCH_CONCURRENCY_PER_USER run at once (the queue's group concurrency), a user has at most
-// FETCH_PENDING_PER_USER waiting (pins.service.ts), every fetch takes one image from its user's
-// budget, a host that timed out is left alone for a while, and a retry is a new job sent with a
-// lower priority, so it waits behind every fresh fetch instead of ahead of them.
+// Fetching a pin's picture by URL (docs/images.md). Fair to everybody: each user's fetches form a
+// group of which at most FETCH_CONCURRENCY_PER_USER run at once (the queue's group concurrency), a
+// user has at most FETCH_PENDING_PER_USER waiting (pins.service.ts), every fetch takes one image
+// from its user's budget, a host that timed out is left alone for a while, and a retry is a new job
+// sent with a lower priority, so it waits behind every fresh fetch instead of ahead of them.
 
 export interface FetchImageData {
   pinId: number;
