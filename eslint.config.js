@@ -103,6 +103,28 @@ const CODE = ['**/*.{js,mjs,cjs,ts,tsx}'];
 const PRODUCTION = ['backend/**/*.{ts,tsx}', 'frontend/**/*.{ts,tsx}', 'contract/**/*.ts', 'db/**/*.ts', 'scripts/**/*.ts', 'extension/**/*.{ts,tsx}'];
 const NOT_PRODUCTION = ['**/*.test.{ts,tsx}', 'frontend/test-support/**'];
 
+/** A function's size limit (code lines, not blanks or comments). */
+const LONG_FUNCTION = { max: 80, skipBlankLines: true, skipComments: true };
+const LONG_FUNCTIONS_LEFT = [
+  'backend/app.ts',
+  'backend/jobs/queue.ts',
+  'backend/realtime/gateway.ts',
+  'extension/content/picker.ts',
+  'frontend/bulk/BulkUpload.tsx',
+  'frontend/components/AddToBoard.tsx',
+  'frontend/components/CommentSection.tsx',
+  'frontend/components/ProfileMenu.tsx',
+  'frontend/components/boards/BoardMembersDialog.tsx',
+  'frontend/components/boards/UserPicker.tsx',
+  'frontend/components/grid/MasonryGrid.tsx',
+  'frontend/imports/ImportPicker.tsx',
+  'frontend/imports/ImportStatus.tsx',
+  'frontend/live/changes.ts',
+  'frontend/pages/BoardDetailPage.tsx',
+  'frontend/pages/NewPinPage.tsx',
+  'frontend/search/SearchBox.tsx',
+];
+
 export default tseslint.config(
   { ignores: ['dist/', 'extension/dist/', 'extension/.wxt/', 'node_modules/', 'data/', 'artifacts/', 'coverage/'] },
   // The code's rules read code: scoped to it, since the stylesheets are linted too (below).
@@ -121,14 +143,25 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    // Sizes: a file past 300 lines (code, not blanks or comments) is two modules; a long function
-    // is a hint, not yet a rule.
+    // Sizes: a file past 300 lines (code, not blanks or comments) is two modules, a function past
+    // 80 lines is two functions.
     files: PRODUCTION,
     ignores: NOT_PRODUCTION,
     rules: {
       'max-lines': ['error', { max: 300, skipBlankLines: true, skipComments: true }],
-      'max-lines-per-function': ['warn', { max: 80, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', LONG_FUNCTION],
     },
+  },
+  {
+    // The files that had a longer function when that became an error: a warning there, until each
+    // is split. The list only shrinks.
+    files: LONG_FUNCTIONS_LEFT,
+    rules: { 'max-lines-per-function': ['warn', LONG_FUNCTION] },
+  },
+  {
+    // A migration is history: it is never edited, so never split either.
+    files: ['db/migrations/**'],
+    rules: { 'max-lines-per-function': 'off' },
   },
   {
     // A test file past 500 lines is two subjects: split it by what it tests.

@@ -76,6 +76,21 @@ function toItem(open: OpenItem): ItemData {
   };
 }
 
+/** A link as its <A> tag opens it (its text and <DD> come after), in the board its folder names. */
+function openItem(attribs: Record<string, string | undefined>, board: string | null): OpenItem {
+  return {
+    href: attribs.href,
+    image: attribs.image,
+    origLink: attribs.origlink,
+    addDate: attribs.add_date,
+    tags: attribs.tags,
+    private: attribs.private,
+    text: '',
+    dd: undefined,
+    board,
+  };
+}
+
 /**
  * Reads the file at `path` and hands its items to `onBatch` in file order, `batchSize` at a time
  * (awaited before more is read). Answers how many items there were.
@@ -106,17 +121,7 @@ export async function readNetscapeFile(path: string, onBatch: (items: ItemData[]
       onopentag(name, attribs) {
         if (name === 'a') {
           finish();
-          item = {
-            href: attribs.href,
-            image: attribs.image,
-            origLink: attribs.origlink,
-            addDate: attribs.add_date,
-            tags: attribs.tags,
-            private: attribs.private,
-            text: '',
-            dd: undefined,
-            board: board(),
-          };
+          item = openItem(attribs, board());
           inLink = true;
         } else if (name === 'h3') {
           finish();

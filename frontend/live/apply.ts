@@ -50,26 +50,38 @@ export function dropDeletedPin(store: Store, pinId: number): void {
   removePin(store, pinId);
 }
 
+/**
+ * The seq of each pin deletion heard here. A pin made private is deleted for those who may not see
+ * it; made public again, its creation comes later in the log, and only a creation numbered after
+ * the deletion brings it back (an older one, replayed after a reconnect, does not).
+ */
+function pinRevivals(store: Store) {
+  const deletedAt = new Map<number, number>();
+  return {
+    deleted(pinId: number, seq: number | undefined): void {
+      deletedAt.set(pinId, Math.max(seq ?? Infinity, deletedAt.get(pinId) ?? -Infinity));
+    },
+    /** Whether a creation numbered `seq` brings the deleted pin back (and if so, it is no longer gone). */
+    revived(pinId: number, seq: number | undefined): boolean {
+      const at = deletedAt.get(pinId);
+      if (at === undefined || seq === undefined || seq <= at) return false;
+      deletedAt.delete(pinId);
+      store.set(deletedPinIdsAtom, (prev) => {
+        const next = new Set(prev);
+        next.delete(pinId);
+        return next;
+      });
+      return true;
+    },
+  };
+}
+
 export function createEventApplier(store: Store): EventApplier {
   const goneComments = new Set<number>();
   const goneFavorites = new Set<number>();
   const goneBoards = new Set<number>();
   const pinGone = (pinId: number) => isPinDeleted(store, pinId);
-  // The seq of each pin deletion heard here. A pin made private is deleted for those who may not
-  // see it; made public again, its creation comes later in the log, and only a creation numbered
-  // after the deletion brings it back (an older one, replayed after a reconnect, does not).
-  const deletedAt = new Map<number, number>();
-  const revived = (pinId: number, seq: number | undefined): boolean => {
-    const at = deletedAt.get(pinId);
-    if (at === undefined || seq === undefined || seq <= at) return false;
-    deletedAt.delete(pinId);
-    store.set(deletedPinIdsAtom, (prev) => {
-      const next = new Set(prev);
-      next.delete(pinId);
-      return next;
-    });
-    return true;
-  };
+  const { deleted, revived } = pinRevivals(store);
 
   const handlers: Handlers = {
     'pin:created': ({ pin, seq }) => {
@@ -80,7 +92,7 @@ export function createEventApplier(store: Store): EventApplier {
     },
     // removePin also drops the pin from favorites, boards and its comments.
     'pin:deleted': ({ pinId, seq }) => {
-      deletedAt.set(pinId, Math.max(seq ?? Infinity, deletedAt.get(pinId) ?? -Infinity));
+      deleted(pinId, seq);
       dropDeletedPin(store, pinId);
     },
     // An older count arriving late is ignored (the rule lives with the count, in ../state/pins.ts).

@@ -82,6 +82,29 @@ function makeTile(image: PageImage, pageUrl: string, onPreview: () => void): Til
   return tile;
 }
 
+/** Saved pictures are marked and let go, so a second press cannot save them twice. */
+function markSaved(tiles: Array<ReturnType<typeof makeTile>>, saved: ReadonlyArray<{ src: string }>, selected: Set<string>): void {
+  for (const t of tiles) {
+    if (!saved.some((s) => s.src === t.image.src)) continue;
+    t.tile.classList.remove('tile--seen');
+    t.tile.querySelector('.tile__seen')?.remove();
+    t.tile.classList.add('tile--saved');
+    t.box.checked = false;
+    selected.delete(t.image.src);
+  }
+}
+
+/** Undo for the pins just saved: deletes them, and says how that went in `result`. */
+function undoButton(ids: number[], pageUrl: string, result: HTMLElement) {
+  const undo = h('button', { type: 'button', class: 'link-button' }, 'Undo');
+  undo.addEventListener('click', async () => {
+    undo.disabled = true;
+    const undone = await ask({ type: 'undo', pinIds: ids, pageUrl });
+    fill(result, h('p', isFailure(undone) ? { class: 'error' } : {}, isFailure(undone) ? undone.message : undoneText(ids.length)));
+  });
+  return undo;
+}
+
 function showImages({ page, images }: ImageList, status: Status) {
   const selected = new Set<string>();
   const count = h('span', { class: 'count' });
@@ -148,24 +171,11 @@ function showImages({ page, images }: ImageList, status: Status) {
     update();
     if (isFailure(answer)) return fill(result, h('p', { class: 'error' }, answer.message));
     const ids = answer.saved.map((pin) => pin.id);
-    const undo = h('button', { type: 'button', class: 'link-button' }, 'Undo');
-    undo.addEventListener('click', async () => {
-      undo.disabled = true;
-      const undone = await ask({ type: 'undo', pinIds: ids, pageUrl: page.url });
-      fill(result, h('p', isFailure(undone) ? { class: 'error' } : {}, isFailure(undone) ? undone.message : undoneText(ids.length)));
-    });
+    const undo = undoButton(ids, page.url, result);
     const view = h('a', { href: answer.board ? `${status.server}/boards/${answer.board.id}` : `${status.server}/pins`, target: '_blank', rel: 'noopener' }, 'View');
     const text = h('p', { class: answer.saved.length ? 'success' : answer.seen.length && !answer.failed.length ? '' : 'error' }, outcomeText(answer, answer.board));
     fill(result, text, ids.length ? undo : null, ids.length ? view : null, ...warnings(answer.seen, chosen));
-    // Saved pictures are marked and let go, so a second press cannot save them twice.
-    for (const t of tiles) {
-      if (!answer.saved.some((s) => s.src === t.image.src)) continue;
-      t.tile.classList.remove('tile--seen');
-      t.tile.querySelector('.tile__seen')?.remove();
-      t.tile.classList.add('tile--saved');
-      t.box.checked = false;
-      selected.delete(t.image.src);
-    }
+    markSaved(tiles, answer.saved, selected);
     update();
     document.title = `Saved to ${boardLabel(answer.board)}`;
   }

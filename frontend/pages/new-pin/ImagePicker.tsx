@@ -97,31 +97,38 @@ function Preview({ upload, urlPreview, onUrlPreviewFailed, touch, onChoose }: Pi
   );
 }
 
-export function ImagePicker({ upload, error, status, urlPreview, onUrlPreviewFailed, onFile, onRemove, children, website }: Props) {
-  const touch = useCoarsePointer();
-  const input = useRef<HTMLInputElement>(null);
-  const chooseButton = useRef<HTMLButtonElement>(null);
+/** The preview as a drop zone: `dragging` while files are over it; a dropped image goes to `onFile`. */
+function useDropZone(onFile: (file: File) => void) {
   const [dragging, setDragging] = useState(false);
-  const hintId = useId();
-  useNoStrayDrops();
-
-  function onDragOver(event: DragEvent<HTMLDivElement>) {
+  const onDragOver = (event: DragEvent<HTMLDivElement>) => {
     if (!hasFiles(event)) return;
     event.preventDefault(); // allows the drop
     event.dataTransfer.dropEffect = 'copy';
     setDragging(true);
-  }
+  };
+  const handlers = {
+    onDragOver,
+    onDragEnter: onDragOver,
+    onDragLeave: (event: DragEvent<HTMLDivElement>) => {
+      if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false);
+    },
+    onDrop: (event: DragEvent<HTMLDivElement>) => {
+      event.preventDefault();
+      setDragging(false);
+      const file = pickFile(event.dataTransfer.files);
+      if (file) onFile(file);
+    },
+  };
+  return { dragging, handlers };
+}
 
-  function onDragLeave(event: DragEvent<HTMLDivElement>) {
-    if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false);
-  }
-
-  function onDrop(event: DragEvent<HTMLDivElement>) {
-    event.preventDefault();
-    setDragging(false);
-    const file = pickFile(event.dataTransfer.files);
-    if (file) onFile(file);
-  }
+export function ImagePicker({ upload, error, status, urlPreview, onUrlPreviewFailed, onFile, onRemove, children, website }: Props) {
+  const touch = useCoarsePointer();
+  const input = useRef<HTMLInputElement>(null);
+  const chooseButton = useRef<HTMLButtonElement>(null);
+  const { dragging, handlers } = useDropZone(onFile);
+  const hintId = useId();
+  useNoStrayDrops();
 
   function remove() {
     onRemove();
@@ -130,14 +137,7 @@ export function ImagePicker({ upload, error, status, urlPreview, onUrlPreviewFai
 
   return (
     <div className="upload">
-      <div
-        className={`form-card__preview upload__zone${dragging ? ' upload__zone--over' : ''}`}
-        onDragOver={onDragOver}
-        onDragEnter={onDragOver}
-        onDragLeave={onDragLeave}
-        onDrop={onDrop}
-        data-testid="image-drop-zone"
-      >
+      <div className={`form-card__preview upload__zone${dragging ? ' upload__zone--over' : ''}`} {...handlers} data-testid="image-drop-zone">
         <Preview upload={upload} urlPreview={urlPreview} onUrlPreviewFailed={onUrlPreviewFailed} touch={touch} onChoose={() => input.current?.click()} />
       </div>
       {children}
