@@ -19,6 +19,49 @@ type Props = {
   onLeft: () => void;
 };
 
+/** The board's members as the store holds them (kept live by the member events), read once on open. */
+function useMembers(boardId: number) {
+  const store = useStore();
+  const members = useAtomValue(boardMembersAtom)[boardId];
+  const [status, setStatus] = useState<'loading' | 'error' | 'ready'>(members ? 'ready' : 'loading');
+  const load = useCallback(async () => {
+    setStatus('loading');
+    try {
+      setBoardMembers(store, boardId, await fetchBoardMembers(boardId));
+      setStatus('ready');
+    } catch (error) {
+      console.error(error);
+      setStatus('error');
+    }
+  }, [store, boardId]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  return { members, status, load };
+}
+
+/** One member: initials, name, role (and who added a collaborator), and Remove for the owner. */
+function MemberRow({ member, isMe, onRemove, busy }: { member: BoardMember; isMe: boolean; onRemove: (() => void) | undefined; busy: boolean }) {
+  const adder = adderOf(member);
+  return (
+    <li className="member-list__item">
+      <span className="member-avatar" aria-hidden="true">
+        {initialsOf(member.username)}
+      </span>
+      <span className="member-list__name">
+        {member.username}
+        {isMe ? ' (you)' : ''}
+      </span>
+      <span className="member-list__role">{member.role === 'owner' ? 'Owner' : `Collaborator${adder ? ` · added by ${adder.username}` : ''}`}</span>
+      {onRemove ? (
+        <button type="button" className="link-button link-button--danger" onClick={onRemove} disabled={busy} aria-label={`Remove ${member.username}`}>
+          Remove
+        </button>
+      ) : null}
+    </li>
+  );
+}
+
 /**
  * A board's members (docs/board-sharing.md). Everyone on the board sees the list (kept live by the member
  * events); the owner adds people by username (type-ahead) and removes them; a collaborator can
@@ -27,26 +70,10 @@ type Props = {
 export function BoardMembersDialog({ board, onClose, onLeft }: Props) {
   const store = useStore();
   const me = useAtomValue(sessionUserAtom);
-  const members = useAtomValue(boardMembersAtom)[board.id];
-  const [status, setStatus] = useState<'loading' | 'error' | 'ready'>(members ? 'ready' : 'loading');
+  const { members, status, load } = useMembers(board.id);
   const [busyId, setBusyId] = useState<number | null>(null);
   const [rowError, setRowError] = useState<string>();
   const isOwner = board.role === 'owner';
-
-  const load = useCallback(async () => {
-    setStatus('loading');
-    try {
-      setBoardMembers(store, board.id, await fetchBoardMembers(board.id));
-      setStatus('ready');
-    } catch (error) {
-      console.error(error);
-      setStatus('error');
-    }
-  }, [store, board.id]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const memberIds = useMemo(() => new Set((members ?? []).map((m) => m.id)), [members]);
 
@@ -89,21 +116,13 @@ export function BoardMembersDialog({ board, onClose, onLeft }: Props) {
       ) : (
         <ul className="member-list" aria-label={`Members of ${board.name}`}>
           {(members ?? []).map((member) => (
-            <li key={member.id} className="member-list__item">
-              <span className="member-avatar" aria-hidden="true">
-                {initialsOf(member.username)}
-              </span>
-              <span className="member-list__name">
-                {member.username}
-                {member.id === me?.id ? ' (you)' : ''}
-              </span>
-              <span className="member-list__role">{member.role === 'owner' ? 'Owner' : `Collaborator${adderOf(member) ? ` · added by ${adderOf(member)?.username}` : ''}`}</span>
-              {isOwner && member.role === 'collaborator' ? (
-                <button type="button" className="link-button link-button--danger" onClick={() => void remove(member)} disabled={busyId === member.id} aria-label={`Remove ${member.username}`}>
-                  Remove
-                </button>
-              ) : null}
-            </li>
+            <MemberRow
+              key={member.id}
+              member={member}
+              isMe={member.id === me?.id}
+              onRemove={isOwner && member.role === 'collaborator' ? () => void remove(member) : undefined}
+              busy={busyId === member.id}
+            />
           ))}
           {members && members.length === 1 && isOwner ? <li className="member-list__empty">Only you so far. Add people to curate this board together.</li> : null}
         </ul>

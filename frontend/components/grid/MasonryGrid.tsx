@@ -10,6 +10,7 @@ import {
   memo,
   useContext,
   useEffect,
+  useEffectEvent,
   useId,
   useLayoutEffect,
   useMemo,
@@ -159,6 +160,39 @@ const OVERSCAN = 2;
 const seeded = new WeakSet<Positioner>();
 const HIDDEN: CSSProperties = { position: 'absolute', visibility: 'hidden', zIndex: -1000, writingMode: 'horizontal-tb' };
 
+/** The card last focused or clicked: Back gives it the focus again (./grid-memory.ts). */
+function useTouchedCard(slots: Slots) {
+  const touched = useRef<number | null>(null);
+  const touch = (event: SyntheticEvent) => {
+    const cell = (event.target as HTMLElement).closest<HTMLElement>('[data-slot]');
+    const id = cell ? slots.ids[Number(cell.dataset.slot)] : undefined;
+    if (id !== undefined) touched.current = id;
+  };
+  return { touched, touch };
+}
+
+/**
+ * Cells are measured hidden, in batches sized by the height estimate; when they come out shorter
+ * than estimated, the overscan is still not full: render again whenever this commit measured cells.
+ */
+function useMeasuringAgain(positioner: Positioner, needsFreshBatch: boolean, rerender: () => void): void {
+  const measuredBefore = positioner.size();
+  useEffect(() => {
+    if (positioner.size() > measuredBefore || needsFreshBatch) rerender();
+  });
+}
+
+/** Gaps left by removed pins: closed at once in view and below it, held open above it. */
+function useGapSettling(slots: Slots, positioner: Positioner, box: GridBox, gutter: number, restoring: () => boolean, rerender: () => void): void {
+  const gaps = useMemo(() => gapIndexes(slots), [slots]);
+  const held = useRef(new Set<number>());
+  useLayoutEffect(() => {
+    if (!gaps.length || restoring()) return;
+    const view = { top: Math.max(0, window.scrollY - box.offset), bottom: window.scrollY - box.offset + box.viewport };
+    if (settleGaps(positioner, slots, gaps, held.current, view, gutter)) rerender();
+  });
+}
+
 function Layout({ ids, renderCard, hasMore, status, loadMore, restoreKey, box, hintId }: MasonryGridProps & { box: GridBox; hintId: string }) {
   const columns = gridColumns(box.width);
   const width = widthOfColumn(box.width, columns);
@@ -180,23 +214,10 @@ function Layout({ ids, renderCard, hasMore, status, loadMore, restoreKey, box, h
   useEffect(() => () => resizeObserver.disconnect(), [resizeObserver]);
   const usable = (index: number) => !slots.gone.has(slots.ids[index] ?? -1);
   const keys = useCardKeys({ positioner, slots, usable, offset: box.offset, viewport: box.viewport });
-  // The card last focused or clicked: Back gives it the focus again (./grid-memory.ts).
-  const touched = useRef<number | null>(null);
-  const touch = (event: SyntheticEvent) => {
-    const cell = (event.target as HTMLElement).closest<HTMLElement>('[data-slot]');
-    const id = cell ? slots.ids[Number(cell.dataset.slot)] : undefined;
-    if (id !== undefined) touched.current = id;
-  };
+  const { touched, touch } = useTouchedCard(slots);
   const restoring = useGridMemory(restoreKey, saved, { slots, positioner, box, columns, touched, container: keys.containerRef });
 
-  // Gaps left by removed pins: closed at once in view and below it, held open above it.
-  const gaps = useMemo(() => gapIndexes(slots), [slots]);
-  const held = useRef(new Set<number>());
-  useLayoutEffect(() => {
-    if (!gaps.length || restoring()) return;
-    const view = { top: Math.max(0, window.scrollY - box.offset), bottom: window.scrollY - box.offset + box.viewport };
-    if (settleGaps(positioner, slots, gaps, held.current, view, columns.gutter)) rerender();
-  });
+  useGapSettling(slots, positioner, box, columns.gutter, restoring, rerender);
 
   const view = visibleCells(positioner, {
     itemCount: slots.ids.length,
@@ -205,20 +226,13 @@ function Layout({ ids, renderCard, hasMore, status, loadMore, restoreKey, box, h
     overscanBy: OVERSCAN,
     itemHeightEstimate: Math.round(width / DEFAULT_ASPECT + 56), // the image box and about two lines of text
   });
-  // Cells are measured hidden, in batches sized by the height estimate; when they come out shorter
-  // than estimated, the overscan is still not full: render again whenever this commit measured cells.
-  const measuredBefore = positioner.size();
-  useEffect(() => {
-    if (positioner.size() > measuredBefore || view.needsFreshBatch) rerender();
-  });
+  useMeasuringAgain(positioner, view.needsFreshBatch, rerender);
 
   // Fetch ahead: two screens are rendered below the viewport; near the end of those, load more.
-  const latest = useRef({ hasMore, status, loadMore, count: slots.ids.length, columns: columns.count, stop: view.stop });
-  latest.current = { hasMore, status, loadMore, count: slots.ids.length, columns: columns.count, stop: view.stop };
-  useEffect(() => {
-    const { hasMore: more, status: now, loadMore: load, count, columns: n, stop } = latest.current;
-    if (more && now !== 'loading' && now !== 'error' && stop + n * 3 >= count) load();
-  }, [ids, hasMore, status, view.stop]);
+  const fetchAhead = useEffectEvent(() => {
+    if (hasMore && status !== 'loading' && status !== 'error' && view.stop + columns.count * 3 >= slots.ids.length) loadMore();
+  });
+  useEffect(() => fetchAhead(), [ids, hasMore, status, view.stop]);
 
   // One Tab stop: the card last focused while it is mounted, else the first card in view.
   const [focus] = useState(() => new CardFocus());
