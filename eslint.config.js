@@ -108,7 +108,6 @@ const LONG_FUNCTION = { max: 80, skipBlankLines: true, skipComments: true };
 const LONG_FUNCTIONS_LEFT = [
   'backend/app.ts',
   'backend/jobs/queue.ts',
-  'backend/realtime/gateway.ts',
   'extension/content/picker.ts',
   'frontend/bulk/BulkUpload.tsx',
   'frontend/components/AddToBoard.tsx',

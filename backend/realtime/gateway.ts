@@ -57,6 +57,53 @@ function detachedResponse(): Response {
   return response as unknown as Response;
 }
 
+/** The session middleware on the handshake request only (not on every engine.io request): who the socket is. */
+function handshakeIdentity(session: RequestHandler) {
+  return (req: HandshakeRequest, res: object, next: (error?: unknown) => void) => {
+    if (req._query?.sid !== undefined) return next();
+    session(req as Request, detachedResponse(), (error?: unknown) => {
+      req.pinboardIdentity = { userId: req.session?.userId, sessionId: req.sessionID };
+      req.session = undefined;
+      // engine.io's upgrade response stays referenced (by a 'close' listener on the TCP socket) for
+      // the connection's whole life, and it points at the request; we are its only middleware and
+      // nothing reads it afterwards, so let the request go (~2 KB per socket).
+      if (!(res instanceof ServerResponse)) Reflect.set(res, 'req', null);
+      next(error);
+    });
+  };
+}
+
+/**
+ * One socket per connection: the first takes the handshake request. Further CONNECT packets on it
+ * (which socket.io accepts while the first is still connecting) would each be a socket with its
+ * own rooms behind one counted connection: close the connection, as socket.io does for a CONNECT
+ * on a namespace already connected.
+ */
+function oneSocketPerConnection(socket: PinboardSocket, next: (error?: Error) => void): void {
+  const req = socket.conn.request as HandshakeRequest | null;
+  if (req === null) {
+    socket.conn.close();
+    return next(new Error('One socket per connection.'));
+  }
+  // engine.io would keep the handshake request for the socket's whole life; nothing needs it.
+  Reflect.set(socket.conn, 'request', null);
+  const { userId, sessionId } = req.pinboardIdentity ?? { userId: undefined, sessionId: undefined };
+  socket.data = { userId, sessionId, windowStart: Date.now(), used: 0, refused: 0 };
+  next();
+}
+
+/** A signed-in socket's session may have ended since the handshake: check before serving it. */
+function stillSignedIn(store: Store, { userId, sessionId }: SocketData): Promise<boolean> {
+  if (userId === undefined || !sessionId) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    store.get(sessionId, (error, session) => {
+      if (error)
+        resolve(true); // store down: keep serving public data, do not sign out
+      else resolve(session?.userId === userId);
+    });
+  });
+}
+
 /**
  * Socket.IO on the API's HTTP server. The handshake runs the very same express-session middleware
  * and store, so a socket is its user. WebSocket transport only: any instance can serve any socket
@@ -79,19 +126,7 @@ export function createGateway(httpServer: HttpServer, options: GatewayOptions): 
     },
   });
 
-  // The session middleware runs on the handshake request only (not on every engine.io request).
-  io.engine.use((req: HandshakeRequest, res: object, next: (error?: unknown) => void) => {
-    if (req._query?.sid !== undefined) return next();
-    options.session(req as Request, detachedResponse(), (error?: unknown) => {
-      req.pinboardIdentity = { userId: req.session?.userId, sessionId: req.sessionID };
-      req.session = undefined;
-      // engine.io's upgrade response stays referenced (by a 'close' listener on the TCP socket) for
-      // the connection's whole life, and it points at the request; we are its only middleware and
-      // nothing reads it afterwards, so let the request go (~2 KB per socket).
-      if (!(res instanceof ServerResponse)) Reflect.set(res, 'req', null);
-      next(error);
-    });
-  });
+  io.engine.use(handshakeIdentity(options.session));
 
   const budget: BudgetRules = {
     limit: options.messageLimit ?? 30,
@@ -99,18 +134,7 @@ export function createGateway(httpServer: HttpServer, options: GatewayOptions): 
     refusedBeforeDisconnect: options.refusedMessagesBeforeDisconnect ?? 10,
   };
 
-  /** A signed-in socket's session may have ended since the handshake: check before serving it. */
-  const sessionStillValid = (data: SocketData): Promise<boolean> => {
-    const { userId, sessionId } = data;
-    if (userId === undefined || !sessionId) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      options.sessionStore.get(sessionId, (error, session) => {
-        if (error)
-          resolve(true); // store down: keep serving public data, do not sign out
-        else resolve(session?.userId === userId);
-      });
-    });
-  };
+  const sessionStillValid = (data: SocketData) => stillSignedIn(options.sessionStore, data);
 
   const onWatchMessage = async (socket: PinboardSocket, kind: 'watch' | 'unwatch', payload: unknown, ack: unknown) => {
     const reply = (answer: WatchAck) => {
@@ -143,22 +167,7 @@ export function createGateway(httpServer: HttpServer, options: GatewayOptions): 
     }
   };
 
-  io.use((socket, next) => {
-    // One socket per connection: the first takes the handshake request. Further CONNECT packets on
-    // it (which socket.io accepts while the first is still connecting) would each be a socket with
-    // its own rooms behind one counted connection: close the connection, as socket.io does for a
-    // CONNECT on a namespace already connected.
-    const req = socket.conn.request as HandshakeRequest | null;
-    if (req === null) {
-      socket.conn.close();
-      return next(new Error('One socket per connection.'));
-    }
-    // engine.io would keep the handshake request for the socket's whole life; nothing needs it.
-    Reflect.set(socket.conn, 'request', null);
-    const { userId, sessionId } = req.pinboardIdentity ?? { userId: undefined, sessionId: undefined };
-    socket.data = { userId, sessionId, windowStart: Date.now(), used: 0, refused: 0 };
-    next();
-  });
+  io.use(oneSocketPerConnection);
 
   io.on('connection', (socket) => {
     const { userId, sessionId } = socket.data;
