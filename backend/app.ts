@@ -89,12 +89,7 @@ const SEED_IMAGES_DIR = path.resolve(import.meta.dirname, '../db/demo-images');
 
 export function createApp(deps: AppDeps): PinboardApp {
   const { config, database, events, logger } = deps;
-  const ctx: ServiceContext = {
-    db: database.db,
-    events,
-    jobs: deps.jobs.sender,
-    fetching: { allow: { cidrs: config.fetching.allowCidrs, ports: config.fetching.allowPorts }, headersTimeoutMs: config.fetching.headersTimeoutMs, pendingPerUser: config.fetching.pendingPerUser },
-  };
+  const ctx = serviceContext(deps);
   const app = express();
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
@@ -107,19 +102,7 @@ export function createApp(deps: AppDeps): PinboardApp {
     publicOrigins: config.publicOrigins,
     trustProxy: app.get('trust proxy fn') as TrustProxy,
   };
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: {
-          // Pins point at images anywhere on the web.
-          'img-src': ["'self'", 'data:', 'blob:', 'https:', 'http:'],
-          'connect-src': ["'self'", (req) => connectSources(req, originPolicy).join(' ')],
-          // Local http:// development must not have its requests upgraded to https.
-          'upgrade-insecure-requests': null,
-        },
-      },
-    }),
-  );
+  app.use(securityHeaders(originPolicy));
 
   app.use(healthRoutes({ database, redis: deps.redis, lifecycle: deps.lifecycle }));
 
@@ -135,24 +118,9 @@ export function createApp(deps: AppDeps): PinboardApp {
   // Static files first: they need no session, cookie or CSRF work. API paths skip the lookup (a
   // file-system stat per call was 7–10 % of a pin read's CPU in bench:rest's profile).
   app.use('/seed-images', express.static(SEED_IMAGES_DIR, { maxAge: '1d', fallthrough: false }));
-  if (membersOnly) {
-    const access: MediaAccess = async (req, sha256) => callerId(req) !== undefined || (typeof req.query.link === 'string' && linkShowsImage(database.db, req.query.link, sha256));
-    app.use(MEDIA_PATH, unlessBearer(session), unlessBearer(dropDisabled), mediaRoutes(deps.media, { access }));
-  } else app.use(MEDIA_PATH, mediaRoutes(deps.media, { shownPublicly: (sha256) => shownPublicly(database.db, sha256) }));
-  const staticDir = path.resolve(config.staticDir);
-  const indexHtml = path.join(staticDir, 'index.html');
-  const serveClient = express.static(staticDir, {
-    index: false,
-    maxAge: '1h',
-    // The service worker keeps its one name: browsers must check it on every visit (docs/installable-app.md).
-    setHeaders: (res, file) => {
-      if (path.basename(file) === 'sw.js') res.setHeader('Cache-Control', 'no-cache');
-    },
-  });
-  app.use((req, res, next) => {
-    if (req.path.startsWith('/api/')) next();
-    else serveClient(req, res, next);
-  });
+  app.use(MEDIA_PATH, ...(membersOnly ? [unlessBearer(session), unlessBearer(dropDisabled), membersMedia(deps)] : [publicMedia(deps)]));
+  const indexHtml = path.join(path.resolve(config.staticDir), 'index.html');
+  app.use(clientFiles(config.staticDir));
   // The share target when no service worker took it: a redirect to the pin builder, nothing stored.
   app.post(SHARE_TARGET_PATH, shareTargetFallback);
 
@@ -161,11 +129,7 @@ export function createApp(deps: AppDeps): PinboardApp {
   const throttle = createLoginThrottle(config.rateLimits, deps.redis);
   const cursors = createCursorCodec(config.sessionSecret);
   const openApiDocument = buildOpenApiDocument(API_ROUTES);
-  const verifier = new TokenVerifier(database.db, { ttlMs: TOKEN_CACHE_MS, max: TOKEN_CACHE_MAX });
-  const lastUsed = new LastUsedRecorder(database.db, {
-    intervalMs: config.tokens.lastUsedFlushMs,
-    onError: (error) => logger.warn({ err: error }, 'token last-used times not written'),
-  });
+  const { verifier, lastUsed } = tokenChecks(deps);
 
   const replicaReads = readsFromReplica(deps, ctx);
   const routeDeps: RouteDeps = {
@@ -224,6 +188,65 @@ export function createApp(deps: AppDeps): PinboardApp {
 
   app.use(errorHandler(logger));
   return { app, session: handshakeSession([session, dropDisabled], membersOnly), originPolicy, tokens: { verifier, lastUsed } };
+}
+
+/** Personal access tokens: who each is (cached a little while), and when each was last used (written now and then). */
+function tokenChecks({ database, config, logger }: AppDeps) {
+  return {
+    verifier: new TokenVerifier(database.db, { ttlMs: TOKEN_CACHE_MS, max: TOKEN_CACHE_MAX }),
+    lastUsed: new LastUsedRecorder(database.db, {
+      intervalMs: config.tokens.lastUsedFlushMs,
+      onError: (error) => logger.warn({ err: error }, 'token last-used times not written'),
+    }),
+  };
+}
+
+/** What the services are given: the database, the bus, the job sender, the fetch settings. */
+function serviceContext({ config, database, events, jobs }: AppDeps): ServiceContext {
+  const { allowCidrs, allowPorts, headersTimeoutMs, pendingPerUser } = config.fetching;
+  return { db: database.db, events, jobs: jobs.sender, fetching: { allow: { cidrs: allowCidrs, ports: allowPorts }, headersTimeoutMs, pendingPerUser } };
+}
+
+/** Stored images on an open site: a picture only private pins show is for those who may see them. */
+function publicMedia({ media, database }: AppDeps): RequestHandler {
+  return mediaRoutes(media, { shownPublicly: (sha256) => shownPublicly(database.db, sha256) });
+}
+
+/** Stored images on a members-only site: for members, and for a board link's visitors (its pictures). */
+function membersMedia({ media, database }: AppDeps): RequestHandler {
+  const access: MediaAccess = async (req, sha256) => callerId(req) !== undefined || (typeof req.query.link === 'string' && linkShowsImage(database.db, req.query.link, sha256));
+  return mediaRoutes(media, { access });
+}
+
+/** Helmet's headers, with a content security policy that lets pins show images from anywhere. */
+function securityHeaders(originPolicy: OriginPolicy): RequestHandler {
+  return helmet({
+    contentSecurityPolicy: {
+      directives: {
+        // Pins point at images anywhere on the web.
+        'img-src': ["'self'", 'data:', 'blob:', 'https:', 'http:'],
+        'connect-src': ["'self'", (req) => connectSources(req, originPolicy).join(' ')],
+        // Local http:// development must not have its requests upgraded to https.
+        'upgrade-insecure-requests': null,
+      },
+    },
+  });
+}
+
+/** The built client's files (not index.html: the page route serves it), never looked up for an API path. */
+function clientFiles(dir: string): RequestHandler {
+  const serveClient = express.static(path.resolve(dir), {
+    index: false,
+    maxAge: '1h',
+    // The service worker keeps its one name: browsers must check it on every visit (docs/installable-app.md).
+    setHeaders: (res, file) => {
+      if (path.basename(file) === 'sw.js') res.setHeader('Cache-Control', 'no-cache');
+    },
+  });
+  return (req, res, next) => {
+    if (req.path.startsWith('/api/')) next();
+    else serveClient(req, res, next);
+  };
 }
 
 /**
