@@ -142,16 +142,36 @@ async function runAttempt(job: JobWithMetadata<unknown>, type: JobType, handler:
   }
 }
 
-export async function startJobQueue<C extends JobCatalog = JobCatalog>(options: JobQueueOptions): Promise<JobQueue<C>> {
-  const { database, setup, config } = options;
-  const logger = options.logger.child({ component: 'jobs' });
-  const types = new Map(Object.entries(setup.catalog));
-  const leaseOf = (type: JobType) => type.leaseSeconds ?? config.leaseSeconds;
-  // Expired attempts (a dead worker's) are found by a sweep: a few of them per lease, so a job
-  // waits about a lease and a quarter at most before it runs again.
-  const shortestLease = Math.min(config.leaseSeconds, ...[...types.values()].map(leaseOf));
-  const sweepSeconds = Math.max(1, Math.min(60, Math.round(shortestLease / 4)));
+/** A pg-boss worker of this process: its id (to wake it), and whether it is running a job. */
+type Worker = { id?: string; busy: boolean };
 
+/** `count` workers for the job `name`, one job at a time each, added to `slots` as each starts. */
+async function addWorkers(
+  boss: PgBoss,
+  name: string,
+  slots: Worker[],
+  how: { count: number; pollSeconds: number; groupConcurrency: number | undefined },
+  run: (job: JobWithMetadata<unknown>, worker: Worker) => Promise<JobResult>,
+): Promise<void> {
+  for (let i = 0; i < how.count; i++) {
+    const worker: Worker = { busy: false };
+    slots.push(worker);
+    worker.id = await boss.work(
+      name,
+      {
+        pollingIntervalSeconds: how.pollSeconds,
+        batchSize: 1,
+        includeMetadata: true,
+        perJobResults: true,
+        ...(how.groupConcurrency ? { groupConcurrency: how.groupConcurrency } : {}),
+      },
+      async (jobs: Array<JobWithMetadata<unknown>>) => Promise.all(jobs.map((job) => run(job, worker))),
+    );
+  }
+}
+
+/** pg-boss on the app's pool, its sweeps every `sweepSeconds`, its own failures logged. */
+async function startBoss(database: JobQueueOptions['database'], logger: Logger, sweepSeconds: number): Promise<PgBoss> {
   const boss = new PgBoss({
     db: poolDatabase(database.pool),
     backend: database.kind === 'pglite' ? 'pglite' : 'postgres',
@@ -168,25 +188,68 @@ export async function startJobQueue<C extends JobCatalog = JobCatalog>(options: 
   boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
   boss.on('warning', (warning) => logger.warn({ warning: warning.data }, warning.message));
   await boss.start();
+  return boss;
+}
 
-  const sendOptions = (type: JobType): BossSendOptions => {
-    const retry = { ...DEFAULT_RETRY, ...type };
-    return {
-      retryLimit: retry.retryLimit,
-      retryDelay: retry.retryDelaySeconds,
-      retryBackoff: true,
-      retryDelayMax: retry.retryDelayMaxSeconds,
-      expireInSeconds: leaseOf(type),
-      deleteAfterSeconds: FINISHED_JOBS_KEPT_SECONDS,
-    };
+/** A job type's retries, lease and how long its finished jobs are kept, as pg-boss takes them. */
+function sendOptionsOf(type: JobType, leaseSeconds: number): BossSendOptions {
+  const retry = { ...DEFAULT_RETRY, ...type };
+  return {
+    retryLimit: retry.retryLimit,
+    retryDelay: retry.retryDelaySeconds,
+    retryBackoff: true,
+    retryDelayMax: retry.retryDelayMaxSeconds,
+    expireInSeconds: leaseSeconds,
+    deleteAfterSeconds: FINISHED_JOBS_KEPT_SECONDS,
   };
+}
+
+/** How many jobs `name` of `group` are waiting, counted up to `upTo`. */
+async function pendingJobs(db: Kysely<DB>, name: string, group: string, upTo: number): Promise<number> {
+  // pg-boss's own table; `state < 'active'` is created or retry (its enum is ordered).
+  const { rows } = await sql<{ n: number }>`
+    select count(*)::int as n from (
+      select 1 from ${sql.id(SCHEMA, 'job')} where name = ${name} and group_id = ${group} and state < 'active' limit ${upTo}
+    ) as waiting`.execute(db);
+  return rows[0]?.n ?? 0;
+}
+
+function recordOf(job: JobWithMetadata<unknown>): JobRecord {
+  return {
+    id: job.id,
+    name: job.name,
+    state: job.state,
+    data: job.data,
+    retryCount: job.retryCount,
+    retryLimit: job.retryLimit,
+    startAfter: job.startAfter,
+    startedOn: job.startedOn ?? null,
+    completedOn: job.completedOn,
+    createdOn: job.createdOn,
+    output: job.output ?? null,
+    keptAfterFinishSeconds: job.deleteAfterSeconds,
+  };
+}
+
+export async function startJobQueue<C extends JobCatalog = JobCatalog>(options: JobQueueOptions): Promise<JobQueue<C>> {
+  const { database, setup, config } = options;
+  const logger = options.logger.child({ component: 'jobs' });
+  const types = new Map(Object.entries(setup.catalog));
+  const leaseOf = (type: JobType) => type.leaseSeconds ?? config.leaseSeconds;
+  // Expired attempts (a dead worker's) are found by a sweep: a few of them per lease, so a job
+  // waits about a lease and a quarter at most before it runs again.
+  const shortestLease = Math.min(config.leaseSeconds, ...[...types.values()].map(leaseOf));
+  const sweepSeconds = Math.max(1, Math.min(60, Math.round(shortestLease / 4)));
+
+  const boss = await startBoss(database, logger, sweepSeconds);
+  const sendOptions = (type: JobType) => sendOptionsOf(type, leaseOf(type));
   // Every queue exists before the first send: see the header.
   for (const [name, type] of types) await boss.createQueue(name, sendOptions(type));
 
   // JOB_CONCURRENCY workers per job type, each a pg-boss worker of its own (one job at a time) so
   // that each can be woken by id: an idle one when a job is sent here, and each one right after it
   // finishes a job, so a backlog is drained back to back instead of one job per poll interval.
-  const workers = new Map<string, Array<{ id?: string; busy: boolean }>>();
+  const workers = new Map<string, Worker[]>();
   const wake = (name: string) => {
     const idle = workers.get(name)?.find((worker) => worker.id && !worker.busy);
     if (idle?.id) boss.notifyWorker(idle.id);
@@ -211,15 +274,7 @@ export async function startJobQueue<C extends JobCatalog = JobCatalog>(options: 
     }
     return id;
   };
-  const pending = async (db: Kysely<DB>, name: string, group: string, upTo: number): Promise<number> => {
-    // pg-boss's own table; `state < 'active'` is created or retry (its enum is ordered).
-    const { rows } = await sql<{ n: number }>`
-      select count(*)::int as n from (
-        select 1 from ${sql.id(SCHEMA, 'job')} where name = ${name} and group_id = ${group} and state < 'active' limit ${upTo}
-      ) as waiting`.execute(db);
-    return rows[0]?.n ?? 0;
-  };
-  const sender: JobSender<C> = { send, pending };
+  const sender: JobSender<C> = { send, pending: pendingJobs };
 
   if (config.workers) {
     for (const [name, type] of types) {
@@ -228,7 +283,7 @@ export async function startJobQueue<C extends JobCatalog = JobCatalog>(options: 
         logger.warn({ job: name }, 'no handler for this job type: its jobs wait for an instance that has one');
         continue;
       }
-      const run = async (job: JobWithMetadata<unknown>, worker: { id?: string; busy: boolean }): Promise<JobResult> => {
+      const run = async (job: JobWithMetadata<unknown>, worker: Worker): Promise<JobResult> => {
         worker.busy = true;
         try {
           return await runAttempt(job, type, handler, { db: database.db, events: options.events, jobs: sender, logger });
@@ -238,23 +293,9 @@ export async function startJobQueue<C extends JobCatalog = JobCatalog>(options: 
           if (worker.id) boss.notifyWorker(worker.id);
         }
       };
-      const slots: Array<{ id?: string; busy: boolean }> = [];
+      const slots: Worker[] = [];
       workers.set(name, slots);
-      for (let i = 0; i < config.concurrency; i++) {
-        const worker: { id?: string; busy: boolean } = { busy: false };
-        slots.push(worker);
-        worker.id = await boss.work(
-          name,
-          {
-            pollingIntervalSeconds: config.pollSeconds,
-            batchSize: 1,
-            includeMetadata: true,
-            perJobResults: true,
-            ...(options.groupConcurrency?.[name] ? { groupConcurrency: options.groupConcurrency[name] } : {}),
-          },
-          async (jobs: Array<JobWithMetadata<unknown>>) => Promise.all(jobs.map((job) => run(job, worker))),
-        );
-      }
+      await addWorkers(boss, name, slots, { count: config.concurrency, pollSeconds: config.pollSeconds, groupConcurrency: options.groupConcurrency?.[name] }, run);
     }
   }
   logger.info({ jobs: [...types.keys()], workers: config.workers, concurrency: config.concurrency }, 'job queue started');
@@ -265,21 +306,7 @@ export async function startJobQueue<C extends JobCatalog = JobCatalog>(options: 
     send,
     async get(name, id) {
       const [job] = await boss.findJobs<unknown>(name, { id });
-      if (!job) return null;
-      return {
-        id: job.id,
-        name: job.name,
-        state: job.state,
-        data: job.data,
-        retryCount: job.retryCount,
-        retryLimit: job.retryLimit,
-        startAfter: job.startAfter,
-        startedOn: job.startedOn ?? null,
-        completedOn: job.completedOn,
-        createdOn: job.createdOn,
-        output: job.output ?? null,
-        keptAfterFinishSeconds: job.deleteAfterSeconds,
-      };
+      return job ? recordOf(job) : null;
     },
     stop(graceMs) {
       stopping ??= boss.stop({ close: false, graceful: true, timeout: graceMs }).catch((error: unknown) => {
