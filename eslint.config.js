@@ -114,7 +114,6 @@ const LONG_FUNCTIONS_LEFT = [
   'frontend/components/boards/UserPicker.tsx',
   'frontend/imports/ImportPicker.tsx',
   'frontend/imports/ImportStatus.tsx',
-  'frontend/live/changes.ts',
   'frontend/pages/BoardDetailPage.tsx',
   'frontend/pages/NewPinPage.tsx',
   'frontend/search/SearchBox.tsx',

@@ -51,12 +51,68 @@ function seqOf(payload: unknown): number | undefined {
   return typeof seq === 'number' && Number.isSafeInteger(seq) && seq >= 0 ? seq : undefined;
 }
 
+/** The seqs applied so far: every one through `cursor` (above `floor`), and the set `applied` above it. */
+class AppliedSeqs {
+  /** Where this page (or user) started: seqs up to it are older than the tracker and not tracked. */
+  floor: number | undefined;
+  cursor: number | undefined;
+  readonly applied = new Set<number>();
+
+  /** True when `seq` is new: it is then counted as applied. */
+  take(seq: number): boolean {
+    if (this.applied.has(seq)) return false;
+    if (this.cursor !== undefined && this.floor !== undefined && seq > this.floor && seq <= this.cursor) return false;
+    if (this.floor === undefined || seq > this.floor) this.applied.add(seq);
+    return true;
+  }
+
+  advance(to: number): void {
+    if (this.cursor !== undefined && to <= this.cursor) return;
+    this.cursor = to;
+    for (const seq of this.applied) if (seq <= to) this.applied.delete(seq);
+  }
+
+  startAt(seq: number): void {
+    this.floor = seq;
+    this.cursor = undefined;
+    this.advance(seq);
+  }
+
+  clear(): void {
+    this.floor = undefined;
+    this.cursor = undefined;
+    this.applied.clear();
+  }
+}
+
+/**
+ * Pulls the changes after the cursor, page by page, until the log is caught up; a `{reset: true}`
+ * answer refetches the screens instead. Stops as soon as `stale()` (another user or socket).
+ */
+async function pullPages(deps: ChangeTrackerDeps, seqs: AppliedSeqs, current: () => boolean, stale: () => boolean): Promise<void> {
+  for (;;) {
+    if (seqs.cursor === undefined || stale()) return;
+    const answer = await deps.fetchChanges(seqs.cursor);
+    if (stale()) return;
+    if ('reset' in answer) {
+      // Set first: events that arrive during the refetch are newer than its answer and applied
+      // over it (the refetch is a load with replay).
+      seqs.startAt(answer.lastSeq);
+      await deps.refetchScreens(current);
+      return;
+    }
+    for (const change of answer.changes) {
+      if (seqs.take(change.seq)) deps.apply(change.event, { ...change.data, seq: change.seq });
+    }
+    const { cursor: next, more } = afterPage(answer);
+    seqs.advance(next);
+    if (!more) return;
+  }
+}
+
 export function createChangeTracker(deps: ChangeTrackerDeps): ChangeTracker {
   const firstRetryMs = deps.retryMs ?? 1_000;
-  /** Where this page (or user) started: seqs up to it are older than the tracker and not tracked. */
-  let floor: number | undefined;
-  let cursor: number | undefined;
-  const applied = new Set<number>();
+  const seqs = new AppliedSeqs();
   let isCurrent: () => boolean = () => false;
   let running: Promise<void> | null = null;
   let again = false;
@@ -65,47 +121,7 @@ export function createChangeTracker(deps: ChangeTrackerDeps): ChangeTracker {
   /** Bumped on a fresh start: a pull of the previous user or socket drops its answer. */
   let generation = 0;
 
-  /** True when `seq` is new: it is then counted as applied. */
-  const take = (seq: number): boolean => {
-    if (applied.has(seq)) return false;
-    if (cursor !== undefined && floor !== undefined && seq > floor && seq <= cursor) return false;
-    if (floor === undefined || seq > floor) applied.add(seq);
-    return true;
-  };
-
-  const advance = (to: number) => {
-    if (cursor !== undefined && to <= cursor) return;
-    cursor = to;
-    for (const seq of applied) if (seq <= to) applied.delete(seq);
-  };
-
-  const startAt = (seq: number) => {
-    floor = seq;
-    cursor = undefined;
-    advance(seq);
-  };
-
-  async function pullOnce(current: () => boolean, gen: number): Promise<void> {
-    const stale = () => gen !== generation || !current();
-    for (;;) {
-      if (cursor === undefined || stale()) return;
-      const answer = await deps.fetchChanges(cursor);
-      if (stale()) return;
-      if ('reset' in answer) {
-        // Set first: events that arrive during the refetch are newer than its answer and applied
-        // over it (the refetch is a load with replay).
-        startAt(answer.lastSeq);
-        await deps.refetchScreens(current);
-        return;
-      }
-      for (const change of answer.changes) {
-        if (take(change.seq)) deps.apply(change.event, { ...change.data, seq: change.seq });
-      }
-      const { cursor: next, more } = afterPage(answer);
-      advance(next);
-      if (!more) return;
-    }
-  }
+  const pullOnce = (current: () => boolean, gen: number) => pullPages(deps, seqs, current, () => gen !== generation || !current());
 
   function pull(): Promise<void> {
     if (running) {
@@ -140,23 +156,21 @@ export function createChangeTracker(deps: ChangeTrackerDeps): ChangeTracker {
       if (name === 'changes:head') {
         const head = seqOf(payload);
         if (head === undefined) return;
-        if (cursor === undefined) startAt(head);
-        else if (head > cursor) void pull();
+        if (seqs.cursor === undefined) seqs.startAt(head);
+        else if (head > seqs.cursor) void pull();
         return;
       }
       const seq = seqOf(payload);
       // Not a change (session:ended), or not numbered: applied as it comes.
-      if (seq === undefined || take(seq)) deps.apply(name, payload);
+      if (seq === undefined || seqs.take(seq)) deps.apply(name, payload);
     },
     connected(reconnect, current, ready) {
       isCurrent = current;
-      if (!reconnect || cursor === undefined) {
+      if (!reconnect || seqs.cursor === undefined) {
         if (!reconnect) {
           generation += 1;
           clearTimeout(retryTimer);
-          floor = undefined;
-          cursor = undefined;
-          applied.clear();
+          seqs.clear();
         } else {
           // Never got a head (the first socket dropped at once): nothing to pull from.
           void ready.then(() => deps.refetchScreens(current));
@@ -166,6 +180,6 @@ export function createChangeTracker(deps: ChangeTrackerDeps): ChangeTracker {
       void ready.then(() => pull());
     },
     settled: () => running ?? Promise.resolve(),
-    state: () => ({ cursor, floor, pending: applied.size }),
+    state: () => ({ cursor: seqs.cursor, floor: seqs.floor, pending: seqs.applied.size }),
   };
 }
