@@ -110,7 +110,6 @@ const LONG_FUNCTIONS_LEFT = [
   'frontend/bulk/BulkUpload.tsx',
   'frontend/components/AddToBoard.tsx',
   'frontend/components/CommentSection.tsx',
-  'frontend/components/ProfileMenu.tsx',
   'frontend/components/boards/UserPicker.tsx',
   'frontend/imports/ImportPicker.tsx',
   'frontend/imports/ImportStatus.tsx',

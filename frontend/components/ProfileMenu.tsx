@@ -1,4 +1,5 @@
 import { useAtomValue, useStore } from 'jotai';
+import type { User } from '../../contract/index.ts';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { logout } from '../api/auth.ts';
@@ -10,6 +11,61 @@ import { clearSession, displayName } from '../state/session.ts';
 import { ChevronDownIcon, UserIcon } from './Icons.tsx';
 import { runAfterNavigation } from '../hooks/afterNavigation.ts';
 import { useDismiss } from '../hooks/useDismiss.ts';
+
+/** The menu of a signed-in user: who they are, their pages, their tools and Log Out. */
+function SignedInMenu({ user, invites, onLogout }: { user: User; invites: boolean; onLogout: () => void }) {
+  return (
+    <>
+      <div className="profile__who">
+        <p className="profile__hello">Hello, {displayName(user)}</p>
+        <p className="profile__email">{user.email}</p>
+        {/* One's profile is /pins: one's pins, boards and pin count (docs/profiles.md). */}
+        <Link to="/pins" className="profile__own">
+          Your profile
+        </Link>
+      </div>
+      <ul className="profile__links profile__links--compact">
+        <li>
+          <Link to="/pins">Pins</Link>
+        </li>
+        <li>
+          <Link to="/boards">Boards</Link>
+        </li>
+        <li>
+          <Link to="/pins/new">Add New Pin</Link>
+        </li>
+        <li>
+          <Link to="/boards/create">Add New Board</Link>
+        </li>
+      </ul>
+      <ul className="profile__links">
+        <li>
+          <Link to="/duplicates">Duplicates</Link>
+        </li>
+        <li>
+          <Link to="/import-export">Import / Export</Link>
+        </li>
+        <li>
+          <Link to="/tokens">Tokens</Link>
+        </li>
+        {invites ? (
+          <li>
+            <Link to="/invites">Invite people</Link>
+          </li>
+        ) : null}
+        <li>
+          <Link to="/connect">Browser extension</Link>
+        </li>
+        <li>
+          <Link to="/settings">Settings</Link>
+        </li>
+      </ul>
+      <button type="button" className="button button--secondary button--block" onClick={onLogout}>
+        Log Out
+      </button>
+    </>
+  );
+}
 
 /** The profile toggle of the navigation bar (docs/product.md §2); closes on outside press and Escape. */
 export function ProfileMenu() {
@@ -59,55 +115,7 @@ export function ProfileMenu() {
       </button>
       <div id={menuId} className="profile__menu" hidden={!open}>
         {user ? (
-          <>
-            <div className="profile__who">
-              <p className="profile__hello">Hello, {displayName(user)}</p>
-              <p className="profile__email">{user.email}</p>
-              {/* One's profile is /pins: one's pins, boards and pin count (docs/profiles.md). */}
-              <Link to="/pins" className="profile__own">
-                Your profile
-              </Link>
-            </div>
-            <ul className="profile__links profile__links--compact">
-              <li>
-                <Link to="/pins">Pins</Link>
-              </li>
-              <li>
-                <Link to="/boards">Boards</Link>
-              </li>
-              <li>
-                <Link to="/pins/new">Add New Pin</Link>
-              </li>
-              <li>
-                <Link to="/boards/create">Add New Board</Link>
-              </li>
-            </ul>
-            <ul className="profile__links">
-              <li>
-                <Link to="/duplicates">Duplicates</Link>
-              </li>
-              <li>
-                <Link to="/import-export">Import / Export</Link>
-              </li>
-              <li>
-                <Link to="/tokens">Tokens</Link>
-              </li>
-              {signups === 'closed' ? null : (
-                <li>
-                  <Link to="/invites">Invite people</Link>
-                </li>
-              )}
-              <li>
-                <Link to="/connect">Browser extension</Link>
-              </li>
-              <li>
-                <Link to="/settings">Settings</Link>
-              </li>
-            </ul>
-            <button type="button" className="button button--secondary button--block" onClick={() => void onLogout()}>
-              Log Out
-            </button>
-          </>
+          <SignedInMenu user={user} invites={signups !== 'closed'} onLogout={() => void onLogout()} />
         ) : (
           <ul className="profile__links">
             <li>
