@@ -89,30 +89,7 @@ export function CommentSection({ pinId }: { pinId: number }) {
       ) : (
         <ul className="comments__list">
           {comments.map((comment) => (
-            <li key={comment.id} className="comment">
-              <div className="comment__avatar" aria-hidden="true">
-                {comment.username.slice(0, 1).toUpperCase()}
-              </div>
-              <div className="comment__main">
-                <p className="comment__meta">
-                  <Link className="comment__author" to={`/users/${encodeURIComponent(comment.username)}`}>
-                    {comment.username}
-                  </Link>{' '}
-                  <RelativeTime iso={comment.created_at} label={formatCommentDate(comment.created_at)} />
-                </p>
-                <p className="comment__text">{comment.text}</p>
-                {user?.id === comment.user_id ? (
-                  <div className="comment__actions">
-                    <button type="button" className="link-button" onClick={() => setEditing({ comment })}>
-                      Edit
-                    </button>
-                    <button type="button" className="link-button link-button--danger" onClick={() => setDeleting(comment)}>
-                      Delete
-                    </button>
-                  </div>
-                ) : null}
-              </div>
-            </li>
+            <CommentItem key={comment.id} comment={comment} own={user?.id === comment.user_id} onEdit={() => setEditing({ comment })} onDelete={() => setDeleting(comment)} />
           ))}
         </ul>
       )}
@@ -120,6 +97,36 @@ export function CommentSection({ pinId }: { pinId: number }) {
       {editing ? <CommentModal pinId={pinId} {...(editing.comment ? { comment: editing.comment } : {})} onClose={() => setEditing(null)} /> : null}
       {deleting ? <ConfirmModal title="Delete Comment" message="Are you sure you want to delete this comment?" onConfirm={() => onDelete(deleting)} onClose={() => setDeleting(null)} /> : null}
     </section>
+  );
+}
+
+/** One comment: its author's initial and name, when, the text, and Edit and Delete for its author. */
+function CommentItem({ comment, own, onEdit, onDelete }: { comment: Comment; own: boolean; onEdit: () => void; onDelete: () => void }) {
+  return (
+    <li className="comment">
+      <div className="comment__avatar" aria-hidden="true">
+        {comment.username.slice(0, 1).toUpperCase()}
+      </div>
+      <div className="comment__main">
+        <p className="comment__meta">
+          <Link className="comment__author" to={`/users/${encodeURIComponent(comment.username)}`}>
+            {comment.username}
+          </Link>{' '}
+          <RelativeTime iso={comment.created_at} label={formatCommentDate(comment.created_at)} />
+        </p>
+        <p className="comment__text">{comment.text}</p>
+        {own ? (
+          <div className="comment__actions">
+            <button type="button" className="link-button" onClick={onEdit}>
+              Edit
+            </button>
+            <button type="button" className="link-button link-button--danger" onClick={onDelete}>
+              Delete
+            </button>
+          </div>
+        ) : null}
+      </div>
+    </li>
   );
 }
 
