@@ -108,7 +108,6 @@ const LONG_FUNCTION = { max: 80, skipBlankLines: true, skipComments: true };
 const LONG_FUNCTIONS_LEFT = [
   'extension/content/picker.ts',
   'frontend/bulk/BulkUpload.tsx',
-  'frontend/components/AddToBoard.tsx',
   'frontend/components/boards/UserPicker.tsx',
   'frontend/imports/ImportPicker.tsx',
   'frontend/imports/ImportStatus.tsx',

@@ -11,6 +11,7 @@ import { saveToBoard, takeOffBoard } from '../state/board-pin-actions.ts';
 import { addBoard } from '../state/boards.ts';
 import { matchBoards, recentBoardIds, recentFirst, rememberBoard } from '../state/save-sheet.ts';
 import { showToast, undoAction } from '../state/toasts.ts';
+import type { Store } from '../state/store.ts';
 import type { Board } from '../../contract/boards.ts';
 import { ChevronDownIcon } from './Icons.tsx';
 import { Modal } from './Modal.tsx';
@@ -33,6 +34,75 @@ function useIsPhone(): boolean {
   return phone;
 }
 
+/** Saves the pin to the board through the outbox: offline it shows at once and is sent when the connection returns. */
+function saveThroughOutbox(store: Store, boardId: number, pin: Pin): Promise<unknown> {
+  return saveToBoard(store, boardId, { id: pin.id, title: pin.title, image_url: pin.image_url, image: pin.image, visibility: pin.visibility });
+}
+
+/** "Saved to <board>", with Undo that takes the pin off it again. */
+function announceSaved(store: Store, boardId: number, pinId: number): void {
+  const name = store.get(boardsByIdAtom)[boardId]?.name ?? 'the board';
+  showToast(store, `Saved to ${name}`, { action: undoAction(store, () => takeOffBoard(store, boardId, pinId), `Removed from ${name}`) });
+}
+
+/** The name of a board to create (a blank name is ignored: docs/product.md §5). */
+function NewBoardForm({ inputId, busy, onCreate }: { inputId: string; busy: boolean; onCreate: (name: string) => void }) {
+  const [name, setName] = useState('');
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (name.trim()) onCreate(name.trim());
+  }
+  return (
+    <form className="dropdown__create" onSubmit={onSubmit} noValidate>
+      <label className="visually-hidden" htmlFor={inputId}>
+        New board name
+      </label>
+      <input id={inputId} className="field__input" placeholder="Board name" value={name} maxLength={LIMITS.boardName} onChange={(e) => setName(e.target.value)} autoFocus />
+      <button type="submit" className="button" disabled={busy}>
+        Create
+      </button>
+    </form>
+  );
+}
+
+/** Saving the pin to a board (or to a new one), then going there: busy meanwhile, `failed` after an error. */
+function useSaving(pin: Pin, userId: number | undefined) {
+  const store = useStore();
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const fail = (error: unknown) => {
+    console.error(error);
+    setFailed(true);
+    setBusy(false);
+  };
+
+  async function addTo(boardId: number) {
+    setBusy(true);
+    if (userId !== undefined) rememberBoard(userId, boardId);
+    try {
+      await saveThroughOutbox(store, boardId, pin);
+      await navigate(`/boards/${boardId}`);
+      announceSaved(store, boardId, pin.id);
+    } catch (error) {
+      fail(error);
+    }
+  }
+
+  async function onCreate(name: string) {
+    setBusy(true);
+    try {
+      const board = await createBoard(name);
+      if (userId !== undefined) addBoard(store, board, userId);
+      await addTo(board.id);
+    } catch (error) {
+      fail(error);
+    }
+  }
+
+  return { busy, failed, setFailed, addTo, onCreate };
+}
+
 /**
  * The Add To Board picker of the pin page (docs/product.md §2, §4): the user's boards (the recently
  * used first, a filter when there are many), then "+ Create New Board" with a name input. Adding (or
@@ -41,15 +111,11 @@ function useIsPhone(): boolean {
  * returns to the button).
  */
 export function AddToBoard({ pin }: { pin: Pin }) {
-  const store = useStore();
-  const navigate = useNavigate();
   const userId = useAtomValue(sessionUserAtom)?.id;
   const phone = useIsPhone();
   const [open, setOpen] = useState(false);
   const [creating, setCreating] = useState(false);
-  const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [failed, setFailed] = useState(false);
+  const { busy, failed, setFailed, addTo, onCreate } = useSaving(pin, userId);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
@@ -72,52 +138,12 @@ export function AddToBoard({ pin }: { pin: Pin }) {
     if (open && menu.current) moveThroughChoices(event, menu.current);
   }
 
-  async function addTo(boardId: number) {
-    setBusy(true);
-    if (userId !== undefined) rememberBoard(userId, boardId);
-    try {
-      // Through the outbox: offline it shows at once and is sent when the connection returns.
-      await saveToBoard(store, boardId, { id: pin.id, title: pin.title, image_url: pin.image_url, image: pin.image, visibility: pin.visibility });
-      await navigate(`/boards/${boardId}`);
-      const name = store.get(boardsByIdAtom)[boardId]?.name ?? 'the board';
-      showToast(store, `Saved to ${name}`, { action: undoAction(store, () => takeOffBoard(store, boardId, pin.id), `Removed from ${name}`) });
-    } catch (error) {
-      console.error(error);
-      setFailed(true);
-      setBusy(false);
-    }
-  }
-
-  async function onCreate(event: FormEvent) {
-    event.preventDefault();
-    const trimmed = name.trim();
-    if (!trimmed) return; // docs/product.md §5: a blank name is ignored
-    setBusy(true);
-    try {
-      const board = await createBoard(trimmed);
-      if (userId !== undefined) addBoard(store, board, userId);
-      await addTo(board.id);
-    } catch (error) {
-      console.error(error);
-      setFailed(true);
-      setBusy(false);
-    }
-  }
-
   const body = (
     <div className="board-picker" ref={menu}>
       {failed ? <p className="dropdown__note field__error">Something went wrong.</p> : null}
       {open && userId !== undefined ? <BoardChoices userId={userId} pinId={pin.id} busy={busy} onChoose={(id) => void addTo(id)} focusFilter={!phone} /> : null}
       {creating ? (
-        <form className="dropdown__create" onSubmit={(e) => void onCreate(e)} noValidate>
-          <label className="visually-hidden" htmlFor={`${menuId}-name`}>
-            New board name
-          </label>
-          <input id={`${menuId}-name`} className="field__input" placeholder="Board name" value={name} maxLength={LIMITS.boardName} onChange={(e) => setName(e.target.value)} autoFocus />
-          <button type="submit" className="button" disabled={busy}>
-            Create
-          </button>
-        </form>
+        <NewBoardForm inputId={`${menuId}-name`} busy={busy} onCreate={(name) => void onCreate(name)} />
       ) : (
         <button type="button" className="dropdown__item dropdown__item--create" onClick={() => setCreating(true)}>
           + Create New Board
