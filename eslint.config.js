@@ -109,7 +109,6 @@ const LONG_FUNCTIONS_LEFT = [
   'extension/content/picker.ts',
   'frontend/bulk/BulkUpload.tsx',
   'frontend/components/boards/UserPicker.tsx',
-  'frontend/imports/ImportPicker.tsx',
   'frontend/imports/ImportStatus.tsx',
   'frontend/pages/BoardDetailPage.tsx',
   'frontend/pages/NewPinPage.tsx',

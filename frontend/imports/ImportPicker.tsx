@@ -9,6 +9,44 @@ const ACCEPT = '.html,.htm,.zip,text/html,application/zip';
 
 const sizeOf = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
 
+/** Where a file is dropped, or chosen with the button. */
+function DropZone({ inputId, onFile }: { inputId: string; onFile: (file: File) => void }) {
+  const [dragging, setDragging] = useState(false);
+  function onDrop(event: DragEvent) {
+    event.preventDefault();
+    setDragging(false);
+    const dropped = event.dataTransfer.files[0];
+    if (dropped) onFile(dropped);
+  }
+  return (
+    <div
+      className={`import-picker__drop${dragging ? ' import-picker__drop--over' : ''}`}
+      onDragOver={(event) => {
+        event.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+    >
+      <p>Drop a bookmark file (Pinback's Pinterest export, or a browser's), a Pinboard export or a ZIP of images here, or</p>
+      <label className="button button--secondary" htmlFor={inputId}>
+        Choose a file
+      </label>
+      <input
+        id={inputId}
+        className="visually-hidden"
+        type="file"
+        accept={ACCEPT}
+        onChange={(event) => {
+          const picked = event.target.files?.[0];
+          if (picked) onFile(picked);
+          event.target.value = '';
+        }}
+      />
+    </div>
+  );
+}
+
 /** Pick or drop a file, see what it is and how much is in it, then start: the upload shows its progress. */
 export function ImportPicker({ onStarted }: { onStarted: (created: Import) => void }) {
   const inputId = useId();
@@ -16,7 +54,6 @@ export function ImportPicker({ onStarted }: { onStarted: (created: Import) => vo
   const [preview, setPreview] = useState<FilePreview | null>(null);
   const [sending, setSending] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [dragging, setDragging] = useState(false);
 
   async function choose(next: File) {
     setFile(next);
@@ -45,40 +82,9 @@ export function ImportPicker({ onStarted }: { onStarted: (created: Import) => vo
     }
   }
 
-  function onDrop(event: DragEvent) {
-    event.preventDefault();
-    setDragging(false);
-    const dropped = event.dataTransfer.files[0];
-    if (dropped) void choose(dropped);
-  }
-
   return (
     <div className="import-picker">
-      <div
-        className={`import-picker__drop${dragging ? ' import-picker__drop--over' : ''}`}
-        onDragOver={(event) => {
-          event.preventDefault();
-          setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
-      >
-        <p>Drop a bookmark file (Pinback's Pinterest export, or a browser's), a Pinboard export or a ZIP of images here, or</p>
-        <label className="button button--secondary" htmlFor={inputId}>
-          Choose a file
-        </label>
-        <input
-          id={inputId}
-          className="visually-hidden"
-          type="file"
-          accept={ACCEPT}
-          onChange={(event) => {
-            const picked = event.target.files?.[0];
-            if (picked) void choose(picked);
-            event.target.value = '';
-          }}
-        />
-      </div>
+      <DropZone inputId={inputId} onFile={(picked) => void choose(picked)} />
       {file ? (
         <div className="import-picker__chosen" aria-live="polite">
           <p className="import-picker__file">
