@@ -12,6 +12,34 @@ import { ChevronDownIcon, UserIcon } from './Icons.tsx';
 import { runAfterNavigation } from '../hooks/afterNavigation.ts';
 import { useDismiss } from '../hooks/useDismiss.ts';
 
+/** The bar's pages again (compact), then the signed-in user's tools; Invite people only while sign-ups are not closed. */
+const PAGES = [
+  { to: '/pins', text: 'Pins' },
+  { to: '/boards', text: 'Boards' },
+  { to: '/pins/new', text: 'Add New Pin' },
+  { to: '/boards/create', text: 'Add New Board' },
+];
+const TOOLS = [
+  { to: '/duplicates', text: 'Duplicates' },
+  { to: '/import-export', text: 'Import / Export' },
+  { to: '/tokens', text: 'Tokens' },
+  { to: '/invites', text: 'Invite people' },
+  { to: '/connect', text: 'Browser extension' },
+  { to: '/settings', text: 'Settings' },
+];
+
+function LinkList({ className, links }: { className: string; links: ReadonlyArray<{ to: string; text: string }> }) {
+  return (
+    <ul className={className}>
+      {links.map(({ to, text }) => (
+        <li key={to}>
+          <Link to={to}>{text}</Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** The menu of a signed-in user: who they are, their pages, their tools and Log Out. */
 function SignedInMenu({ user, invites, onLogout }: { user: User; invites: boolean; onLogout: () => void }) {
   return (
@@ -24,42 +52,8 @@ function SignedInMenu({ user, invites, onLogout }: { user: User; invites: boolea
           Your profile
         </Link>
       </div>
-      <ul className="profile__links profile__links--compact">
-        <li>
-          <Link to="/pins">Pins</Link>
-        </li>
-        <li>
-          <Link to="/boards">Boards</Link>
-        </li>
-        <li>
-          <Link to="/pins/new">Add New Pin</Link>
-        </li>
-        <li>
-          <Link to="/boards/create">Add New Board</Link>
-        </li>
-      </ul>
-      <ul className="profile__links">
-        <li>
-          <Link to="/duplicates">Duplicates</Link>
-        </li>
-        <li>
-          <Link to="/import-export">Import / Export</Link>
-        </li>
-        <li>
-          <Link to="/tokens">Tokens</Link>
-        </li>
-        {invites ? (
-          <li>
-            <Link to="/invites">Invite people</Link>
-          </li>
-        ) : null}
-        <li>
-          <Link to="/connect">Browser extension</Link>
-        </li>
-        <li>
-          <Link to="/settings">Settings</Link>
-        </li>
-      </ul>
+      <LinkList className="profile__links profile__links--compact" links={PAGES} />
+      <LinkList className="profile__links" links={invites ? TOOLS : TOOLS.filter((link) => link.to !== '/invites')} />
       <button type="button" className="button button--secondary button--block" onClick={onLogout}>
         Log Out
       </button>
